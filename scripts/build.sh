@@ -1,0 +1,28 @@
+#!/usr/bin/env bash
+# Configures and builds tile-opt into ${BUILD_DIR:-build} (relative to the
+# repository root) with clang-22, lld-22, Ninja and ccache when available.
+# Environment: BUILD_DIR, BUILD_TYPE (default Release), JOBS (default nproc),
+# CMAKE_ARGS (extra arguments for the configure step).
+set -euo pipefail
+
+ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+BUILD_DIR=${BUILD_DIR:-build}
+case "$BUILD_DIR" in /*) ;; *) BUILD_DIR="$ROOT/$BUILD_DIR" ;; esac
+BUILD_TYPE=${BUILD_TYPE:-Release}
+JOBS=${JOBS:-$(nproc)}
+LLVM_PREFIX=/usr/lib/llvm-22
+
+launcher=()
+if command -v ccache >/dev/null 2>&1; then
+  launcher=(-DCMAKE_C_COMPILER_LAUNCHER=ccache -DCMAKE_CXX_COMPILER_LAUNCHER=ccache)
+fi
+
+# shellcheck disable=SC2086
+cmake -G Ninja -S "$ROOT" -B "$BUILD_DIR" \
+  -DCMAKE_BUILD_TYPE="$BUILD_TYPE" \
+  -DCMAKE_C_COMPILER=clang-22 -DCMAKE_CXX_COMPILER=clang++-22 \
+  -DCMAKE_EXE_LINKER_FLAGS=-fuse-ld=lld -DCMAKE_SHARED_LINKER_FLAGS=-fuse-ld=lld \
+  -DMLIR_DIR="$LLVM_PREFIX/lib/cmake/mlir" \
+  -DLLVM_EXTERNAL_LIT="$LLVM_PREFIX/bin/lit" \
+  "${launcher[@]}" ${CMAKE_ARGS:-} >/dev/null
+cmake --build "$BUILD_DIR" -j "$JOBS"

@@ -1,0 +1,23 @@
+#!/usr/bin/env bash
+# Installs dependencies, builds, then runs every test (lit suite and GoogleTest
+# unit tests, both through lit) and ends with one line
+# `N passed, N failed, N skipped`. Exits non-zero if any test fails.
+set -euo pipefail
+
+ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+BUILD_DIR=${BUILD_DIR:-build}
+case "$BUILD_DIR" in /*) ;; *) BUILD_DIR="$ROOT/$BUILD_DIR" ;; esac
+export BUILD_DIR
+
+"$ROOT/scripts/install-deps.sh"
+"$ROOT/scripts/build.sh"
+
+results="$BUILD_DIR/test-results.xml"
+rm -f "$results"
+set +e
+/usr/lib/llvm-22/bin/lit -sv --xunit-xml-output="$results" \
+  "$BUILD_DIR/test" "$BUILD_DIR/unittests"
+lit_status=$?
+set -e
+
+python3 "$ROOT/scripts/summarize-tests.py" "$results" "$lit_status"

@@ -1,0 +1,57 @@
+# -*- Python -*-
+# lit configuration for the tile-opt test suite.
+
+import os
+import shutil
+
+import lit.formats
+from lit.llvm import llvm_config
+from lit.llvm.subst import ToolSubst
+
+config.name = "TILE"
+config.test_format = lit.formats.ShTest(not llvm_config.use_lit_shell)
+config.suffixes = [".mlir", ".test"]
+config.excludes = ["CMakeLists.txt", "README.md", "lit.cfg.py", "lit.site.cfg.py", "Inputs"]
+config.test_source_root = os.path.dirname(__file__)
+config.test_exec_root = os.path.join(config.tile_obj_root, "test")
+
+config.substitutions.append(("%PATH%", config.environment["PATH"]))
+config.substitutions.append(("%tile_src_root", config.tile_src_root))
+config.substitutions.append(("%tile_obj_root", config.tile_obj_root))
+
+# Variables captured in one CHECK-LABEL block do not leak into the next.
+config.environment["FILECHECK_OPTS"] = "--enable-var-scope"
+
+llvm_config.use_default_substitutions()
+llvm_config.with_environment("PATH", config.llvm_tools_dir, append_path=True)
+
+tool_dirs = [config.tile_tools_dir, config.llvm_tools_dir]
+tools = [ToolSubst("tile-opt", unresolved="fatal")]
+llvm_config.add_tool_substitutions(tools, tool_dirs)
+
+# Optional pieces are lit features; tests that need them say REQUIRES.
+if config.tile_have_z3:
+    config.available_features.add("z3")
+if config.ptxas_executable and os.path.exists(config.ptxas_executable):
+    config.available_features.add("ptxas")
+    config.substitutions.append(("%ptxas", config.ptxas_executable))
+
+
+def cuda_device_present():
+    """A CUDA driver and at least one device: the GPU integration tests run."""
+    if os.environ.get("TILE_DISABLE_CUDA_TESTS"):
+        return False
+    smi = shutil.which("nvidia-smi")
+    if not smi:
+        return False
+    try:
+        import subprocess
+
+        out = subprocess.run([smi, "-L"], capture_output=True, text=True, timeout=20)
+        return out.returncode == 0 and "GPU" in out.stdout
+    except (OSError, subprocess.SubprocessError):
+        return False
+
+
+if cuda_device_present():
+    config.available_features.add("cuda")
