@@ -8,6 +8,7 @@
 
 #include "TileDialect/InitAll.h"
 #include "TileDialect/IR/TileDialect.h"
+#include "TileDialect/Transforms/Passes.h"
 
 #include "mlir/Conversion/Passes.h"
 #include "mlir/Dialect/AMDGPU/IR/AMDGPUDialect.h"
@@ -93,6 +94,8 @@ void tileir::registerAllDialects(DialectRegistry &registry) {
 }
 
 void tileir::registerAllPasses() {
+  tileir::registerTilePasses();
+
   registerTransformsPasses();
   registerConversionPasses();
   affine::registerAffinePasses();
