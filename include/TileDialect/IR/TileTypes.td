@@ -29,7 +29,7 @@ def Tile_StmtType : Tile_Type<"Stmt", "stmt"> {
   }];
 }
 
-def Tile_IndexType : Tile_Type<"Index", "index"> {
+def Tile_IndexType : Tile_Type<"IndexExpr", "index"> {
   let summary = "a per-dimension index expression";
   let description = [{
     The type of the per-dimension index expressions `tile.full`,
