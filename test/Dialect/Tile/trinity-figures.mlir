@@ -390,9 +390,9 @@ tile.program @fig4c(
 // CHECK-NEXT: %[[H:.*]] = tile.loop %h = 0 to 32 step %c1 body %[[B]]
 // CHECK-NOT:  tile.loop %h
 // CHECK:      %[[R3:.*]] = tile.seq %[[H]], %{{.*}}
-// CHECK-NEXT: %[[R2:.*]] = tile.seq %[[LKV:.*]], %[[R3]]
-// CHECK-NEXT: %[[R1:.*]] = tile.seq %[[LC:.*]], %[[R2]]
-// CHECK-NEXT: %[[R0:.*]] = tile.seq %[[LN:.*]], %[[R1]]
+// CHECK-NEXT: %[[R2:.*]] = tile.seq %{{.*}}, %[[R3]]
+// CHECK-NEXT: %[[R1:.*]] = tile.seq %{{.*}}, %[[R2]]
+// CHECK-NEXT: %[[R0:.*]] = tile.seq %{{.*}}, %[[R1]]
 // CHECK-NEXT: tile.yield %[[R0]]
 tile.program @fig4d(
     %X: !tile.tensor<16x4096xf16, input>,
