@@ -3,13 +3,9 @@
 # attention program (examples/vanilla.mlir), printing what it did.
 set -euo pipefail
 
-ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
-BUILD_DIR=${BUILD_DIR:-build}
-case "$BUILD_DIR" in /*) ;; *) BUILD_DIR="$ROOT/$BUILD_DIR" ;; esac
-export BUILD_DIR
-
-"$ROOT/scripts/install-deps.sh"
-"$ROOT/scripts/build.sh"
+# shellcheck source=common.sh
+source "$(dirname "${BASH_SOURCE[0]}")/common.sh"
+install_and_build
 
 TILE_OPT="$BUILD_DIR/bin/tile-opt"
 EXAMPLE="$ROOT/examples/vanilla.mlir"

@@ -4,13 +4,9 @@
 # `N passed, N failed, N skipped`. Exits non-zero if any test fails.
 set -euo pipefail
 
-ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
-BUILD_DIR=${BUILD_DIR:-build}
-case "$BUILD_DIR" in /*) ;; *) BUILD_DIR="$ROOT/$BUILD_DIR" ;; esac
-export BUILD_DIR
-
-"$ROOT/scripts/install-deps.sh"
-"$ROOT/scripts/build.sh"
+# shellcheck source=common.sh
+source "$(dirname "${BASH_SOURCE[0]}")/common.sh"
+install_and_build
 
 results="$BUILD_DIR/test-results.xml"
 rm -f "$results"
