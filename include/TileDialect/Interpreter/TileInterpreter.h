@@ -1,0 +1,36 @@
+//===- TileInterpreter.h - Run tile programs on the CPU -------*- C++ -*-===//
+
+#ifndef TILEDIALECT_INTERPRETER_TILEINTERPRETER_H
+#define TILEDIALECT_INTERPRETER_TILEINTERPRETER_H
+
+#include "TileDialect/IR/TileOps.h"
+#include "TileDialect/Support/HostTensor.h"
+
+#include "llvm/ADT/StringMap.h"
+
+namespace mlir::tileir {
+
+struct TileInterpreterOptions {
+  Precision precision = Precision::F64;
+  /// The value of every symbolic tile size of the program, by name.
+  llvm::StringMap<int64_t> tileSizes;
+};
+
+/// Runs `program` with `tensors[i]` bound to its i-th tensor argument (same
+/// shape; the caller fills inputs and inout tensors and zeroes outputs and
+/// intermediates). Outputs, inout and intermediate tensors are updated in
+/// place. Emits a diagnostic on the offending op and fails when a symbolic
+/// tile size is unbound, a bound size does not divide a loop range, or an
+/// access falls outside its tensor.
+LogicalResult interpretTileProgram(ProgramOp program,
+                                   MutableArrayRef<HostTensor> tensors,
+                                   const TileInterpreterOptions &options);
+
+/// For each symbolic tile size of `program`, the largest power of two not
+/// above `cap` that divides the range of every loop stepping by it.
+llvm::StringMap<int64_t> chooseDefaultTileSizes(ProgramOp program,
+                                                int64_t cap = 32);
+
+} // namespace mlir::tileir
+
+#endif // TILEDIALECT_INTERPRETER_TILEINTERPRETER_H

@@ -1,0 +1,67 @@
+//===- HostTensor.h - Dense tensors on the host ---------------*- C++ -*-===//
+//
+// The data the interpreters and tile-run exchange: a dense row-major tensor
+// of doubles with the element type it stands for. No MLIR dependency.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef TILEDIALECT_SUPPORT_HOSTTENSOR_H
+#define TILEDIALECT_SUPPORT_HOSTTENSOR_H
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace mlir::tileir {
+
+/// The element types tensors and tiles hold.
+enum class ElementKind { F16, BF16, F32, F64, I1 };
+
+/// How arithmetic is carried out when interpreting a program.
+enum class Precision {
+  /// Every value rounded to its declared element type after each op (f16
+  /// storage stays f16; f32 arithmetic).
+  F32,
+  /// Every value kept in double, ignoring declared element types: the exact
+  /// reference against which reassociation is compared.
+  F64,
+};
+
+/// `f16`, `bf16`, `f32`, `f64` or `i1`.
+const char *toString(ElementKind kind);
+std::optional<ElementKind> parseElementKind(const std::string &name);
+
+/// Rounds `value` to the nearest value of `kind` (ties to even); i1 maps
+/// non-zero to 1. Overflow gives infinity, as IEEE conversion does.
+double roundToElement(ElementKind kind, double value);
+
+/// Rounds `value` for `kind` under `precision`: unchanged in F64.
+inline double roundFor(Precision precision, ElementKind kind, double value) {
+  return precision == Precision::F64 ? value : roundToElement(kind, value);
+}
+
+/// A dense row-major tensor.
+struct HostTensor {
+  std::string name;
+  std::vector<int64_t> shape;
+  ElementKind elementKind = ElementKind::F32;
+  std::vector<double> data;
+
+  HostTensor() = default;
+  HostTensor(std::string name, std::vector<int64_t> shape, ElementKind kind)
+      : name(std::move(name)), shape(std::move(shape)), elementKind(kind),
+        data(numElements(this->shape), 0.0) {}
+
+  static int64_t numElements(const std::vector<int64_t> &shape) {
+    int64_t n = 1;
+    for (int64_t d : shape)
+      n *= d;
+    return n;
+  }
+  int64_t numElements() const { return numElements(shape); }
+};
+
+} // namespace mlir::tileir
+
+#endif // TILEDIALECT_SUPPORT_HOSTTENSOR_H
