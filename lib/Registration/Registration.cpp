@@ -7,6 +7,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "TileDialect/InitAll.h"
+#include "TileDialect/Conversion/Passes.h"
 #include "TileDialect/IR/TileDialect.h"
 #include "TileDialect/Transforms/Passes.h"
 
@@ -95,6 +96,7 @@ void tileir::registerAllDialects(DialectRegistry &registry) {
 
 void tileir::registerAllPasses() {
   tileir::registerTilePasses();
+  tileir::registerTileConversionPasses();
 
   registerTransformsPasses();
   registerConversionPasses();

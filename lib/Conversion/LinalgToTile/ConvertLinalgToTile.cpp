@@ -1,0 +1,82 @@
+//===- ConvertLinalgToTile.cpp - The convert-linalg-to-tile pass ----------===//
+
+#include "Plan.h"
+#include "TileDialect/Conversion/Passes.h"
+
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/IR/Builders.h"
+#include "mlir/IR/Verifier.h"
+
+namespace mlir::tileir {
+#define GEN_PASS_DEF_CONVERTLINALGTOTILE
+#include "TileDialect/Conversion/Passes.h.inc"
+} // namespace mlir::tileir
+
+using namespace mlir;
+using namespace mlir::tileir;
+
+FailureOr<ProgramOp> mlir::tileir::convertFuncToTileProgram(func::FuncOp func) {
+  FailureOr<linalg_to_tile::Plan> plan = linalg_to_tile::planConversion(func);
+  if (failed(plan))
+    return failure();
+  FailureOr<ProgramOp> program = linalg_to_tile::emitProgram(*plan);
+  if (failed(program))
+    return failure();
+  if (failed(verify(*program))) {
+    program->erase();
+    return func.emitOpError("internal error: the tile program converted from "
+                            "this function does not verify");
+  }
+  return program;
+}
+
+/// Decomposes aggregate ops (linalg.softmax) into the structured ops they
+/// stand for.
+static LogicalResult decomposeAggregates(func::FuncOp func) {
+  SmallVector<linalg::AggregatedOpInterface> aggregates;
+  func.walk([&](linalg::AggregatedOpInterface op) { aggregates.push_back(op); });
+  for (linalg::AggregatedOpInterface op : aggregates) {
+    OpBuilder builder(op);
+    FailureOr<SmallVector<Value>> results = op.decomposeOperation(builder);
+    if (failed(results))
+      return op->emitOpError("cannot be converted to tile: it could not be "
+                             "decomposed");
+    op->replaceAllUsesWith(*results);
+    op->erase();
+  }
+  return success();
+}
+
+namespace {
+
+struct ConvertLinalgToTilePass
+    : public tileir::impl::ConvertLinalgToTileBase<ConvertLinalgToTilePass> {
+  void runOnOperation() override {
+    ModuleOp module = getOperation();
+    // Work on a copy so that a refusal leaves the module as it was.
+    OwningOpRef<ModuleOp> work = module.clone();
+    SmallVector<func::FuncOp> funcs;
+    for (auto func : work->getOps<func::FuncOp>())
+      if (!func.isExternal())
+        funcs.push_back(func);
+    bool failedAny = false;
+    for (func::FuncOp func : funcs) {
+      if (failed(decomposeAggregates(func))) {
+        failedAny = true;
+        continue;
+      }
+      FailureOr<ProgramOp> program = convertFuncToTileProgram(func);
+      if (failed(program)) {
+        failedAny = true;
+        continue;
+      }
+      ++numPrograms;
+      func.erase();
+    }
+    if (failedAny)
+      return signalPassFailure();
+    module.getBodyRegion().takeBody(work->getBodyRegion());
+  }
+};
+
+} // namespace

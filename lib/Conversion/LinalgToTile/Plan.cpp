@@ -1,0 +1,433 @@
+//===- Plan.cpp - Plan the tensors and loop nests of a tile program -------===//
+
+#include "Plan.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
+#include "llvm/ADT/SmallSet.h"
+
+#include <numeric>
+
+using namespace mlir;
+using namespace mlir::tileir;
+using namespace mlir::tileir::linalg_to_tile;
+
+namespace {
+
+/// Whether `type` is a tensor the tile dialect can hold.
+bool isSupportedTensor(Type type) {
+  auto tensor = dyn_cast<RankedTensorType>(type);
+  return tensor && tensor.hasStaticShape() &&
+         isa<FloatType>(tensor.getElementType()) &&
+         llvm::all_of(tensor.getShape(), [](int64_t d) { return d > 0; });
+}
+
+/// Whether `value` is a zero float constant.
+bool isZeroConstant(Value value) {
+  auto cst = value.getDefiningOp<arith::ConstantOp>();
+  auto attr = cst ? dyn_cast<FloatAttr>(cst.getValue()) : FloatAttr();
+  return attr && attr.getValue().isZero();
+}
+
+class Planner {
+public:
+  explicit Planner(func::FuncOp func) { plan.func = func; }
+
+  FailureOr<Plan> run();
+
+private:
+  unsigned addSlot(std::string name, Type type, TensorRole role) {
+    plan.slots.push_back(
+        {std::move(name), cast<RankedTensorType>(type), role});
+    return plan.slots.size() - 1;
+  }
+  std::string freshName() { return "t" + std::to_string(numTemps++); }
+
+  /// The slot of a tensor operand, creating a zero intermediate for values
+  /// that have none (tensor.empty read as data).
+  unsigned slotFor(Value value) {
+    auto it = plan.slotOf.find(value);
+    if (it != plan.slotOf.end())
+      return it->second;
+    unsigned slot = addSlot(freshName(), value.getType(),
+                            TensorRole::Intermediate);
+    plan.slotOf[value] = slot;
+    return slot;
+  }
+
+  /// The slot `result` is written into, given the init value it starts from.
+  /// Adds a copy nest when the init must be preserved.
+  unsigned slotForResult(Value result, Value init, bool readsInit);
+
+  void addCopy(unsigned from, unsigned to);
+  LogicalResult planLinalg(linalg::LinalgOp op);
+  LogicalResult planInsert(tensor::InsertSliceOp op);
+  LogicalResult planExtract(tensor::ExtractSliceOp op);
+  LogicalResult planReturn(func::ReturnOp op);
+  LogicalResult planOp(Operation &op);
+  void groupLoops();
+
+  Plan plan;
+  unsigned numTemps = 0;
+  /// Slots already bound to a function result.
+  llvm::SmallSet<unsigned, 8> resultSlots;
+};
+
+} // namespace
+
+unsigned Planner::slotForResult(Value result, Value init, bool readsInit) {
+  if (init.getDefiningOp<tensor::EmptyOp>() || !readsInit) {
+    unsigned slot = addSlot(freshName(), result.getType(),
+                            TensorRole::Intermediate);
+    return plan.slotOf[result] = slot;
+  }
+  unsigned initSlot = slotFor(init);
+  // Update in place when nothing else reads the init.
+  if (init.hasOneUse() &&
+      plan.slots[initSlot].role == TensorRole::Intermediate)
+    return plan.slotOf[result] = initSlot;
+  unsigned slot =
+      addSlot(freshName(), result.getType(), TensorRole::Intermediate);
+  addCopy(initSlot, slot);
+  return plan.slotOf[result] = slot;
+}
+
+void Planner::addCopy(unsigned from, unsigned to) {
+  Nest nest;
+  nest.kind = Nest::Copy;
+  ArrayRef<int64_t> shape = plan.slots[from].type.getShape();
+  nest.extents.assign(shape.begin(), shape.end());
+  nest.isReduction.assign(shape.size(), false);
+  Access read{from, {}}, write{to, {}};
+  for (unsigned d = 0; d < shape.size(); ++d) {
+    read.dims.push_back(DimIndex::ofLoop(d));
+    write.dims.push_back(DimIndex::ofLoop(d));
+  }
+  nest.accesses = {read, write};
+  plan.nests.push_back(std::move(nest));
+}
+
+LogicalResult Planner::planLinalg(linalg::LinalgOp op) {
+  if (op->getNumRegions() != 1 || !op.getBlock())
+    return op->emitOpError("cannot be converted to tile: it has no body");
+  if (!op.hasPureTensorSemantics())
+    return op->emitOpError(
+        "cannot be converted to tile: it works on buffers, not tensors");
+  if (op.hasIndexSemantics())
+    return op->emitOpError("cannot be converted to tile: its body uses "
+                           "linalg.index");
+  for (OpOperand &operand : op->getOpOperands()) {
+    if (isa<RankedTensorType>(operand.get().getType()) &&
+        !isSupportedTensor(operand.get().getType()))
+      return op->emitOpError("cannot be converted to tile: operand #")
+             << operand.getOperandNumber() << " of type "
+             << operand.get().getType()
+             << " is not a static-shape float tensor";
+    if (isa<RankedTensorType>(operand.get().getType()) &&
+        !op.getMatchingIndexingMap(&operand).isProjectedPermutation())
+      return op->emitOpError("cannot be converted to tile: the indexing map ")
+             << AffineMapAttr::get(op.getMatchingIndexingMap(&operand))
+             << " of operand #" << operand.getOperandNumber()
+             << " is not a projected permutation";
+  }
+
+  // linalg.fill of zero into a fresh tensor is a fresh tensor: tensors start
+  // as zeros.
+  if (auto fill = dyn_cast<linalg::FillOp>(op.getOperation())) {
+    if (isZeroConstant(fill.getInputs()[0]) &&
+        fill.getOutputs()[0].getDefiningOp<tensor::EmptyOp>()) {
+      plan.slotOf[fill.getResult(0)] = addSlot(
+          freshName(), fill.getResult(0).getType(), TensorRole::Intermediate);
+      return success();
+    }
+  }
+
+  Nest nest;
+  nest.kind = Nest::Linalg;
+  nest.op = op;
+  nest.extents = op.getStaticLoopRanges();
+  for (utils::IteratorType it : op.getIteratorTypesArray())
+    nest.isReduction.push_back(it == utils::IteratorType::reduction);
+  for (auto [result, init] :
+       llvm::zip(op->getResults(), op.getDpsInitsMutable())) {
+    bool reads = op.payloadUsesValueFromOperand(&init);
+    nest.resultSlots.push_back(slotForResult(result, init.get(), reads));
+  }
+  // Accesses: inputs, then outputs (their result slots).
+  for (OpOperand &operand : op->getOpOperands()) {
+    if (!isa<RankedTensorType>(operand.get().getType()))
+      continue;
+    unsigned slot =
+        op.isDpsInit(&operand)
+            ? nest.resultSlots[operand.getOperandNumber() -
+                               op.getNumDpsInputs()]
+            : slotFor(operand.get());
+    Access access{slot, {}};
+    AffineMap map = op.getMatchingIndexingMap(&operand);
+    for (unsigned j = 0; j < map.getNumResults(); ++j)
+      access.dims.push_back(DimIndex::ofLoop(map.getDimPosition(j)));
+    nest.accesses.push_back(std::move(access));
+  }
+  plan.nests.push_back(std::move(nest));
+  return success();
+}
+
+/// The dimensions of a slice: Loop for dims the slice covers whole (indexed
+/// by nest loop `d`), Slice otherwise; `whole` gets the other side's index.
+static LogicalResult sliceDims(OffsetSizeAndStrideOpInterface op,
+                               RankedTensorType big, Access &bigAccess,
+                               Access &smallAccess) {
+  if (!op.hasUnitStride())
+    return op->emitOpError("cannot be converted to tile: only unit strides "
+                           "are supported");
+  ArrayRef<int64_t> offsets = op.getStaticOffsets();
+  ArrayRef<int64_t> sizes = op.getStaticSizes();
+  if (ShapedType::isDynamicShape(offsets) || ShapedType::isDynamicShape(sizes))
+    return op->emitOpError("cannot be converted to tile: offsets and sizes "
+                           "must be static");
+  for (unsigned d = 0; d < big.getRank(); ++d) {
+    if (offsets[d] == 0 && sizes[d] == big.getDimSize(d)) {
+      bigAccess.dims.push_back(DimIndex::ofLoop(d));
+      smallAccess.dims.push_back(DimIndex::ofLoop(d));
+    } else {
+      bigAccess.dims.push_back(DimIndex::slice(offsets[d], sizes[d]));
+      smallAccess.dims.push_back(DimIndex::full());
+    }
+  }
+  return success();
+}
+
+/// Sliced dimensions are not iterated: the slice is one tile.
+static void dropSlicedLoops(Nest &nest, const Access &big) {
+  for (auto [d, index] : llvm::enumerate(big.dims))
+    if (index.kind == DimIndex::Slice)
+      nest.extents[d] = 1;
+}
+
+LogicalResult Planner::planInsert(tensor::InsertSliceOp op) {
+  RankedTensorType dest = op.getDestType();
+  if (op.getSourceType().getRank() != dest.getRank())
+    return op->emitOpError("cannot be converted to tile: rank-reducing "
+                           "slices are not supported");
+  Value destValue = op.getDest();
+  unsigned slot;
+  if (auto arg = dyn_cast<BlockArgument>(destValue)) {
+    // An in-place update of an argument: nothing may read the old value
+    // after it.
+    for (Operation *user : arg.getUsers()) {
+      if (user != op && op->isBeforeInBlock(user)) {
+        InFlightDiagnostic diag = op->emitOpError(
+            "cannot be converted to tile: it updates an argument in place, "
+            "but the argument is read again after the update");
+        diag.attachNote(user->getLoc()) << "read here";
+        return diag;
+      }
+    }
+    slot = slotFor(destValue);
+    plan.slots[slot].role = TensorRole::InOut;
+    plan.slotOf[op.getResult()] = slot;
+  } else {
+    slot = slotForResult(op.getResult(), destValue, /*readsInit=*/true);
+  }
+  Nest nest;
+  nest.kind = Nest::Slice;
+  nest.op = op;
+  nest.extents.assign(dest.getShape().begin(), dest.getShape().end());
+  nest.isReduction.assign(dest.getRank(), false);
+  Access write{slot, {}}, read{slotFor(op.getSource()), {}};
+  if (failed(sliceDims(op, dest, write, read)))
+    return failure();
+  dropSlicedLoops(nest, write);
+  nest.accesses = {read, write};
+  plan.nests.push_back(std::move(nest));
+  return success();
+}
+
+LogicalResult Planner::planExtract(tensor::ExtractSliceOp op) {
+  RankedTensorType source = op.getSourceType();
+  if (op.getResultType().getRank() != source.getRank())
+    return op->emitOpError("cannot be converted to tile: rank-reducing "
+                           "slices are not supported");
+  unsigned slot = addSlot(freshName(), op.getType(), TensorRole::Intermediate);
+  plan.slotOf[op.getResult()] = slot;
+  Nest nest;
+  nest.kind = Nest::Slice;
+  nest.op = op;
+  nest.extents.assign(source.getShape().begin(), source.getShape().end());
+  nest.isReduction.assign(source.getRank(), false);
+  Access read{slotFor(op.getSource()), {}}, write{slot, {}};
+  if (failed(sliceDims(op, source, read, write)))
+    return failure();
+  dropSlicedLoops(nest, read);
+  nest.accesses = {read, write};
+  plan.nests.push_back(std::move(nest));
+  return success();
+}
+
+LogicalResult Planner::planReturn(func::ReturnOp op) {
+  for (auto [i, value] : llvm::enumerate(op.getOperands())) {
+    auto nameAttr = plan.func.getResultAttrOfType<StringAttr>(i, "tile.name");
+    std::string name =
+        nameAttr ? nameAttr.str() : "result" + std::to_string(i);
+    unsigned slot = slotFor(value);
+    Slot &s = plan.slots[slot];
+    if (!resultSlots.contains(slot) &&
+        (s.role == TensorRole::Intermediate || s.role == TensorRole::InOut)) {
+      if (s.role == TensorRole::Intermediate) {
+        s.role = TensorRole::Output;
+        s.name = name;
+      }
+      resultSlots.insert(slot);
+      continue;
+    }
+    // An input returned unchanged, or a value returned twice: copy it.
+    unsigned copy = addSlot(name, value.getType(), TensorRole::Output);
+    addCopy(slot, copy);
+    resultSlots.insert(copy);
+  }
+  return success();
+}
+
+LogicalResult Planner::planOp(Operation &op) {
+  for (Type type : op.getResultTypes())
+    if (isa<RankedTensorType>(type) && !isSupportedTensor(type))
+      return op.emitOpError("cannot be converted to tile: result type ")
+             << type << " is not a static-shape float tensor";
+  if (isa<tensor::EmptyOp>(op))
+    return success();
+  if (auto cst = dyn_cast<arith::ConstantOp>(op)) {
+    if (!isa<RankedTensorType>(cst.getType()))
+      return success(); // A scalar, used by linalg bodies and fills.
+    Nest nest;
+    nest.kind = Nest::Constant;
+    nest.op = &op;
+    nest.resultSlots.push_back(addSlot(freshName(), cst.getType(),
+                                       TensorRole::Intermediate));
+    plan.slotOf[cst.getResult()] = nest.resultSlots.back();
+    plan.nests.push_back(std::move(nest));
+    return success();
+  }
+  if (auto linalgOp = dyn_cast<linalg::LinalgOp>(op))
+    return planLinalg(linalgOp);
+  if (isa<tensor::ExpandShapeOp, tensor::CollapseShapeOp>(op)) {
+    Nest nest;
+    nest.kind = Nest::Reshape;
+    nest.op = &op;
+    slotFor(op.getOperand(0));
+    nest.resultSlots.push_back(addSlot(freshName(), op.getResult(0).getType(),
+                                       TensorRole::Intermediate));
+    plan.slotOf[op.getResult(0)] = nest.resultSlots.back();
+    plan.nests.push_back(std::move(nest));
+    return success();
+  }
+  if (auto insert = dyn_cast<tensor::InsertSliceOp>(op))
+    return planInsert(insert);
+  if (auto extract = dyn_cast<tensor::ExtractSliceOp>(op))
+    return planExtract(extract);
+  if (auto ret = dyn_cast<func::ReturnOp>(op))
+    return planReturn(ret);
+  return op.emitOpError("cannot be converted to tile: '")
+         << op.getName()
+         << "' is not supported (expected linalg structured ops, tensor.empty, "
+            "tensor reshapes and static slices, and arith.constant)";
+}
+
+void Planner::groupLoops() {
+  // Union-find over tensor dimensions and nest loops; loops of one nest never
+  // share a class (nested loops cannot rebind a variable).
+  SmallVector<unsigned> slotBase;
+  unsigned next = 0;
+  for (const Slot &slot : plan.slots) {
+    slotBase.push_back(next);
+    next += slot.type.getRank();
+  }
+  SmallVector<unsigned> nestBase;
+  for (const Nest &nest : plan.nests) {
+    nestBase.push_back(next);
+    next += nest.extents.size();
+  }
+  SmallVector<unsigned> parent(next);
+  std::iota(parent.begin(), parent.end(), 0);
+  // The nests with a loop in each class (keyed by root).
+  DenseMap<unsigned, llvm::SmallSet<unsigned, 4>> nestsOf;
+  std::function<unsigned(unsigned)> find = [&](unsigned x) {
+    while (parent[x] != x)
+      x = parent[x] = parent[parent[x]];
+    return x;
+  };
+  for (auto [n, nest] : llvm::enumerate(plan.nests))
+    for (unsigned l = 0; l < nest.extents.size(); ++l)
+      nestsOf[nestBase[n] + l].insert(n);
+  auto unite = [&](unsigned a, unsigned b) {
+    a = find(a), b = find(b);
+    if (a == b)
+      return;
+    for (unsigned n : nestsOf[a])
+      if (nestsOf[b].contains(n))
+        return;
+    parent[b] = a;
+    for (unsigned n : nestsOf[b])
+      nestsOf[a].insert(n);
+  };
+  for (auto [n, nest] : llvm::enumerate(plan.nests))
+    for (const Access &access : nest.accesses)
+      for (auto [d, index] : llvm::enumerate(access.dims))
+        if (index.kind == DimIndex::Loop && nest.extents[index.loop] > 1)
+          unite(nestBase[n] + index.loop, slotBase[access.slot] + d);
+
+  // Number the classes in order of first appearance.
+  DenseMap<unsigned, int> classOfRoot;
+  unsigned numParallel = 0, numReduction = 0;
+  for (auto [n, nest] : llvm::enumerate(plan.nests)) {
+    for (unsigned l = 0; l < nest.extents.size(); ++l) {
+      if (nest.extents[l] <= 1) {
+        nest.loopClass.push_back(-1);
+        continue;
+      }
+      unsigned root = find(nestBase[n] + l);
+      auto [it, inserted] = classOfRoot.try_emplace(root, plan.classes.size());
+      if (inserted) {
+        bool reduction = nest.isReduction[l];
+        std::string name = reduction ? "r" + std::to_string(numReduction++)
+                                     : "i" + std::to_string(numParallel++);
+        plan.classes.push_back({name, nest.extents[l]});
+      }
+      nest.loopClass.push_back(it->second);
+    }
+  }
+}
+
+FailureOr<Plan> Planner::run() {
+  func::FuncOp func = plan.func;
+  if (!func.getBody().hasOneBlock())
+    return func.emitOpError("cannot be converted to tile: the body must be a "
+                            "single block");
+  for (auto [i, arg] : llvm::enumerate(func.getArguments())) {
+    if (!isSupportedTensor(arg.getType()))
+      return func.emitOpError("cannot be converted to tile: argument #")
+             << i << " of type " << arg.getType()
+             << " is not a static-shape float tensor";
+    auto nameAttr = func.getArgAttrOfType<StringAttr>(i, "tile.name");
+    plan.slotOf[arg] =
+        addSlot(nameAttr ? nameAttr.str() : "arg" + std::to_string(i),
+                arg.getType(), TensorRole::Input);
+  }
+  for (Operation &op : func.getBody().front())
+    if (failed(planOp(op)))
+      return failure();
+
+  // Tensor names must be unique.
+  llvm::StringMap<unsigned> seen;
+  for (auto [i, slot] : llvm::enumerate(plan.slots)) {
+    while (seen.contains(slot.name))
+      slot.name += "_";
+    seen[slot.name] = i;
+  }
+  groupLoops();
+  return std::move(plan);
+}
+
+FailureOr<Plan> mlir::tileir::linalg_to_tile::planConversion(func::FuncOp func) {
+  return Planner(func).run();
+}

@@ -1,0 +1,101 @@
+//===- Plan.h - What the linalg-to-tile conversion will emit --*- C++ -*-===//
+//
+// The conversion works in three steps: plan the program's tensors and loop
+// nests from the function (Plan.cpp), group the loops of different nests that
+// walk the same tensor dimension into shared loop variables (Plan.cpp), then
+// emit the tile ops (Emit.cpp).
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef LIB_CONVERSION_LINALGTOTILE_PLAN_H
+#define LIB_CONVERSION_LINALGTOTILE_PLAN_H
+
+#include "TileDialect/IR/TileOps.h"
+
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/IR/BuiltinTypes.h"
+
+namespace mlir::tileir::linalg_to_tile {
+
+/// A tensor of the program being built.
+struct Slot {
+  std::string name;
+  RankedTensorType type;
+  TensorRole role;
+};
+
+/// How a nest indexes one dimension of a tensor.
+struct DimIndex {
+  enum Kind { Loop, Full, Slice } kind = Full;
+  /// The nest loop, for Loop.
+  unsigned loop = 0;
+  /// The slice [base, base + size), for Slice.
+  int64_t base = 0, size = 0;
+
+  static DimIndex ofLoop(unsigned l) { return {Loop, l, 0, 0}; }
+  static DimIndex full() { return {}; }
+  static DimIndex slice(int64_t base, int64_t size) {
+    return {Slice, 0, base, size};
+  }
+};
+
+/// One tensor a nest reads or writes, with the index of each dimension.
+struct Access {
+  unsigned slot;
+  SmallVector<DimIndex> dims;
+};
+
+/// One top-level statement to emit.
+struct Nest {
+  enum Kind {
+    /// A linalg structured op.
+    Linalg,
+    /// A whole-tensor copy from `accesses[0]` to `accesses[1]`.
+    Copy,
+    /// tensor.insert_slice / extract_slice: `accesses[0]` (read) to
+    /// `accesses[1]` (written).
+    Slice,
+    /// tensor.expand_shape / collapse_shape into `resultSlot`.
+    Reshape,
+    /// An arith.constant tensor stored whole into `resultSlot`.
+    Constant,
+  } kind;
+  Operation *op = nullptr;
+  /// The extent of each loop of the nest (Linalg, Copy, Slice).
+  SmallVector<int64_t> extents;
+  /// Whether each loop is a reduction (Linalg).
+  SmallVector<bool> isReduction;
+  SmallVector<Access> accesses;
+  /// The slot of each result of `op` (Linalg, Reshape, Constant).
+  SmallVector<unsigned> resultSlots;
+  /// The shared loop variable of each loop, or -1 for loops of extent 1,
+  /// which are not emitted (their dimensions are indexed with tile.full).
+  SmallVector<int> loopClass;
+};
+
+/// A loop variable shared by nests: its range is [0, extent).
+struct LoopClass {
+  std::string name;
+  int64_t extent;
+};
+
+/// Everything the emitter needs.
+struct Plan {
+  func::FuncOp func;
+  std::vector<Slot> slots;
+  /// The slot of each tensor value of the function that has one.
+  DenseMap<Value, unsigned> slotOf;
+  std::vector<Nest> nests;
+  SmallVector<LoopClass> classes;
+};
+
+/// Plans the tensors and nests of `func` and groups their loops. Emits an
+/// error on the op that cannot be converted and fails.
+FailureOr<Plan> planConversion(func::FuncOp func);
+
+/// Emits the program of `plan` before `plan.func`.
+FailureOr<ProgramOp> emitProgram(Plan &plan);
+
+} // namespace mlir::tileir::linalg_to_tile
+
+#endif // LIB_CONVERSION_LINALGTOTILE_PLAN_H
