@@ -9,6 +9,8 @@
 #include "llvm/ADT/SmallSet.h"
 #include "llvm/ADT/StringExtras.h"
 
+#include <limits>
+
 using namespace mlir;
 using namespace mlir::tileir;
 
@@ -564,6 +566,31 @@ LogicalResult CastOp::verify() {
 // ConstantOp
 //===----------------------------------------------------------------------===//
 
+/// Parses a float, also `inf`, `-inf` and `nan`, which printFloatValue uses
+/// for the values a decimal cannot spell.
+static ParseResult parseFloatValue(OpAsmParser &parser, double &value) {
+  bool negative = succeeded(parser.parseOptionalMinus());
+  if (succeeded(parser.parseOptionalKeyword("inf")))
+    value = std::numeric_limits<double>::infinity();
+  else if (succeeded(parser.parseOptionalKeyword("nan")))
+    value = std::numeric_limits<double>::quiet_NaN();
+  else if (parser.parseFloat(value))
+    return failure();
+  if (negative)
+    value = -value;
+  return success();
+}
+
+/// Prints a float so that parseFloatValue reads back the same value.
+static void printFloatValue(OpAsmPrinter &p, const APFloat &value) {
+  if (value.isNaN())
+    p << "nan";
+  else if (value.isInfinity())
+    p << (value.isNegative() ? "-inf" : "inf");
+  else
+    p.printFloat(value);
+}
+
 /// Parses a nested list of numbers such as `[[1.0, 2.0], [3.0, 4.0]]`,
 /// recording the extent of each nesting level.
 static ParseResult parseNestedList(OpAsmParser &parser, unsigned depth,
@@ -573,7 +600,7 @@ static ParseResult parseNestedList(OpAsmParser &parser, unsigned depth,
     if (depth != shape.size())
       return parser.emitError(parser.getCurrentLocation(),
                               "dense values are nested unevenly");
-    return parser.parseFloat(values.emplace_back());
+    return parseFloatValue(parser, values.emplace_back());
   }
   int64_t count = 0;
   if (depth == shape.size())
@@ -600,7 +627,7 @@ ParseResult ConstantOp::parse(OpAsmParser &parser, OperationState &result) {
     if (parser.parseLess() || parseNestedList(parser, 0, shape, values) ||
         parser.parseGreater())
       return failure();
-  } else if (parser.parseFloat(values.emplace_back())) {
+  } else if (parseFloatValue(parser, values.emplace_back())) {
     return failure();
   }
   TileType type;
@@ -630,7 +657,7 @@ ParseResult ConstantOp::parse(OpAsmParser &parser, OperationState &result) {
 static void printNestedList(OpAsmPrinter &p, ArrayRef<int64_t> shape,
                             ArrayRef<APFloat> values) {
   if (shape.empty()) {
-    p.printFloat(values.front());
+    printFloatValue(p, values.front());
     return;
   }
   int64_t stride = values.size() / std::max<int64_t>(shape.front(), 1);
@@ -646,7 +673,7 @@ static void printNestedList(OpAsmPrinter &p, ArrayRef<int64_t> shape,
 void ConstantOp::print(OpAsmPrinter &p) {
   p << ' ';
   if (auto splat = dyn_cast<FloatAttr>(getValue())) {
-    p.printFloat(splat.getValue());
+    printFloatValue(p, splat.getValue());
   } else {
     auto dense = cast<DenseElementsAttr>(getValue());
     SmallVector<APFloat> values(dense.getValues<APFloat>());

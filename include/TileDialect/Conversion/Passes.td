@@ -28,6 +28,9 @@ def ConvertLinalgToTile : Pass<"convert-linalg-to-tile", "::mlir::ModuleOp"> {
     `tile_r0` for reductions), so that later rewriting can fuse them;
     reshapes iterate with concrete steps and their own variables.
 
+    `arith.maximumf` / `minimumf` map to `tile.max` / `tile.min`, which follow
+    IEEE maxNum / minNum: the results differ only when an input is NaN.
+
     Argument and result names come from a `tile.name` attribute when present
     (`argN` / `resultN` otherwise). Anything outside the subset is refused with
     an error on the op that cannot be converted, saying why, and the module is

@@ -318,8 +318,12 @@ def Tile_AddOp : Tile_BinaryOp<"add", [Commutative]> { let summary = "elementwis
 def Tile_SubOp : Tile_BinaryOp<"sub"> { let summary = "elementwise subtraction"; }
 def Tile_MulOp : Tile_BinaryOp<"mul", [Commutative]> { let summary = "elementwise multiplication"; }
 def Tile_DivOp : Tile_BinaryOp<"div"> { let summary = "elementwise division"; }
-def Tile_MaxOp : Tile_BinaryOp<"max", [Commutative]> { let summary = "elementwise maximum"; }
-def Tile_MinOp : Tile_BinaryOp<"min", [Commutative]> { let summary = "elementwise minimum"; }
+def Tile_MaxOp : Tile_BinaryOp<"max", [Commutative]> {
+  let summary = "elementwise maximum (IEEE maxNum: a NaN operand yields the other)";
+}
+def Tile_MinOp : Tile_BinaryOp<"min", [Commutative]> {
+  let summary = "elementwise minimum (IEEE minNum: a NaN operand yields the other)";
+}
 
 class Tile_UnaryOp<string mnemonic, string formula>
     : Tile_Op<mnemonic, [Pure, SameOperandsAndResultType]> {
@@ -417,8 +421,8 @@ class Tile_ReduceOp<string mnemonic, string what>
 }
 
 def Tile_RSumOp : Tile_ReduceOp<"rsum", "summation">;
-def Tile_RMaxOp : Tile_ReduceOp<"rmax", "maximum">;
-def Tile_RMinOp : Tile_ReduceOp<"rmin", "minimum">;
+def Tile_RMaxOp : Tile_ReduceOp<"rmax", "maximum (IEEE maxNum: NaN elements are skipped)">;
+def Tile_RMinOp : Tile_ReduceOp<"rmin", "minimum (IEEE minNum: NaN elements are skipped)">;
 
 def Tile_MatmulOp : Tile_Op<"matmul", [Pure]> {
   let summary = "batched matrix multiplication";
@@ -586,7 +590,8 @@ def Tile_ConstantOp : Tile_Op<"constant", [Pure, ConstantLike]> {
   let description = [{
     A tile whose elements are all `value` (a float, any shape, symbolic
     extents allowed) or, with `dense<...>`, the given nested list of values
-    (concrete shapes only).
+    (concrete shapes only). Values that have no decimal spelling print as
+    `inf`, `-inf` and `nan`.
 
     Example:
 

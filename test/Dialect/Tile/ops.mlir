@@ -152,6 +152,13 @@ tile.program @matmul_and_layout() {
   %d = tile.constant dense<[[1.0, -0.25], [3.0, 4.0]]> : !tile.tile<[2, 2], f32>
   %d1 = tile.constant dense<[0.5]> : !tile.tile<[1], f16>
   %z = tile.constant 0.0 : !tile.tile<[], f64>
+  // Values without a decimal spelling keep their value through printing.
+  // CHECK: tile.constant nan : !tile.tile<[4], f32>
+  // CHECK: tile.constant -inf : !tile.tile<[4], f32>
+  // CHECK: tile.constant dense<[inf, -inf, -1.500000e+00]> : !tile.tile<[3], f16>
+  %nan = tile.constant nan : !tile.tile<[4], f32>
+  %ninf = tile.constant -inf : !tile.tile<[4], f32>
+  %inf3 = tile.constant dense<[inf, -inf, -1.5]> : !tile.tile<[3], f16>
   %n = tile.nop
   tile.yield %n
 }
