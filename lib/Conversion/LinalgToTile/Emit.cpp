@@ -202,6 +202,8 @@ private:
   DenseMap<int, Value> tileIndexOfClass;
   Value fullIndex;
   unsigned numReshapeVars = 0;
+  /// The linalg op whose body is being converted.
+  Operation *currentLinalgOp = nullptr;
 };
 
 } // namespace
@@ -211,9 +213,9 @@ FailureOr<Value> Emitter::splat(Value value, ArrayRef<TileDim> shape,
   auto cst = value.getDefiningOp<arith::ConstantOp>();
   auto attr = cst ? dyn_cast<FloatAttr>(cst.getValue()) : FloatAttr();
   if (!attr)
-    return user->emitOpError("cannot be converted to tile: it uses the "
-                             "scalar ")
-           << value << ", which is not a float constant";
+    return user->emitOpError("cannot be converted to tile: it uses a scalar "
+                             "of type ")
+           << value.getType() << " that is not a float constant";
   return ConstantOp::create(b, loc, tileType(shape, attr.getType()), attr)
       .getResult();
 }
@@ -249,15 +251,15 @@ FailureOr<Value> Emitter::convertBodyValue(Value value, ArrayRef<TileDim> shape,
   if (Value mapped = mapping.lookupOrNull(value))
     return mapped;
   Operation *op = value.getDefiningOp();
-  Operation *linalgOp = value.getParentRegion()->getParentOp();
-  if (!op || !isa<linalg::LinalgOp>(op->getParentOp())) {
+  Operation *linalgOp = currentLinalgOp;
+  if (!op || op->getParentOp() != linalgOp) {
     // A block argument not bound yet (the output of a reduction read outside
     // its accumulation) or a value captured from outside the body.
     if (!op)
       return linalgOp->emitOpError(
           "cannot be converted to tile: its body reads the output value "
           "outside of an accumulation out = combine(out, f(inputs))");
-    FailureOr<Value> cst = splat(value, shape, op->getParentOp());
+    FailureOr<Value> cst = splat(value, shape, linalgOp);
     if (succeeded(cst))
       mapping.map(value, *cst);
     return cst;
@@ -395,6 +397,7 @@ FailureOr<Value> Emitter::emitContraction(
 
 FailureOr<Value> Emitter::emitLinalg(Nest &nest) {
   auto op = cast<linalg::LinalgOp>(nest.op);
+  currentLinalgOp = op;
   if (linalg::isaContractionOpInterface(op)) {
     FailureOr<linalg::ContractionDimensions> dims =
         linalg::inferContractionDims(op);

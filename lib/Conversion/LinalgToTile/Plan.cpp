@@ -111,9 +111,6 @@ void Planner::addCopy(unsigned from, unsigned to) {
 LogicalResult Planner::planLinalg(linalg::LinalgOp op) {
   if (op->getNumRegions() != 1 || !op.getBlock())
     return op->emitOpError("cannot be converted to tile: it has no body");
-  if (!op.hasPureTensorSemantics())
-    return op->emitOpError(
-        "cannot be converted to tile: it works on buffers, not tensors");
   if (op.hasIndexSemantics())
     return op->emitOpError("cannot be converted to tile: its body uses "
                            "linalg.index");
