@@ -32,7 +32,9 @@ def ConvertLinalgToTile : Pass<"convert-linalg-to-tile", "::mlir::ModuleOp"> {
     IEEE maxNum / minNum: the results differ only when an input is NaN.
 
     Argument and result names come from a `tile.name` attribute when present
-    (`argN` / `resultN` otherwise). Anything outside the subset is refused with
+    (`argN` / `resultN` otherwise). Tensors keep the order of the function's
+    arguments, and the program's `tile.results` attribute lists the tensor
+    holding each function result, so that `tile-run` can compare the two. Anything outside the subset is refused with
     an error on the op that cannot be converted, saying why, and the module is
     left unchanged.
   }];

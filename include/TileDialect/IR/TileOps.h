@@ -16,4 +16,10 @@
 #define GET_OP_CLASSES
 #include "TileDialect/IR/TileOps.h.inc"
 
+namespace mlir::tileir {
+/// A discardable attribute of tile.program: the names of the tensors that
+/// hold the results of the function the program was converted from, in order.
+constexpr llvm::StringLiteral kResultsAttrName = "tile.results";
+} // namespace mlir::tileir
+
 #endif // TILEDIALECT_IR_TILEOPS_H

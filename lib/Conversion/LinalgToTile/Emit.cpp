@@ -616,6 +616,12 @@ FailureOr<ProgramOp> Emitter::run() {
                                        slot.type.getElementType(), slot.role));
   }
   auto program = ProgramOp::create(b, loc, plan.func.getSymName(), names, types);
+  // Which tensor holds each result of the function, for tools that compare
+  // the program with it.
+  SmallVector<StringRef> results;
+  for (unsigned slot : plan.resultSlots)
+    results.push_back(plan.slots[slot].name);
+  program->setAttr(kResultsAttrName, b.getStrArrayAttr(results));
   Block &body = program.getBodyBlock();
   b.setInsertionPointToEnd(&body);
   slotArgs.assign(body.getArguments().begin(), body.getArguments().end());

@@ -276,12 +276,14 @@ LogicalResult Planner::planReturn(func::ReturnOp op) {
         s.name = name;
       }
       resultSlots.insert(slot);
+      plan.resultSlots.push_back(slot);
       continue;
     }
     // An input returned unchanged, or a value returned twice: copy it.
     unsigned copy = addSlot(name, value.getType(), TensorRole::Output);
     addCopy(slot, copy);
     resultSlots.insert(copy);
+    plan.resultSlots.push_back(copy);
   }
   return success();
 }

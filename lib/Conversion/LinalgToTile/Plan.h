@@ -87,6 +87,8 @@ struct Plan {
   DenseMap<Value, unsigned> slotOf;
   std::vector<Nest> nests;
   SmallVector<LoopClass> classes;
+  /// The slot holding each function result, in order.
+  SmallVector<unsigned> resultSlots;
 };
 
 /// Plans the tensors and nests of `func` and groups their loops. Emits an

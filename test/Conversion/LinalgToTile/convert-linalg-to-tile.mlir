@@ -260,6 +260,7 @@ func.func @extract(%x: tensor<4x16xf32>) -> tensor<4x4xf32> {
 // copied into its own output.
 // CHECK-LABEL: tile.program @constant_and_passthrough(
 // CHECK-SAME: %[[X:[a-zA-Z0-9]*]]: !tile.tensor<2xf32, input>, %[[C:[a-zA-Z0-9]*]]: !tile.tensor<2xf32, output>, %[[Y:[a-zA-Z0-9]*]]: !tile.tensor<2xf32, output>)
+// CHECK-SAME: attributes {tile.results = ["c", "y"]}
 // CHECK: %[[D:.*]] = tile.constant dense<[1.000000e+00, 2.000000e+00]> : !tile.tile<[2], f32>
 // CHECK: tile.store %[[D]], %[[C]]
 // CHECK: %[[L:.*]] = tile.load %[[X]]

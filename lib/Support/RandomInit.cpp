@@ -1,0 +1,91 @@
+//===- RandomInit.cpp - Seeded random inputs ------------------------------===//
+
+#include "TileDialect/Support/RandomInit.h"
+
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+#include <sstream>
+
+using namespace mlir::tileir;
+
+uint64_t mlir::tileir::splitmix64(uint64_t &state) {
+  state += 0x9E3779B97F4A7C15ull;
+  uint64_t z = state;
+  z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
+  z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
+  return z ^ (z >> 31);
+}
+
+/// A double in (0, 1) from the top 53 bits of a draw.
+static double unitInterval(uint64_t &state) {
+  return (static_cast<double>(splitmix64(state) >> 11) + 0.5) *
+         0x1.0p-53;
+}
+
+void mlir::tileir::fillRandom(HostTensor &tensor, uint64_t seed,
+                              unsigned argIndex, const InitSpec &spec) {
+  // One independent stream per argument: its start is a draw of the seed's
+  // stream advanced by the argument index.
+  uint64_t state = seed;
+  uint64_t start = splitmix64(state) ^ (0xD1B54A32D192ED03ull * (argIndex + 1));
+  state = start;
+  size_t n = tensor.data.size();
+  for (size_t i = 0; i < n; i += 2) {
+    double u1 = unitInterval(state), u2 = unitInterval(state);
+    double v1, v2;
+    if (spec.kind == InitSpec::Normal) {
+      // Box-Muller: two normals from two uniforms.
+      double r = std::sqrt(-2.0 * std::log(u1));
+      double theta = 2.0 * M_PI * u2;
+      v1 = spec.a + spec.b * r * std::cos(theta);
+      v2 = spec.a + spec.b * r * std::sin(theta);
+    } else {
+      v1 = spec.a + (spec.b - spec.a) * u1;
+      v2 = spec.a + (spec.b - spec.a) * u2;
+    }
+    tensor.data[i] = roundToElement(tensor.elementKind, v1);
+    if (i + 1 < n)
+      tensor.data[i + 1] = roundToElement(tensor.elementKind, v2);
+  }
+}
+
+std::optional<InitSpec> InitSpec::parse(const std::string &text) {
+  InitSpec spec;
+  std::string name;
+  size_t open = text.find('(');
+  size_t close = text.rfind(')');
+  if (open == std::string::npos || close == std::string::npos ||
+      close < open || close + 1 != text.size())
+    return std::nullopt;
+  name = text.substr(0, open);
+  while (!name.empty() && name.back() == ' ')
+    name.pop_back();
+  if (name == "normal")
+    spec.kind = Normal;
+  else if (name == "uniform")
+    spec.kind = Uniform;
+  else
+    return std::nullopt;
+  std::string args = text.substr(open + 1, close - open - 1);
+  size_t comma = args.find(',');
+  if (comma == std::string::npos)
+    return std::nullopt;
+  char *end;
+  std::string first = args.substr(0, comma), second = args.substr(comma + 1);
+  spec.a = std::strtod(first.c_str(), &end);
+  if (end == first.c_str() || *end != '\0')
+    return std::nullopt;
+  spec.b = std::strtod(second.c_str(), &end);
+  if (end == second.c_str() || (*end != '\0' && *end != ' '))
+    return std::nullopt;
+  if (spec.kind == Normal ? spec.b < 0 : spec.b < spec.a)
+    return std::nullopt;
+  return spec;
+}
+
+std::string InitSpec::str() const {
+  std::ostringstream os;
+  os << (kind == Normal ? "normal(" : "uniform(") << a << ", " << b << ")";
+  return os.str();
+}
