@@ -159,13 +159,17 @@ void interp::applyBinary(BinaryFn fn, const double *lhs, const double *rhs,
                          double *out, int64_t n) {
   switch (fn) {
   case BinaryFn::Add:
-    return mapBinary(lhs, rhs, out, n, [](double a, double b) { return a + b; });
+    return mapBinary(lhs, rhs, out, n,
+                     [](double a, double b) { return a + b; });
   case BinaryFn::Sub:
-    return mapBinary(lhs, rhs, out, n, [](double a, double b) { return a - b; });
+    return mapBinary(lhs, rhs, out, n,
+                     [](double a, double b) { return a - b; });
   case BinaryFn::Mul:
-    return mapBinary(lhs, rhs, out, n, [](double a, double b) { return a * b; });
+    return mapBinary(lhs, rhs, out, n,
+                     [](double a, double b) { return a * b; });
   case BinaryFn::Div:
-    return mapBinary(lhs, rhs, out, n, [](double a, double b) { return a / b; });
+    return mapBinary(lhs, rhs, out, n,
+                     [](double a, double b) { return a / b; });
   case BinaryFn::Max:
     return mapBinary(lhs, rhs, out, n, maxPropagatingNaN);
   case BinaryFn::Min:

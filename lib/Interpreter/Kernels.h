@@ -70,8 +70,8 @@ llvm::SmallVector<int64_t, 4> rowMajorStrides(llvm::ArrayRef<int64_t> shape);
 void applyUnary(UnaryFn fn, const double *in, double *out, int64_t n);
 
 /// `out[i] = fn(lhs[i], rhs[i])` for `n` elements.
-void applyBinary(BinaryFn fn, const double *lhs, const double *rhs,
-                 double *out, int64_t n);
+void applyBinary(BinaryFn fn, const double *lhs, const double *rhs, double *out,
+                 int64_t n);
 
 /// `out[i] = fn(lhs[i], rhs[i]) ? 1 : 0` for `n` elements.
 void applyCmp(CmpFn fn, const double *lhs, const double *rhs, double *out,

@@ -17,6 +17,9 @@
 
 #include "TileDialect/Interpreter/TileInterpreter.h"
 
+#include "llvm/ADT/STLExtras.h"
+
+#include <string>
 #include <vector>
 
 namespace mlir::tileir::interp {
@@ -163,6 +166,9 @@ void executePlan(Plan &plan, MutableArrayRef<HostTensor> tensors);
 
 /// The element kind of a tile or tensor element type, if it is supported.
 std::optional<ElementKind> getElementKind(Type type);
+
+/// `[2, 3]`, for diagnostics.
+std::string shapeToString(ArrayRef<int64_t> shape);
 
 } // namespace mlir::tileir::interp
 

@@ -44,12 +44,11 @@ static bool isExactConversion(ElementKind from, ElementKind to) {
 static double toDouble(const APFloat &value) {
   APFloat copy = value;
   bool losesInfo;
-  copy.convert(APFloat::IEEEdouble(), APFloat::rmNearestTiesToEven,
-               &losesInfo);
+  copy.convert(APFloat::IEEEdouble(), APFloat::rmNearestTiesToEven, &losesInfo);
   return copy.convertToDouble();
 }
 
-static std::string shapeToString(ArrayRef<int64_t> shape) {
+std::string interp::shapeToString(ArrayRef<int64_t> shape) {
   std::string s;
   llvm::raw_string_ostream os(s);
   os << "[";
@@ -82,7 +81,10 @@ private:
   FailureOr<ElementKind> resolveElementKind(Type type, Operation *user);
   unsigned getVarSlot(Value var);
 
+  /// Builds a statement; sequences along their second statement iteratively.
   FailureOr<unsigned> buildStmt(Value value);
+  /// Builds a loop, store or nop, or returns a statement already built.
+  FailureOr<unsigned> buildSingleStmt(Value value);
   FailureOr<unsigned> buildLoop(LoopOp loop);
   FailureOr<unsigned> buildExpr(Value value);
   LogicalResult buildExprNode(Operation *op, ExprNode &node);
@@ -132,8 +134,8 @@ FailureOr<int64_t> PlanBuilder::resolveSize(StringAttr symbol,
   return failure();
 }
 
-FailureOr<SmallVector<int64_t, 4>>
-PlanBuilder::resolveShape(TileType type, Operation *user) {
+FailureOr<SmallVector<int64_t, 4>> PlanBuilder::resolveShape(TileType type,
+                                                             Operation *user) {
   SmallVector<int64_t, 4> shape;
   for (const TileDim &dim : type.getShape()) {
     if (dim.isConcrete()) {
@@ -189,8 +191,8 @@ FailureOr<unsigned> PlanBuilder::buildLoop(LoopOp loop) {
            << ") must be non-empty and start at a non-negative index";
   if ((end - start) % step != 0) {
     InFlightDiagnostic diag = loop.emitOpError("step ")
-                              << step << " does not divide the range ["
-                              << start << ", " << end << ")";
+                              << step << " does not divide the range [" << start
+                              << ", " << end << ")";
     if (!stepDim.isConcrete())
       diag << " (tile size '" << stepDim.sym.getValue() << "')";
     return failure();
@@ -201,9 +203,9 @@ FailureOr<unsigned> PlanBuilder::buildLoop(LoopOp loop) {
   if (info.bound &&
       (info.start != start || info.end != end || info.step != step))
     return loop.emitOpError("binds loop variable '")
-           << info.name << "' to [" << start << ", " << end << ") step "
-           << step << ", but another loop binds it to [" << info.start
-           << ", " << info.end << ") step " << info.step;
+           << info.name << "' to [" << start << ", " << end << ") step " << step
+           << ", but another loop binds it to [" << info.start << ", "
+           << info.end << ") step " << info.step;
   info.bound = true;
   info.start = start;
   info.end = end;
@@ -225,6 +227,38 @@ FailureOr<unsigned> PlanBuilder::buildLoop(LoopOp loop) {
 }
 
 FailureOr<unsigned> PlanBuilder::buildStmt(Value value) {
+  // Programs are long right-nested chains of tile.seq: build a chain's first
+  // statements in program order without recursing along its second ones.
+  SmallVector<SeqOp> chain;
+  SmallVector<unsigned> firsts;
+  while (auto seq = value.getDefiningOp<SeqOp>()) {
+    if (stmtIds.count(seq))
+      break;
+    FailureOr<unsigned> first = buildStmt(seq.getFirst());
+    if (failed(first))
+      return failure();
+    chain.push_back(seq);
+    firsts.push_back(*first);
+    value = seq.getSecond();
+  }
+  FailureOr<unsigned> tail = buildSingleStmt(value);
+  if (failed(tail))
+    return failure();
+  for (size_t i = chain.size(); i-- > 0;) {
+    SeqOp seq = chain[i];
+    StmtNode node;
+    node.kind = StmtNode::Kind::Seq;
+    node.op = seq;
+    node.first = firsts[i];
+    node.second = *tail;
+    plan.stmts.push_back(std::move(node));
+    tail = plan.stmts.size() - 1;
+    stmtIds[seq] = *tail;
+  }
+  return tail;
+}
+
+FailureOr<unsigned> PlanBuilder::buildSingleStmt(Value value) {
   Operation *op = value.getDefiningOp();
   if (!op)
     return program.emitOpError("statement is not defined by an op");
@@ -235,20 +269,6 @@ FailureOr<unsigned> PlanBuilder::buildStmt(Value value) {
   FailureOr<unsigned> id = failure();
   if (auto loop = dyn_cast<LoopOp>(op)) {
     id = buildLoop(loop);
-  } else if (auto seq = dyn_cast<SeqOp>(op)) {
-    FailureOr<unsigned> first = buildStmt(seq.getFirst());
-    if (failed(first))
-      return failure();
-    FailureOr<unsigned> second = buildStmt(seq.getSecond());
-    if (failed(second))
-      return failure();
-    StmtNode node;
-    node.kind = StmtNode::Kind::Seq;
-    node.op = seq;
-    node.first = *first;
-    node.second = *second;
-    plan.stmts.push_back(std::move(node));
-    id = plan.stmts.size() - 1;
   } else if (auto store = dyn_cast<StoreOp>(op)) {
     FailureOr<unsigned> valueId = buildExpr(store.getValue());
     if (failed(valueId))
@@ -283,8 +303,8 @@ FailureOr<unsigned> PlanBuilder::buildStmt(Value value) {
 
 LogicalResult PlanBuilder::buildAccess(Operation *op, Value tensor,
                                        ValueRange indices,
-                                       ArrayRef<int64_t> tileShape,
-                                       bool isLoad, Access &access) {
+                                       ArrayRef<int64_t> tileShape, bool isLoad,
+                                       Access &access) {
   auto arg = dyn_cast<BlockArgument>(tensor);
   if (!arg || arg.getOwner() != &program.getBodyBlock())
     return op->emitOpError("accesses a tensor that is not declared by the "
@@ -346,25 +366,24 @@ LogicalResult PlanBuilder::buildAccess(Operation *op, Value tensor,
              << dim.extent;
     if (first < 0 || last + dim.extent > extents[d]) {
       int64_t bad = first < 0 ? first : last;
-      InFlightDiagnostic diag =
-          op->emitOpError("access [")
-          << bad << ", " << bad + dim.extent << ") of dimension " << d
-          << " is out of bounds for tensor '" << name << "' of extent "
-          << extents[d];
+      InFlightDiagnostic diag = op->emitOpError("access [")
+                                << bad << ", " << bad + dim.extent
+                                << ") of dimension " << d
+                                << " is out of bounds for tensor '" << name
+                                << "' of extent " << extents[d];
       if (var)
-        diag << " (loop variable '" << var->name << "' = "
-             << (first < 0 ? var->start : var->end - var->step) << ", step "
-             << var->step << ")";
+        diag << " (loop variable '" << var->name
+             << "' = " << (first < 0 ? var->start : var->end - var->step)
+             << ", step " << var->step << ")";
       return diag;
     }
     access.dims.push_back(dim);
   }
 
   SmallVector<int64_t, 4> tileStrides = rowMajorStrides(tileShape);
-  access.copy = isLoad ? StridedCopy(tileShape, access.tensorStrides,
-                                     tileStrides)
-                       : StridedCopy(tileShape, tileStrides,
-                                     access.tensorStrides);
+  access.copy = isLoad
+                    ? StridedCopy(tileShape, access.tensorStrides, tileStrides)
+                    : StridedCopy(tileShape, tileStrides, access.tensorStrides);
   return success();
 }
 
@@ -395,8 +414,7 @@ FailureOr<unsigned> PlanBuilder::buildExpr(Value value) {
   FailureOr<SmallVector<int64_t, 4>> shape = resolveShape(type, op);
   if (failed(shape))
     return failure();
-  FailureOr<ElementKind> kind =
-      resolveElementKind(type.getElementType(), op);
+  FailureOr<ElementKind> kind = resolveElementKind(type.getElementType(), op);
   if (failed(kind))
     return failure();
   node.shape = std::move(*shape);
@@ -484,8 +502,7 @@ LogicalResult PlanBuilder::buildExprNode(Operation *op, ExprNode &node) {
       return success();
     return op->emitOpError("operand #")
            << i << " of shape " << shapeToString(operand(i).shape)
-           << " does not match the result shape "
-           << shapeToString(node.shape);
+           << " does not match the result shape " << shapeToString(node.shape);
   };
 
   if (auto load = dyn_cast<LoadOp>(op)) {
@@ -538,7 +555,9 @@ LogicalResult PlanBuilder::buildExprNode(Operation *op, ExprNode &node) {
   }
   if (isa<RSumOp, RMaxOp, RMinOp>(op)) {
     node.kind = ExprNode::Kind::Reduce;
-    int64_t axis = cast<IntegerAttr>(op->getAttr("axis")).getInt();
+    int64_t axis =
+        llvm::TypeSwitch<Operation *, int64_t>(op).Case<RSumOp, RMaxOp, RMinOp>(
+            [](auto reduce) { return reduce.axis(); });
     ArrayRef<int64_t> in = operand(0).shape;
     if (axis < 0 || axis >= static_cast<int64_t>(in.size()))
       return op->emitOpError("axis ") << axis << " is out of range";
@@ -633,8 +652,7 @@ LogicalResult PlanBuilder::buildExprNode(Operation *op, ExprNode &node) {
       ArrayRef<int64_t> in = operand(i).shape;
       if (static_cast<int64_t>(in.size()) != rank)
         return op->emitOpError("input #") << i << " has the wrong rank";
-      node.copies.push_back(
-          StridedCopy(in, rowMajorStrides(in), outStrides));
+      node.copies.push_back(StridedCopy(in, rowMajorStrides(in), outStrides));
       node.offsets.push_back(position * outStrides[axis]);
       position += in[axis];
     }

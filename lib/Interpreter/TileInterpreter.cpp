@@ -3,6 +3,17 @@
 // The entry point: checks the caller's tensors against the program, builds
 // the plan (PlanBuilder.cpp) and runs it (Executor.cpp).
 //
+// Precision. F64 computes everything in double and rounds nothing, whatever
+// the declared element types (an f16 `tile.constant` still holds the f16
+// value its attribute stores). F32 rounds the result of every op to its
+// declared element type with the rounding of `roundToElement`: loads round
+// what they read to the tensor's type, elementwise ops and casts round their
+// results, `tile.matmul` and `tile.rsum` accumulate in double and round once
+// at the end, and ops that only move or select values (layout ops, select,
+// rmax, rmin) need no rounding. Every tile value then holds values of its
+// element type, which is the stored tensor's, so stores write it unchanged.
+// `tile.max`, `tile.min`, `tile.rmax` and `tile.rmin` propagate NaN.
+//
 //===----------------------------------------------------------------------===//
 
 #include "TileDialect/Interpreter/TileInterpreter.h"
@@ -11,15 +22,6 @@
 
 using namespace mlir;
 using namespace mlir::tileir;
-
-static std::string shapeToString(ArrayRef<int64_t> shape) {
-  std::string s;
-  llvm::raw_string_ostream os(s);
-  os << "[";
-  llvm::interleaveComma(shape, os);
-  os << "]";
-  return s;
-}
 
 /// Checks that `tensors` match the program's tensor arguments one to one.
 static LogicalResult checkTensors(ProgramOp program,
@@ -36,8 +38,8 @@ static LogicalResult checkTensors(ProgramOp program,
     if (ArrayRef<int64_t>(tensor.shape) != type.getShape())
       return program.emitOpError("tensor '")
              << name << "' is declared with shape "
-             << shapeToString(type.getShape()) << " but was given shape "
-             << shapeToString(tensor.shape);
+             << interp::shapeToString(type.getShape())
+             << " but was given shape " << interp::shapeToString(tensor.shape);
     std::optional<ElementKind> kind =
         interp::getElementKind(type.getElementType());
     if (!kind)
@@ -47,12 +49,11 @@ static LogicalResult checkTensors(ProgramOp program,
     if (*kind != tensor.elementKind)
       return program.emitOpError("tensor '")
              << name << "' is declared with element type " << toString(*kind)
-             << " but was given "
-             << toString(tensor.elementKind) << " data";
+             << " but was given " << toString(tensor.elementKind) << " data";
     if (static_cast<int64_t>(tensor.data.size()) != tensor.numElements())
       return program.emitOpError("tensor '")
-             << name << "' was given " << tensor.data.size()
-             << " values for " << tensor.numElements() << " elements";
+             << name << "' was given " << tensor.data.size() << " values for "
+             << tensor.numElements() << " elements";
   }
   return success();
 }

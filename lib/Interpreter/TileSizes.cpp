@@ -25,8 +25,8 @@ llvm::StringMap<int64_t> mlir::tileir::chooseDefaultTileSizes(ProgramOp program,
     int64_t range = loop.getEndIndex() - loop.getStartIndex();
     if (range <= 0)
       continue;
-    int64_t &size = sizes.try_emplace(step->sym.getValue(), largest)
-                        .first->second;
+    int64_t &size =
+        sizes.try_emplace(step->sym.getValue(), largest).first->second;
     while (range % size != 0)
       size /= 2;
   }

@@ -1,4 +1,5 @@
-//===- InterpreterTestUtil.h - Fixture for the interpreter tests -*- C++ -*-===//
+//===- InterpreterTestUtil.h - Fixture for the interpreter tests -*- C++
+//-*-===//
 //
 // Parses tile programs from strings, makes their tensors, runs them through
 // interpretTileProgram and records the diagnostics they emit.

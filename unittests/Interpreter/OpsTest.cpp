@@ -28,8 +28,7 @@ std::string wholeProgram(llvm::StringRef aShape, llvm::StringRef bShape,
   auto fulls = [](llvm::StringRef shape) {
     llvm::SmallVector<llvm::StringRef> dims;
     shape.split(dims, 'x');
-    return llvm::join(llvm::SmallVector<std::string>(dims.size(), "%f"),
-                      ", ");
+    return llvm::join(llvm::SmallVector<std::string>(dims.size(), "%f"), ", ");
   };
   std::string a = ("!tile.tensor<" + aShape + "x" + element + ", input>").str();
   std::string b = ("!tile.tensor<" + bShape + "x" + element + ", input>").str();
@@ -39,8 +38,8 @@ std::string wholeProgram(llvm::StringRef aShape, llvm::StringRef bShape,
   if (!bShape.empty())
     s += ", %B: " + b;
   s += ", %O: " + o + ") {\n  %f = tile.full\n";
-  s += "  %a = tile.load %A[" + fulls(aShape) + "] : " + a +
-       " -> !tile.tile<" + tileShape(aShape) + ", " + element.str() + ">\n";
+  s += "  %a = tile.load %A[" + fulls(aShape) + "] : " + a + " -> !tile.tile<" +
+       tileShape(aShape) + ", " + element.str() + ">\n";
   if (!bShape.empty())
     s += "  %b = tile.load %B[" + fulls(bShape) + "] : " + b +
          " -> !tile.tile<" + tileShape(bShape) + ", " + element.str() + ">\n";
@@ -91,10 +90,10 @@ TEST_F(InterpreterTest, MaxAndMinPropagateNaN) {
   std::vector<double> a = {nan, 1.0, 2.0, nan, 0.0, 3.0};
   std::vector<double> b = {1.0, nan, 1.0, nan, 0.0, 4.0};
   for (const char *op : {"max", "min"}) {
-    std::string body = std::string("  %r = tile.") + op +
-                       " %a, %b : !tile.tile<[2, 3], f32>";
-    std::vector<double> r =
-        runProgram(wholeProgram("2x3", "2x3", "2x3", body), {{"A", a}, {"B", b}});
+    std::string body =
+        std::string("  %r = tile.") + op + " %a, %b : !tile.tile<[2, 3], f32>";
+    std::vector<double> r = runProgram(wholeProgram("2x3", "2x3", "2x3", body),
+                                       {{"A", a}, {"B", b}});
     ASSERT_EQ(r.size(), 6u);
     EXPECT_TRUE(std::isnan(r[0]) && std::isnan(r[1]) && std::isnan(r[3]));
     EXPECT_EQ(r[2], op == std::string("max") ? 2.0 : 1.0);
@@ -126,19 +125,20 @@ TEST_F(InterpreterTest, UnaryElementwise) {
     std::vector<double> expected;
     for (double x : kPositive)
       expected.push_back(c.fn(x));
-    expectNear(runProgram(wholeProgram("2x3", "", "2x3", body),
-                          {{"A", kPositive}}),
-               expected);
+    expectNear(
+        runProgram(wholeProgram("2x3", "", "2x3", body), {{"A", kPositive}}),
+        expected);
   }
   // A few values by hand.
-  std::vector<double> r = runProgram(
-      wholeProgram("2x3", "", "2x3",
-                   "  %r = tile.rsqrt %a : !tile.tile<[2, 3], f32>"),
-      {{"A", kPositive}});
+  std::vector<double> r =
+      runProgram(wholeProgram("2x3", "", "2x3",
+                              "  %r = tile.rsqrt %a : !tile.tile<[2, 3], f32>"),
+                 {{"A", kPositive}});
   expectNear(r, {1.0, std::sqrt(0.5), std::sqrt(2.0), 0.5, 1.0 / 3.0, 2.0});
-  r = runProgram(wholeProgram("2x3", "", "2x3",
-                              "  %r = tile.sigmoid %a : !tile.tile<[2, 3], f32>"),
-                 {{"A", {0.0, 0.0, 0.0, 0.0, 0.0, 0.0}}});
+  r = runProgram(
+      wholeProgram("2x3", "", "2x3",
+                   "  %r = tile.sigmoid %a : !tile.tile<[2, 3], f32>"),
+      {{"A", {0.0, 0.0, 0.0, 0.0, 0.0, 0.0}}});
   expectNear(r, std::vector<double>(6, 0.5));
 }
 
@@ -158,8 +158,9 @@ TEST_F(InterpreterTest, CmpAndSelect) {
   };
   for (const Case &c : cases) {
     SCOPED_TRACE(c.predicate);
-    std::string cmp = std::string("  %m = tile.cmp ") + c.predicate +
-                      ", %a, %b : !tile.tile<[4], f32> -> !tile.tile<[4], i1>\n";
+    std::string cmp =
+        std::string("  %m = tile.cmp ") + c.predicate +
+        ", %a, %b : !tile.tile<[4], f32> -> !tile.tile<[4], i1>\n";
     std::vector<double> mask = runProgram(
         wholeProgram("4", "4", "4",
                      cmp + "  %r = tile.cast %m : !tile.tile<[4], i1> -> "
@@ -194,18 +195,18 @@ TEST_F(InterpreterTest, Reductions) {
   };
   EXPECT_EQ(reduce("rsum", 2, "2x3"),
             (std::vector<double>{6, 22, 38, 54, 70, 86}));
-  EXPECT_EQ(reduce("rsum", 0, "3x4"),
-            (std::vector<double>{12, 14, 16, 18, 20, 22, 24, 26, 28, 30, 32,
-                                 34}));
+  EXPECT_EQ(
+      reduce("rsum", 0, "3x4"),
+      (std::vector<double>{12, 14, 16, 18, 20, 22, 24, 26, 28, 30, 32, 34}));
   EXPECT_EQ(reduce("rsum", 1, "2x4"),
             (std::vector<double>{12, 15, 18, 21, 48, 51, 54, 57}));
   EXPECT_EQ(reduce("rmax", 1, "2x4"),
             (std::vector<double>{8, 9, 10, 11, 20, 21, 22, 23}));
   EXPECT_EQ(reduce("rmin", 2, "2x3"),
             (std::vector<double>{0, 4, 8, 12, 16, 20}));
-  EXPECT_EQ(reduce("rmax", 0, "3x4"),
-            (std::vector<double>{12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22,
-                                 23}));
+  EXPECT_EQ(
+      reduce("rmax", 0, "3x4"),
+      (std::vector<double>{12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23}));
 }
 
 /// A rank-1 tile reduces to a scalar (rank 0), which unsqueezes back.
@@ -341,10 +342,10 @@ TEST_F(InterpreterTest, CastRoundsInF32Only) {
       "  %h = tile.cast %a : !tile.tile<[3], f32> -> !tile.tile<[3], f16>\n"
       "  %r = tile.cast %h : !tile.tile<[3], f16> -> !tile.tile<[3], f32>");
   std::vector<double> in = {0.1, 65519.0, 1.0 + 1.0 / 4096};
-  EXPECT_EQ(runProgram(source, {{"A", in}}, Precision::F32),
-            (std::vector<double>{roundToElement(ElementKind::F16,
-                                                (double)(float)0.1),
-                                 65504.0, 1.0}));
+  EXPECT_EQ(
+      runProgram(source, {{"A", in}}, Precision::F32),
+      (std::vector<double>{roundToElement(ElementKind::F16, (double)(float)0.1),
+                           65504.0, 1.0}));
   EXPECT_EQ(runProgram(source, {{"A", in}}, Precision::F64), in);
   // To bf16: 8 significant bits.
   std::string bf16 = wholeProgram(

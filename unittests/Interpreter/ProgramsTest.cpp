@@ -115,9 +115,9 @@ tile.program @inc(%A: !tile.tensor<4x6xf32, input>,
     expected[i] = a[i] + 1;
   }
   for (int64_t size : {1, 2, 3, 6})
-    EXPECT_EQ(runProgram(source, {{"A", a}}, Precision::F64,
-                         {{"tile_n", size}}),
-              expected)
+    EXPECT_EQ(
+        runProgram(source, {{"A", a}}, Precision::F64, {{"tile_n", size}}),
+        expected)
         << "tile_n = " << size;
 }
 
@@ -224,7 +224,7 @@ tile.program @mm(%A: !tile.tensor<4x8xf32, input>,
 }
 
 /// An inout tensor keeps the caller's data, is updated in place, and the
-/// input is left alone.
+/// input is left alone; a trailing tile.nop does nothing.
 TEST_F(InterpreterTest, InOutUpdatedInPlace) {
   const char *source = R"mlir(
 tile.program @cache(%X: !tile.tensor<2xf32, input>,
@@ -240,7 +240,9 @@ tile.program @cache(%X: !tile.tensor<2xf32, input>,
   %k2 = tile.add %k, %k : !tile.tile<[2], f32>
   %double = tile.store %k2, %Kc[%ti] : !tile.tile<[2], f32>, !tile.tensor<6xf32, inout>
   %l = tile.loop %i = 0 to 6 step %c2 body %double
-  %s = tile.seq %append, %l
+  %nop = tile.nop
+  %s1 = tile.seq %l, %nop
+  %s = tile.seq %append, %s1
   tile.yield %s
 }
 )mlir";
@@ -306,9 +308,9 @@ tile.program @sum(%A: !tile.tensor<12xf32, input>,
   for (int i = 0; i < 12; ++i)
     a[i] = i + 1;
   for (int64_t size : {1, 3, 4, 12})
-    EXPECT_EQ(runProgram(source, {{"A", a}}, Precision::F64,
-                         {{"tile_k", size}}),
-              (std::vector<double>{78}));
+    EXPECT_EQ(
+        runProgram(source, {{"A", a}}, Precision::F64, {{"tile_k", size}}),
+        (std::vector<double>{78}));
 }
 
 //===----------------------------------------------------------------------===//
@@ -381,14 +383,32 @@ tile.program @copy(%A: !tile.tensor<512xf16, input>,
 )mlir";
   ProgramOp program = parse(source);
   ASSERT_TRUE(program);
-  std::vector<double> values = {
-      0.0, -0.0, 1.0, -1.0, 65504.0, 65519.0, 65520.0, -65520.0, 1e6,
-      std::ldexp(1.0, -14), std::ldexp(1.0, -25), std::ldexp(3.0, -25),
-      std::ldexp(1.0, -24) * 1.5, std::ldexp(1.0, -26), 1e-300,
-      1.0 + std::ldexp(1.0, -11), 1.0 + std::ldexp(3.0, -11),
-      1.0 + std::ldexp(1.0, -8), 3.4e38, 3.3895e38, std::ldexp(1.0, -133),
-      std::ldexp(3.0, -134), std::ldexp(1.0, -127), 1e308,
-      INFINITY, -INFINITY};
+  std::vector<double> values = {0.0,
+                                -0.0,
+                                1.0,
+                                -1.0,
+                                65504.0,
+                                65519.0,
+                                65520.0,
+                                -65520.0,
+                                1e6,
+                                std::ldexp(1.0, -14),
+                                std::ldexp(1.0, -25),
+                                std::ldexp(3.0, -25),
+                                std::ldexp(1.0, -24) * 1.5,
+                                std::ldexp(1.0, -26),
+                                1e-300,
+                                1.0 + std::ldexp(1.0, -11),
+                                1.0 + std::ldexp(3.0, -11),
+                                1.0 + std::ldexp(1.0, -8),
+                                3.4e38,
+                                3.3895e38,
+                                std::ldexp(1.0, -133),
+                                std::ldexp(3.0, -134),
+                                std::ldexp(1.0, -127),
+                                1e308,
+                                INFINITY,
+                                -INFINITY};
   std::mt19937_64 rng(7);
   std::uniform_real_distribution<double> mantissa(-1.0, 1.0);
   std::uniform_int_distribution<int> exponent(-140, 130);
@@ -600,10 +620,10 @@ double maxRelativeDifference(const std::vector<HostTensor> &a,
                              llvm::ArrayRef<const char *> names) {
   double diff = 0.0, scale = 0.0;
   for (const char *name : names) {
-    const HostTensor &x = *llvm::find_if(
-        a, [&](const HostTensor &t) { return t.name == name; });
-    const HostTensor &y = *llvm::find_if(
-        b, [&](const HostTensor &t) { return t.name == name; });
+    const HostTensor &x =
+        *llvm::find_if(a, [&](const HostTensor &t) { return t.name == name; });
+    const HostTensor &y =
+        *llvm::find_if(b, [&](const HostTensor &t) { return t.name == name; });
     for (size_t i = 0; i < x.data.size(); ++i) {
       diff = std::max(diff, std::fabs(x.data[i] - y.data[i]));
       scale = std::max(scale, std::fabs(y.data[i]));
@@ -634,8 +654,8 @@ TEST_F(InterpreterTest, VanillaResultsDoNotDependOnTileSizes) {
     EXPECT_GT(s, 0.0);
   for (auto [n, k, p] : {std::make_tuple(1, 1, 1), std::make_tuple(4, 4, 4),
                          std::make_tuple(2, 8, 16), std::make_tuple(16, 1, 4)})
-    EXPECT_LE(maxRelativeDifference(runWith(Precision::F64, n, k, p),
-                                    reference, written),
+    EXPECT_LE(maxRelativeDifference(runWith(Precision::F64, n, k, p), reference,
+                                    written),
               1e-12)
         << "tile sizes " << n << ", " << k << ", " << p;
 

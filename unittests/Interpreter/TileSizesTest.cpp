@@ -69,8 +69,8 @@ TEST_F(InterpreterTest, ChooseDefaultTileSizes) {
 
   // The defaults are valid bindings.
   std::vector<HostTensor> tensors = makeTensors(program);
-  EXPECT_TRUE(succeeded(run(program, tensors, Precision::F64,
-                            chooseDefaultTileSizes(program))))
+  EXPECT_TRUE(succeeded(
+      run(program, tensors, Precision::F64, chooseDefaultTileSizes(program))))
       << diagnostics;
 }
 
