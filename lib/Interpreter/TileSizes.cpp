@@ -1,0 +1,34 @@
+//===- TileSizes.cpp - Default values of symbolic tile sizes --------------===//
+
+#include "TileDialect/Interpreter/TileInterpreter.h"
+
+using namespace mlir;
+using namespace mlir::tileir;
+
+llvm::StringMap<int64_t> mlir::tileir::chooseDefaultTileSizes(ProgramOp program,
+                                                              int64_t cap) {
+  int64_t largest = 1;
+  while (largest <= cap / 2)
+    largest *= 2;
+
+  llvm::StringMap<int64_t> sizes;
+  Block &body = program.getBodyBlock();
+  for (auto size : body.getOps<SizeOp>())
+    if (auto symbol = dyn_cast<StringAttr>(size.getValue()))
+      sizes.try_emplace(symbol.getValue(), largest);
+  // Halve each size until it divides the range of every loop stepping by it;
+  // 1 divides every range.
+  for (auto loop : body.getOps<LoopOp>()) {
+    std::optional<TileDim> step = loop.getStepDim();
+    if (!step || step->isConcrete())
+      continue;
+    int64_t range = loop.getEndIndex() - loop.getStartIndex();
+    if (range <= 0)
+      continue;
+    int64_t &size =
+        sizes.try_emplace(step->sym.getValue(), largest).first->second;
+    while (range % size != 0)
+      size /= 2;
+  }
+  return sizes;
+}
