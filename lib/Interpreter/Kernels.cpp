@@ -119,15 +119,12 @@ static inline void mapBinary(const double *lhs, const double *rhs, double *out,
     out[i] = f(lhs[i], rhs[i]);
 }
 
-/// The maximum of two values; NaN if either is NaN.
-static inline double maxPropagatingNaN(double a, double b) {
-  return (a > b || a != a) ? a : b;
-}
+/// IEEE maxNum, as tile.max and tile.rmax define it: a NaN operand yields the
+/// other one.
+static inline double maxNum(double a, double b) { return std::fmax(a, b); }
 
-/// The minimum of two values; NaN if either is NaN.
-static inline double minPropagatingNaN(double a, double b) {
-  return (a < b || a != a) ? a : b;
-}
+/// IEEE minNum, as tile.min and tile.rmin define it.
+static inline double minNum(double a, double b) { return std::fmin(a, b); }
 
 void interp::applyUnary(UnaryFn fn, const double *in, double *out, int64_t n) {
   switch (fn) {
@@ -171,9 +168,9 @@ void interp::applyBinary(BinaryFn fn, const double *lhs, const double *rhs,
     return mapBinary(lhs, rhs, out, n,
                      [](double a, double b) { return a / b; });
   case BinaryFn::Max:
-    return mapBinary(lhs, rhs, out, n, maxPropagatingNaN);
+    return mapBinary(lhs, rhs, out, n, maxNum);
   case BinaryFn::Min:
-    return mapBinary(lhs, rhs, out, n, minPropagatingNaN);
+    return mapBinary(lhs, rhs, out, n, minNum);
   }
 }
 
@@ -236,9 +233,9 @@ void interp::applyReduce(ReduceFn fn, const double *in, double *out,
     return reduceWith(in, out, outer, extent, inner,
                       [](double a, double b) { return a + b; });
   case ReduceFn::Max:
-    return reduceWith(in, out, outer, extent, inner, maxPropagatingNaN);
+    return reduceWith(in, out, outer, extent, inner, maxNum);
   case ReduceFn::Min:
-    return reduceWith(in, out, outer, extent, inner, minPropagatingNaN);
+    return reduceWith(in, out, outer, extent, inner, minNum);
   }
 }
 
