@@ -6,12 +6,12 @@
 // run by a blocked loop nest instead.
 //
 // Numerics: products and their sum over the reduction dimension are computed
-// in double, in increasing order of the reduction index, added to the initial
-// output value, and rounded once per output element to the output element
-// type (under Precision::F32; never under Precision::F64). This differs from
-// the per-point semantics (which rounds after every multiply and add) by at
-// most the f32 rounding of the accumulation, and is what a careful reference
-// should do.
+// in double, in increasing order of the reduction index, then added to the
+// initial output value and rounded once per output element to the output
+// element type (under Precision::F32; never under Precision::F64). The
+// per-point evaluator would instead round after every multiply and add; the
+// difference is the rounding error of an f32 (or f16) accumulation, which a
+// reference should not carry.
 //
 //===----------------------------------------------------------------------===//
 

@@ -7,6 +7,9 @@
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/SetVector.h"
 
+#include <cmath>
+#include <cstring>
+
 using namespace mlir;
 using namespace mlir::tileir;
 using namespace mlir::tileir::reference;
@@ -23,6 +26,39 @@ std::optional<ElementKind> reference::getElementKind(Type type) {
   if (type.isSignlessInteger(1))
     return ElementKind::I1;
   return std::nullopt;
+}
+
+bool reference::isRepresentable(ElementKind kind, double value) {
+  if (!std::isfinite(value))
+    return true;
+  switch (kind) {
+  case ElementKind::F64:
+    return true;
+  case ElementKind::I1:
+    return value == 0.0 || value == 1.0;
+  case ElementKind::F32:
+  case ElementKind::BF16:
+  case ElementKind::F16:
+    break;
+  }
+  auto single = static_cast<float>(value);
+  if (static_cast<double>(single) != value)
+    return false;
+  uint32_t bits;
+  std::memcpy(&bits, &single, sizeof(bits));
+  if (kind == ElementKind::F32)
+    return true;
+  if (kind == ElementKind::BF16)
+    return (bits & 0xFFFF) == 0;
+  // f16: exponent at most 15; normal numbers (exponent >= -14) keep 10 of the
+  // 23 mantissa bits; below that, multiples of 2^-24.
+  int exponent = static_cast<int>((bits >> 23) & 0xFF) - 127;
+  if (exponent > 15)
+    return false;
+  if (exponent >= -14)
+    return (bits & 0x1FFF) == 0;
+  double scaled = std::fabs(value) * 0x1p24;
+  return scaled == std::floor(scaled);
 }
 
 SmallVector<int64_t> reference::getRowMajorStrides(ArrayRef<int64_t> shape) {

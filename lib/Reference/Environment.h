@@ -27,6 +27,10 @@ using TensorRef = std::shared_ptr<const HostTensor>;
 /// The element kind of a float or i1 type; nullopt for anything else.
 std::optional<ElementKind> getElementKind(Type type);
 
+/// Whether `value` is exactly representable in `kind` (NaN and infinities
+/// are); a fast test equivalent to `roundToElement(kind, value) == value`.
+bool isRepresentable(ElementKind kind, double value);
+
 /// Row-major strides of `shape`.
 SmallVector<int64_t> getRowMajorStrides(ArrayRef<int64_t> shape);
 

@@ -5,6 +5,24 @@
 // Shares nothing with the tile path, on purpose: it is the independent
 // reference tile programs are checked against.
 //
+// Scope: a single-block func.func on statically shaped tensors of f16, bf16,
+// f32, f64 or i1 (and scalars). Ops: every linalg structured op through the
+// LinalgOp interface (indexing maps linear in the loop dimensions, bodies of
+// arith / math ops and linalg.index, see ScalarProgram.cpp), linalg.softmax,
+// arith.constant (scalar and dense), scalar arith / math ops, and tensor.empty
+// / cast / expand_shape / collapse_shape / extract_slice / insert_slice /
+// concat / extract / insert / from_elements / splat. Anything else, and any
+// dynamic shape, is an error on the op, and the evaluation fails.
+//
+// Precision::F64 keeps every value in double. Precision::F32 rounds each
+// value an op produces to its declared type (f16 stays f16, f32 arithmetic is
+// f32), including values inside linalg bodies, and rounds arguments to their
+// declared types on entry; contractions accumulate in double and round once
+// per output element (see Contraction.h).
+//
+// Integer scalars (index, i1, iN from linalg.index and comparisons) are held
+// exactly as doubles; iN arithmetic does not wrap around at N bits.
+//
 //===----------------------------------------------------------------------===//
 
 #include "TileDialect/Reference/LinalgInterpreter.h"
@@ -13,8 +31,6 @@
 #include "ScalarProgram.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
-
-#include <cmath>
 
 using namespace mlir;
 using namespace mlir::tileir;
@@ -101,10 +117,10 @@ static LogicalResult bindArgument(func::FuncOp func, BlockArgument arg,
     return func.emitOpError()
            << "argument #" << number << " of type " << type
            << " was given a tensor of " << toString(tensor.elementKind);
-  bool exact = llvm::all_of(tensor.data, [&](double value) {
-    double rounded = env.round(kind, value);
-    return rounded == value || (std::isnan(rounded) && std::isnan(value));
-  });
+  bool exact = env.getPrecision() == Precision::F64 ||
+               llvm::all_of(tensor.data, [&](double value) {
+                 return isRepresentable(kind, value);
+               });
   if (exact) {
     env.bindBorrowed(arg, tensor);
     return success();

@@ -2,7 +2,7 @@
 //
 // arith.constant, tensor.empty and the tensor ops that move data without
 // computing: reshapes (row-major reinterpretation), slices, concatenation,
-// casts, splat and extract. All shapes, offsets, sizes and strides must be
+// casts, and the element-wise tensor.extract / insert / from_elements / splat. All shapes, offsets, sizes and strides must be
 // static.
 //
 //===----------------------------------------------------------------------===//
@@ -203,6 +203,40 @@ static LogicalResult evaluateExtract(tensor::ExtractOp op, Environment &env) {
   return success();
 }
 
+static LogicalResult evaluateInsert(tensor::InsertOp op, Environment &env) {
+  std::optional<double> scalar = env.lookupScalar(op.getScalar());
+  if (!scalar)
+    return op.emitOpError() << "inserts a value with no known scalar";
+  HostTensor dest = env.takeTensor(op.getDest(), op);
+  SmallVector<int64_t> strides = getRowMajorStrides(dest.shape);
+  int64_t offset = 0;
+  for (auto [d, index] : llvm::enumerate(op.getIndices())) {
+    std::optional<double> value = env.lookupScalar(index);
+    if (!value)
+      return op.emitOpError() << "index #" << d << " has no known value";
+    auto position = static_cast<int64_t>(*value);
+    if (position < 0 || position >= dest.shape[d])
+      return op.emitOpError() << "writes out of bounds in dimension " << d;
+    offset += position * strides[d];
+  }
+  dest.data[offset] = env.round(dest.elementKind, *scalar);
+  env.bind(op.getResult(), std::move(dest));
+  return success();
+}
+
+static LogicalResult evaluateFromElements(tensor::FromElementsOp op,
+                                          Environment &env) {
+  HostTensor result = makeZeroTensor(op.getType());
+  for (auto [i, element] : llvm::enumerate(op.getElements())) {
+    std::optional<double> value = env.lookupScalar(element);
+    if (!value)
+      return op.emitOpError() << "element #" << i << " has no known value";
+    result.data[i] = env.round(result.elementKind, *value);
+  }
+  env.bind(op.getResult(), std::move(result));
+  return success();
+}
+
 static LogicalResult evaluateSplat(tensor::SplatOp op, Environment &env) {
   std::optional<double> value = env.lookupScalar(op.getInput());
   if (!value)
@@ -235,6 +269,10 @@ FailureOr<bool> reference::evaluateTensorOp(Operation *op, Environment &env) {
     result = evaluateConcat(concat, env);
   } else if (auto extract = dyn_cast<tensor::ExtractOp>(op)) {
     result = evaluateExtract(extract, env);
+  } else if (auto insert = dyn_cast<tensor::InsertOp>(op)) {
+    result = evaluateInsert(insert, env);
+  } else if (auto fromElements = dyn_cast<tensor::FromElementsOp>(op)) {
+    result = evaluateFromElements(fromElements, env);
   } else if (auto splat = dyn_cast<tensor::SplatOp>(op)) {
     result = evaluateSplat(splat, env);
   } else {

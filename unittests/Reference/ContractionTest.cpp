@@ -100,6 +100,42 @@ TEST_F(ContractionTest, TransposedBatchMatmulThroughIndexingMaps) {
   expectTensor(runOne(source, {q, k}), {2, 1, 3}, {3, 2, 6, 2, 0, 6});
 }
 
+TEST_F(ContractionTest, MatvecAndDot) {
+  const char *source = R"mlir(
+    func.func @f(%a: tensor<2x3xf32>, %x: tensor<3xf32>, %y: tensor<2xf32>, %s: tensor<f32>)
+        -> (tensor<2xf32>, tensor<f32>) {
+      %mv = linalg.matvec ins(%a, %x : tensor<2x3xf32>, tensor<3xf32>)
+                          outs(%y : tensor<2xf32>) -> tensor<2xf32>
+      %d = linalg.dot ins(%x, %x : tensor<3xf32>, tensor<3xf32>)
+                      outs(%s : tensor<f32>) -> tensor<f32>
+      return %mv, %d : tensor<2xf32>, tensor<f32>
+    })mlir";
+  HostTensor s("", {}, ElementKind::F32);
+  s.data[0] = 1.0;
+  FailureOr<std::vector<HostTensor>> results =
+      run(source, {makeTensor({2, 3}, {1, 2, 3, 4, 5, 6}),
+                   makeTensor({3}, {1, -1, 2}), makeTensor({2}, {10, 20}), s});
+  ASSERT_TRUE(succeeded(results));
+  expectTensor((*results)[0], {2}, {15, 31});
+  expectTensor((*results)[1], {}, {7});
+}
+
+TEST_F(ContractionTest, ConvolutionThroughLinearIndexingMaps) {
+  // Not a contraction in the fast path's sense: out[i] += x[i + j] * w[j].
+  const char *source = R"mlir(
+    func.func @f(%x: tensor<5xf32>, %w: tensor<3xf32>) -> tensor<3xf32> {
+      %zero = arith.constant 0.0 : f32
+      %e = tensor.empty() : tensor<3xf32>
+      %acc = linalg.fill ins(%zero : f32) outs(%e : tensor<3xf32>) -> tensor<3xf32>
+      %r = linalg.conv_1d ins(%x, %w : tensor<5xf32>, tensor<3xf32>)
+                          outs(%acc : tensor<3xf32>) -> tensor<3xf32>
+      return %r : tensor<3xf32>
+    })mlir";
+  expectTensor(runOne(source, {makeTensor({5}, {1, 2, 3, 4, 5}),
+                               makeTensor({3}, {1, 0, -1})}),
+               {3}, {-2, -2, -2});
+}
+
 /// A generic contraction out[b, n, m] = init + sum_k A[b, k, m] * B[n, b, k]
 /// with odd layouts; with `slowPath` its body holds an unused op, which
 /// keeps it off the fast path and on the per-point evaluator.

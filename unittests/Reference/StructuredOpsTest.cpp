@@ -89,14 +89,17 @@ TEST_F(StructuredOpsTest, NamedElementwiseOps) {
       %y = linalg.add ins(%x, %b : tensor<2x2xf32>, tensor<2x2xf32>) outs(%e : tensor<2x2xf32>) -> tensor<2x2xf32>
       %z = linalg.div ins(%y, %b : tensor<2x2xf32>, tensor<2x2xf32>) outs(%e : tensor<2x2xf32>) -> tensor<2x2xf32>
       %w = linalg.max ins(%z, %a : tensor<2x2xf32>, tensor<2x2xf32>) outs(%e : tensor<2x2xf32>) -> tensor<2x2xf32>
-      return %w : tensor<2x2xf32>
+      %v = linalg.elementwise kind=#linalg.elementwise_kind<sub>
+          ins(%w, %a : tensor<2x2xf32>, tensor<2x2xf32>) outs(%e : tensor<2x2xf32>) -> tensor<2x2xf32>
+      return %v : tensor<2x2xf32>
     })mlir";
   HostTensor a = makeTensor({2, 2}, {0.0, 1.0, 2.0, 3.0});
   HostTensor b = makeTensor({2, 2}, {1.0, 2.0, 4.0, -1.0});
   std::vector<double> expected;
   for (int i = 0; i < 4; ++i)
     expected.push_back(std::max((std::exp(a.data[i]) + b.data[i]) / b.data[i],
-                                a.data[i]));
+                                a.data[i]) -
+                       a.data[i]);
   expectTensor(runOne(source, {a, b}), {2, 2}, expected, 1e-14);
 }
 

@@ -91,4 +91,25 @@ TEST_F(TensorOpsTest, ConstantsCastConcat) {
   expectTensor((*results)[2], {2}, {1, 0}, 0.0, ElementKind::I1);
 }
 
+TEST_F(TensorOpsTest, ScalarElementOps) {
+  const char *source = R"mlir(
+    func.func @f(%x: tensor<2x2xf32>) -> (tensor<2x2xf32>, tensor<3xf16>) {
+      %c0 = arith.constant 0 : index
+      %c1 = arith.constant 1 : index
+      %a = tensor.extract %x[%c1, %c0] : tensor<2x2xf32>
+      %b = arith.addf %a, %a : f32
+      %y = tensor.insert %b into %x[%c0, %c1] : tensor<2x2xf32>
+      %h = arith.truncf %b : f32 to f16
+      %one = arith.constant 1.0 : f16
+      %v = tensor.from_elements %h, %one, %h : tensor<3xf16>
+      %s = tensor.splat %one : tensor<2x2xf16>
+      return %y, %v : tensor<2x2xf32>, tensor<3xf16>
+    })mlir";
+  FailureOr<std::vector<HostTensor>> results =
+      run(source, {makeTensor({2, 2}, {1, 2, 3, 4})});
+  ASSERT_TRUE(succeeded(results));
+  expectTensor((*results)[0], {2, 2}, {1, 6, 3, 4});
+  expectTensor((*results)[1], {3}, {6, 1, 6}, 0.0, ElementKind::F16);
+}
+
 } // namespace
