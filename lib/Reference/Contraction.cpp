@@ -141,8 +141,8 @@ struct Matrix {
 void pack(const Matrix &matrix, int64_t row0, int64_t col0, int64_t rows,
           int64_t cols, double *packed) {
   for (int64_t r = 0; r < rows; ++r) {
-    const double *row = matrix.data + (row0 + r) * matrix.rowStride +
-                        col0 * matrix.colStride;
+    const double *row =
+        matrix.data + (row0 + r) * matrix.rowStride + col0 * matrix.colStride;
     double *dst = packed + r * cols;
     for (int64_t c = 0; c < cols; ++c)
       dst[c] = row[c * matrix.colStride];
@@ -253,8 +253,8 @@ void reference::runContraction(const ContractionPlan &plan,
         for (int64_t m0 = 0; m0 < m; m0 += mBlock) {
           int64_t mb = std::min(mBlock, m - m0);
           pack(a, m0, k0, mb, kb, lhsPacked.data());
-          multiplyPacked(lhsPacked.data(), panel, acc.data() + m0 * nb, mb,
-                         kb, nb, ldb);
+          multiplyPacked(lhsPacked.data(), panel, acc.data() + m0 * nb, mb, kb,
+                         nb, ldb);
         }
       }
       for (int64_t i = 0; i < m; ++i)
@@ -265,8 +265,7 @@ void reference::runContraction(const ContractionPlan &plan,
         }
     }
 
-    for (int64_t i = static_cast<int64_t>(batchIndex.size()) - 1; i >= 0;
-         --i) {
+    for (int64_t i = static_cast<int64_t>(batchIndex.size()) - 1; i >= 0; --i) {
       if (++batchIndex[i] < ranges[plan.batchDims[i]])
         break;
       batchIndex[i] = 0;

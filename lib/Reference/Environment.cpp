@@ -124,12 +124,14 @@ std::optional<double> Environment::lookupScalar(Value value) const {
 
 HostTensor Environment::takeTensor(Value value, Operation *user) {
   auto it = entries.find(value);
-  assert(it != entries.end() && it->second.tensor && "taking an unbound tensor");
+  assert(it != entries.end() && it->second.tensor &&
+         "taking an unbound tensor");
   Entry &entry = it->second;
   auto usesIt = remainingUses.find(value);
   bool lastUser = usesIt != remainingUses.end() && usesIt->second == 1;
   bool usedOnce = llvm::count(user->getOperands(), value) == 1;
-  if (!entry.borrowed && lastUser && usedOnce && entry.tensor.use_count() == 1) {
+  if (!entry.borrowed && lastUser && usedOnce &&
+      entry.tensor.use_count() == 1) {
     // The environment created this tensor (non-const) and holds the only
     // reference: moving out of it is safe.
     HostTensor result =

@@ -52,17 +52,18 @@ static LogicalResult checkType(Operation *op, Type type, const Twine &what) {
                              << "; the reference evaluator supports static "
                                 "shapes only";
   if (!getElementKind(tensorType.getElementType()))
-    return op->emitOpError() << what << " has element type "
-                             << tensorType.getElementType()
-                             << ", which the reference evaluator does not "
-                                "support (only f16, bf16, f32, f64, i1)";
+    return op->emitOpError()
+           << what << " has element type " << tensorType.getElementType()
+           << ", which the reference evaluator does not "
+              "support (only f16, bf16, f32, f64, i1)";
   return success();
 }
 
 LogicalResult reference::evaluateScalarOp(Operation *op, Environment &env) {
-  FailureOr<ScalarProgram> program = ScalarProgram::compileOp(
-      op, env.getPrecision(),
-      [&](Value value) { return env.lookupScalar(value); });
+  FailureOr<ScalarProgram> program =
+      ScalarProgram::compileOp(op, env.getPrecision(), [&](Value value) {
+        return env.lookupScalar(value);
+      });
   if (failed(program))
     return failure();
   std::vector<double> regs = program->makeRegisters();
@@ -99,12 +100,12 @@ static LogicalResult bindArgument(func::FuncOp func, BlockArgument arg,
     return failure();
   if (type.isIntOrIndexOrFloat()) {
     if (tensor.numElements() != 1 || tensor.data.size() != 1)
-      return func.emitOpError() << "argument #" << number << " is a scalar but "
-                                << "was given " << tensor.data.size()
-                                << " values";
+      return func.emitOpError()
+             << "argument #" << number << " is a scalar but "
+             << "was given " << tensor.data.size() << " values";
     std::optional<ElementKind> kind = getElementKind(type);
-    env.bindScalar(arg, kind ? env.round(*kind, tensor.data[0])
-                             : tensor.data[0]);
+    env.bindScalar(arg,
+                   kind ? env.round(*kind, tensor.data[0]) : tensor.data[0]);
     return success();
   }
   auto tensorType = cast<RankedTensorType>(type);
@@ -153,10 +154,8 @@ static FailureOr<std::vector<HostTensor>> collectResults(func::ReturnOp ret,
   return results;
 }
 
-FailureOr<std::vector<HostTensor>>
-mlir::tileir::interpretLinalgFunction(func::FuncOp func,
-                                      ArrayRef<HostTensor> args,
-                                      Precision precision) {
+FailureOr<std::vector<HostTensor>> mlir::tileir::interpretLinalgFunction(
+    func::FuncOp func, ArrayRef<HostTensor> args, Precision precision) {
   if (func.isExternal())
     return func.emitOpError() << "has no body for the reference evaluator";
   if (!func.getBody().hasOneBlock())

@@ -63,6 +63,9 @@ static std::optional<ScalarOpcode> getOpcode(Operation *op) {
       .Case([](math::CosOp) { return Opcode::Cos; })
       .Case([](math::FloorOp) { return Opcode::Floor; })
       .Case([](math::CeilOp) { return Opcode::Ceil; })
+      .Case([](math::RoundOp) { return Opcode::Round; })
+      .Case([](math::RoundEvenOp) { return Opcode::RoundEven; })
+      .Case([](math::TruncOp) { return Opcode::Trunc; })
       .Case([](arith::AddIOp) { return Opcode::AddI; })
       .Case([](arith::SubIOp) { return Opcode::SubI; })
       .Case([](arith::MulIOp) { return Opcode::MulI; })
@@ -131,7 +134,8 @@ public:
 
   LogicalResult compile(Operation *op) {
     if (auto constant = dyn_cast<arith::ConstantOp>(op)) {
-      std::optional<double> value = getScalarAttributeValue(constant.getValue());
+      std::optional<double> value =
+          getScalarAttributeValue(constant.getValue());
       if (!value)
         return op->emitOpError()
                << "is not a scalar constant; the reference evaluator only "
@@ -428,6 +432,15 @@ void ScalarProgram::run(double *regs, const int64_t *indices) const {
       break;
     case ScalarOpcode::Ceil:
       r = std::ceil(a);
+      break;
+    case ScalarOpcode::Round:
+      r = std::round(a); // halfway cases away from zero
+      break;
+    case ScalarOpcode::RoundEven:
+      r = std::nearbyint(a); // the default rounding mode: ties to even
+      break;
+    case ScalarOpcode::Trunc:
+      r = std::trunc(a);
       break;
     case ScalarOpcode::AddI:
       r = static_cast<double>(toInt(a) + toInt(b));

@@ -1,4 +1,5 @@
-//===- ScalarProgram.h - Scalar arith/math code of a linalg body -*- C++ -*-===//
+//===- ScalarProgram.h - Scalar arith/math code of a linalg body -*- C++
+//-*-===//
 //
 // Internal to the reference evaluator: the scalar ops of a linalg body (or one
 // scalar op outside any body) compiled once into a flat register program, so
@@ -57,6 +58,9 @@ enum class ScalarOpcode : uint8_t {
   Cos,
   Floor,
   Ceil,
+  Round,
+  RoundEven,
+  Trunc,
   AddI,
   SubI,
   MulI,
@@ -94,9 +98,8 @@ public:
   /// Compiles the ops of `block` before its terminator, whose operands become
   /// the program's results. Emits an error on the first op it cannot
   /// compile.
-  static FailureOr<ScalarProgram> compileBlock(Block &block,
-                                               Precision precision,
-                                               OuterLookup lookup);
+  static FailureOr<ScalarProgram>
+  compileBlock(Block &block, Precision precision, OuterLookup lookup);
 
   /// Compiles the single op `op`, whose operands all come from `lookup`;
   /// its results become the program's results.

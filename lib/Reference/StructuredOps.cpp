@@ -89,7 +89,8 @@ static FailureOr<StridedAccess> getAccess(linalg::LinalgOp op, AffineMap map,
   if (map.getNumSymbols() != 0 || map.getNumResults() != shape.size() ||
       map.getNumDims() != ranges.size())
     return op.emitOpError()
-           << "has indexing map " << AffineMapAttr::get(map) << " for operand #" << operandNumber
+           << "has indexing map " << AffineMapAttr::get(map) << " for operand #"
+           << operandNumber
            << " that the reference evaluator cannot use (symbols or a rank "
               "mismatch)";
   bool empty = llvm::is_contained(ranges, 0);
@@ -100,8 +101,9 @@ static FailureOr<StridedAccess> getAccess(linalg::LinalgOp op, AffineMap map,
     std::optional<LinearExpr> linear = linearize(expr, map.getNumDims());
     if (!linear)
       return op.emitOpError()
-             << "has indexing map " << AffineMapAttr::get(map) << " for operand #" << operandNumber
-             << " whose result " << toString(expr)
+             << "has indexing map " << AffineMapAttr::get(map)
+             << " for operand #" << operandNumber << " whose result "
+             << toString(expr)
              << " is not linear in the loop dimensions; the reference "
                 "evaluator does not support it";
     int64_t low = linear->constant, high = linear->constant;
@@ -161,12 +163,12 @@ LogicalResult reference::evaluateStructuredOp(linalg::LinalgOp op,
   unsigned numInputs = op.getNumDpsInputs(), numInits = op.getNumDpsInits();
   bool bodyReadsInits = body->getNumArguments() == numInputs + numInits;
   if (!bodyReadsInits && body->getNumArguments() != numInputs)
-    return op.emitOpError() << "has a body with " << body->getNumArguments()
-                            << " arguments for " << numInputs << " inputs and "
-                            << numInits << " inits";
+    return op.emitOpError()
+           << "has a body with " << body->getNumArguments() << " arguments for "
+           << numInputs << " inputs and " << numInits << " inits";
   if (op->getNumResults() != numInits)
-    return op.emitOpError() << "has " << op->getNumResults()
-                            << " results for " << numInits << " inits";
+    return op.emitOpError() << "has " << op->getNumResults() << " results for "
+                            << numInits << " inits";
   SmallVector<AffineMap> maps = op.getIndexingMapsArray();
 
   // Inputs: tensors through their maps, scalars bound once.
@@ -184,15 +186,14 @@ LogicalResult reference::evaluateStructuredOp(linalg::LinalgOp op,
       if (failed(access))
         return failure();
       tensorInputs.push_back({const_cast<double *>(tensor->data.data()),
-                              std::move(*access), 0,
-                              static_cast<uint32_t>(i)});
+                              std::move(*access), 0, static_cast<uint32_t>(i)});
       continue;
     }
     std::optional<double> scalar = env.lookupScalar(value);
     if (!scalar)
-      return op.emitOpError() << "input #" << i << " of type "
-                              << value.getType()
-                              << " is neither a tensor nor a known scalar";
+      return op.emitOpError()
+             << "input #" << i << " of type " << value.getType()
+             << " is neither a tensor nor a known scalar";
     scalarInputs.push_back({static_cast<uint32_t>(i), *scalar});
   }
 
@@ -226,16 +227,16 @@ LogicalResult reference::evaluateStructuredOp(linalg::LinalgOp op,
             matchContraction(op, env.getPrecision())) {
       runContraction(*plan, ranges, tensorInputs[0].data,
                      tensorInputs[0].access, tensorInputs[1].data,
-                     tensorInputs[1].access, outputs[0].data,
-                     outputs[0].access, results[0].elementKind,
-                     env.getPrecision());
+                     tensorInputs[1].access, outputs[0].data, outputs[0].access,
+                     results[0].elementKind, env.getPrecision());
       return bindResults();
     }
   }
 
-  FailureOr<ScalarProgram> program = ScalarProgram::compileBlock(
-      *body, env.getPrecision(),
-      [&](Value value) { return env.lookupScalar(value); });
+  FailureOr<ScalarProgram> program =
+      ScalarProgram::compileBlock(*body, env.getPrecision(), [&](Value value) {
+        return env.lookupScalar(value);
+      });
   if (failed(program))
     return failure();
   ArrayRef<uint32_t> yielded = program->getResultRegisters();
@@ -267,8 +268,7 @@ LogicalResult reference::evaluateStructuredOp(linalg::LinalgOp op,
     for (int64_t i = 0; i < innerRange; ++i) {
       index[numLoops ? numLoops - 1 : 0] = i;
       for (const LoopOperand &input : tensorInputs)
-        regs[input.reg] =
-            input.data[input.offset + i * innerStride(input)];
+        regs[input.reg] = input.data[input.offset + i * innerStride(input)];
       if (bodyReadsInits)
         for (const LoopOperand &output : outputs)
           regs[output.reg] =

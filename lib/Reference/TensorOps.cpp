@@ -2,8 +2,8 @@
 //
 // arith.constant, tensor.empty and the tensor ops that move data without
 // computing: reshapes (row-major reinterpretation), slices, concatenation,
-// casts, and the element-wise tensor.extract / insert / from_elements / splat. All shapes, offsets, sizes and strides must be
-// static.
+// casts, and the element-wise tensor.extract / insert / from_elements / splat.
+// All shapes, offsets, sizes and strides must be static.
 //
 //===----------------------------------------------------------------------===//
 
@@ -20,9 +20,9 @@ using namespace mlir::tileir::reference;
 HostTensor reference::makeZeroTensor(RankedTensorType type) {
   std::optional<ElementKind> kind = getElementKind(type.getElementType());
   assert(kind && type.hasStaticShape() && "unchecked tensor type");
-  return HostTensor("", std::vector<int64_t>(type.getShape().begin(),
-                                             type.getShape().end()),
-                    *kind);
+  return HostTensor(
+      "", std::vector<int64_t>(type.getShape().begin(), type.getShape().end()),
+      *kind);
 }
 
 /// Copies the box `sizes` from `src` (starting at `srcOffset`, with
@@ -75,14 +75,14 @@ static FailureOr<Slice> getSlice(Operation *op, ArrayRef<int64_t> shape,
   Slice slice;
   for (size_t d = 0; d < shape.size(); ++d) {
     if (strides[d] < 1)
-      return op->emitOpError() << "has stride " << strides[d]
-                               << " in dimension " << d
-                               << "; the reference evaluator supports "
-                                  "positive strides only";
-    if (sizes[d] > 0 &&
-        (offsets[d] < 0 || offsets[d] + (sizes[d] - 1) * strides[d] >= shape[d]))
-      return op->emitOpError() << "has a slice out of bounds in dimension "
-                               << d;
+      return op->emitOpError()
+             << "has stride " << strides[d] << " in dimension " << d
+             << "; the reference evaluator supports "
+                "positive strides only";
+    if (sizes[d] > 0 && (offsets[d] < 0 ||
+                         offsets[d] + (sizes[d] - 1) * strides[d] >= shape[d]))
+      return op->emitOpError()
+             << "has a slice out of bounds in dimension " << d;
     slice.base += offsets[d] * tensorStrides[d];
     slice.strides.push_back(strides[d] * tensorStrides[d]);
   }
@@ -141,15 +141,14 @@ static LogicalResult evaluateReshape(Operation *op, Value source,
 static LogicalResult evaluateExtractSlice(tensor::ExtractSliceOp op,
                                           Environment &env) {
   const HostTensor *source = env.lookupTensor(op.getSource());
-  FailureOr<Slice> slice =
-      getSlice(op, source->shape, op.getStaticOffsets(), op.getStaticSizes(),
-               op.getStaticStrides());
+  FailureOr<Slice> slice = getSlice(op, source->shape, op.getStaticOffsets(),
+                                    op.getStaticSizes(), op.getStaticStrides());
   if (failed(slice))
     return failure();
   HostTensor result = makeZeroTensor(op.getType());
   ArrayRef<int64_t> sizes = op.getStaticSizes();
-  copyBox(source->data.data(), slice->base, slice->strides,
-          result.data.data(), 0, getRowMajorStrides(sizes), sizes);
+  copyBox(source->data.data(), slice->base, slice->strides, result.data.data(),
+          0, getRowMajorStrides(sizes), sizes);
   env.bind(op.getResult(), std::move(result));
   return success();
 }
@@ -158,9 +157,8 @@ static LogicalResult evaluateInsertSlice(tensor::InsertSliceOp op,
                                          Environment &env) {
   const HostTensor *source = env.lookupTensor(op.getSource());
   HostTensor dest = env.takeTensor(op.getDest(), op);
-  FailureOr<Slice> slice =
-      getSlice(op, dest.shape, op.getStaticOffsets(), op.getStaticSizes(),
-               op.getStaticStrides());
+  FailureOr<Slice> slice = getSlice(op, dest.shape, op.getStaticOffsets(),
+                                    op.getStaticSizes(), op.getStaticStrides());
   if (failed(slice))
     return failure();
   ArrayRef<int64_t> sizes = op.getStaticSizes();

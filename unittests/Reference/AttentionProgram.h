@@ -60,14 +60,18 @@ inline std::string vanillaAttentionSource(int64_t m, int64_t h, int64_t d,
     std::string n = name;
     src += "  %" + n + "1 = linalg.matmul ins(%X, %W" + n + " : " + x + ", " +
            w + ") outs(%acc_proj : " + proj32 + ") -> " + proj32 + "\n";
-    src += "  %" + n + "16 = linalg.generic {indexing_maps = [#id2, #id2], "
-           "iterator_types = [\"parallel\", \"parallel\"]} ins(%" + n +
-           "1 : " + proj32 + ") outs(%e_proj16 : " + proj16 +
+    src += "  %" + n +
+           "16 = linalg.generic {indexing_maps = [#id2, #id2], "
+           "iterator_types = [\"parallel\", \"parallel\"]} ins(%" +
+           n + "1 : " + proj32 + ") outs(%e_proj16 : " + proj16 +
            ") {\n  ^bb0(%a: f32, %o: f16):\n    %t = arith.truncf %a : f32 "
-           "to f16\n    linalg.yield %t : f16\n  } -> " + proj16 + "\n";
-    src += "  %" + n + "3 = tensor.expand_shape %" + n + "16 [[0], [1, 2]] "
-           "output_shape [" + s + ", " + sh + ", " + sd + "] : " + proj16 +
-           " into " + split + "\n";
+           "to f16\n    linalg.yield %t : f16\n  } -> " +
+           proj16 + "\n";
+    src += "  %" + n + "3 = tensor.expand_shape %" + n +
+           "16 [[0], [1, 2]] "
+           "output_shape [" +
+           s + ", " + sh + ", " + sd + "] : " + proj16 + " into " + split +
+           "\n";
     src += "  %" + n + " = linalg.transpose ins(%" + n + "3 : " + split +
            ") outs(%e_heads : " + heads + ") permutation = [1, 0, 2]\n";
   }
@@ -85,26 +89,29 @@ inline std::string vanillaAttentionSource(int64_t m, int64_t h, int64_t d,
   src += "  %C = linalg.batch_matmul indexing_maps = ["
          "affine_map<(b, i, j, k) -> (b, i, k)>, "
          "affine_map<(b, i, j, k) -> (b, j, k)>, "
-         "affine_map<(b, i, j, k) -> (b, i, j)>] ins(%Q, %Kc2 : " + heads +
-         ", " + cache + ") outs(%acc_scores : " + scores + ") -> " + scores +
-         "\n";
-  src += "  %E = linalg.exp ins(%C : " + scores + ") outs(%e_scores : " +
-         scores + ") -> " + scores + "\n";
+         "affine_map<(b, i, j, k) -> (b, i, j)>] ins(%Q, %Kc2 : " +
+         heads + ", " + cache + ") outs(%acc_scores : " + scores + ") -> " +
+         scores + "\n";
+  src += "  %E = linalg.exp ins(%C : " + scores +
+         ") outs(%e_scores : " + scores + ") -> " + scores + "\n";
   src += "  %e_sums = tensor.empty() : " + sums + "\n";
   src += "  %acc_sums = linalg.fill ins(%zero : f32) outs(%e_sums : " + sums +
          ") -> " + sums + "\n";
-  src += "  %S = linalg.reduce ins(%E : " + scores + ") outs(%acc_sums : " +
-         sums + ") dimensions = [2]\n    (%in: f32, %init: f32) {\n"
+  src += "  %S = linalg.reduce ins(%E : " + scores +
+         ") outs(%acc_sums : " + sums +
+         ") dimensions = [2]\n    (%in: f32, %init: f32) {\n"
          "      %r = arith.addf %in, %init : f32\n"
          "      linalg.yield %r : f32\n    }\n";
   src += "  %e_probs = tensor.empty() : " + probs + "\n";
   src += "  %Cdiv = linalg.generic {indexing_maps = [#id3, #row3, #id3], "
          "iterator_types = [\"parallel\", \"parallel\", \"parallel\"]} "
-         "ins(%E, %S : " + scores + ", " + sums + ") outs(%e_probs : " +
-         probs + ") {\n  ^bb0(%a: f32, %b: f32, %o: f16):\n"
+         "ins(%E, %S : " +
+         scores + ", " + sums + ") outs(%e_probs : " + probs +
+         ") {\n  ^bb0(%a: f32, %b: f32, %o: f16):\n"
          "    %q = arith.divf %a, %b : f32\n"
          "    %t = arith.truncf %q : f32 to f16\n"
-         "    linalg.yield %t : f16\n  } -> " + probs + "\n";
+         "    linalg.yield %t : f16\n  } -> " +
+         probs + "\n";
   // O = Cdiv @ Vc, O2 = reshape(transpose(O)).
   src += "  %e_out = tensor.empty() : " + out32 + "\n";
   src += "  %acc_out = linalg.fill ins(%zero : f32) outs(%e_out : " + out32 +
@@ -112,15 +119,16 @@ inline std::string vanillaAttentionSource(int64_t m, int64_t h, int64_t d,
   src += "  %O = linalg.batch_matmul ins(%Cdiv, %Vc2 : " + probs + ", " +
          cache + ") outs(%acc_out : " + out32 + ") -> " + out32 + "\n";
   src += "  %e_outT = tensor.empty() : " + outT + "\n";
-  src += "  %OT = linalg.transpose ins(%O : " + out32 + ") outs(%e_outT : " +
-         outT + ") permutation = [1, 0, 2]\n";
+  src += "  %OT = linalg.transpose ins(%O : " + out32 +
+         ") outs(%e_outT : " + outT + ") permutation = [1, 0, 2]\n";
   src += "  %O2f = tensor.collapse_shape %OT [[0], [1, 2]] : " + outT +
          " into " + proj32 + "\n";
   src += "  %O2 = linalg.generic {indexing_maps = [#id2, #id2], "
          "iterator_types = [\"parallel\", \"parallel\"]} ins(%O2f : " +
          proj32 + ") outs(%e_proj16 : " + proj16 +
          ") {\n  ^bb0(%a: f32, %o: f16):\n    %t = arith.truncf %a : f32 "
-         "to f16\n    linalg.yield %t : f16\n  } -> " + proj16 + "\n";
+         "to f16\n    linalg.yield %t : f16\n  } -> " +
+         proj16 + "\n";
   src += "  return %O2, %Kc2, %Vc2 : " + proj16 + ", " + cache + ", " + cache +
          "\n}\n";
   return src;

@@ -24,7 +24,8 @@ TEST_F(AttentionTest, VanillaAttentionMatchesDirectComputation) {
       randomTensor({h, p, d}, 16, ElementKind::F16)};
   FailureOr<std::vector<HostTensor>> results =
       run(vanillaAttentionSource(m, h, d, p, pre), args, Precision::F64);
-  ASSERT_TRUE(succeeded(results)) << (diagnostics.empty() ? "" : diagnostics.back());
+  ASSERT_TRUE(succeeded(results))
+      << (diagnostics.empty() ? "" : diagnostics.back());
   ASSERT_EQ(results->size(), 3u);
 
   // The same block with plain loops, in double.

@@ -76,8 +76,8 @@ TEST_F(ContractionTest, MixedPrecisionBatchMatmul) {
   HostTensor b =
       makeTensor({2, 2, 2}, {1, 2, 3, 4, 2, 2, 1, 1}, ElementKind::F16);
   for (Precision precision : {Precision::F32, Precision::F64})
-    expectTensor(runOne(source, {a, b}, precision), {2, 1, 2},
-                 {7, 10, 0, 0}, 0.0, ElementKind::F32);
+    expectTensor(runOne(source, {a, b}, precision), {2, 1, 2}, {7, 10, 0, 0},
+                 0.0, ElementKind::F32);
 }
 
 TEST_F(ContractionTest, TransposedBatchMatmulThroughIndexingMaps) {
@@ -149,22 +149,26 @@ std::string oddContraction(int64_t b, int64_t m, int64_t n, int64_t k,
   };
   std::string lhs = t({b, k, m}), rhs = t({n, b, k}), out = t({b, n, m});
   return R"mlir(
-    func.func @f(%a: )mlir" + lhs + ", %b: " + rhs + ", %c: " + out + ") -> " +
-         out + R"mlir( {
+    func.func @f(%a: )mlir" +
+         lhs + ", %b: " + rhs + ", %c: " + out + ") -> " + out + R"mlir( {
       %r = linalg.generic {
           indexing_maps = [affine_map<(b, m, n, k) -> (b, k, m)>,
                            affine_map<(b, m, n, k) -> (n, b, k)>,
                            affine_map<(b, m, n, k) -> (b, n, m)>],
           iterator_types = ["parallel", "parallel", "parallel", "reduction"]}
-          ins(%a, %b : )mlir" + lhs + ", " + rhs + ") outs(%c : " + out +
+          ins(%a, %b : )mlir" +
+         lhs + ", " + rhs + ") outs(%c : " + out +
          R"mlir() {
       ^bb0(%x: f32, %y: f32, %o: f32):
         %p = arith.mulf %y, %x : f32
-        )mlir" + (slowPath ? "%unused = arith.negf %x : f32" : "") + R"mlir(
+        )mlir" +
+         (slowPath ? "%unused = arith.negf %x : f32" : "") + R"mlir(
         %s = arith.addf %p, %o : f32
         linalg.yield %s : f32
-      } -> )mlir" + out + R"mlir(
-      return %r : )mlir" + out + "\n    }";
+      } -> )mlir" +
+         out + R"mlir(
+      return %r : )mlir" +
+         out + "\n    }";
 }
 
 TEST_F(ContractionTest, FastPathMatchesPerPointEvaluation) {

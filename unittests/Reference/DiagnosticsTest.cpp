@@ -97,8 +97,9 @@ TEST_F(DiagnosticsTest, WrongArgumentCount) {
     func.func @f(%x: tensor<2xf32>) -> tensor<2xf32> {
       return %x : tensor<2xf32>
     })mlir";
-  expectFailure(source, {}, "takes 1 arguments but the reference evaluator "
-                            "was given 0");
+  expectFailure(source, {},
+                "takes 1 arguments but the reference evaluator "
+                "was given 0");
 }
 
 } // namespace

@@ -14,9 +14,9 @@ namespace {
 
 TEST(EnvironmentTest, IsRepresentableAgreesWithRounding) {
   std::mt19937_64 generator(7);
-  std::vector<double> values = {0.0,     -0.0,    1.0,     0.1,     65504.0,
-                                65520.0, 0x1p-24, 0x1p-25, 0x3p-25, 0x1p-14,
-                                0x1p-133, 3e38,   1e300,   -2049.0, 2048.0};
+  std::vector<double> values = {0.0,      -0.0,    1.0,     0.1,     65504.0,
+                                65520.0,  0x1p-24, 0x1p-25, 0x3p-25, 0x1p-14,
+                                0x1p-133, 3e38,    1e300,   -2049.0, 2048.0};
   std::uniform_real_distribution<double> mantissa(-1.0, 1.0);
   std::uniform_int_distribution<int> exponent(-140, 40);
   for (int i = 0; i < 100000; ++i) {

@@ -21,8 +21,8 @@ TEST_F(PrecisionTest, F16AdditionRoundsOnlyUnderF32) {
   // Both sums fall halfway between f16 neighbours and round to even.
   HostTensor a = makeTensor({2}, {1.0, 2048.0}, ElementKind::F16);
   HostTensor b = makeTensor({2}, {0x1p-11, 1.0}, ElementKind::F16);
-  expectTensor(runOne(source, {a, b}, Precision::F32), {2}, {1.0, 2048.0},
-               0.0, ElementKind::F16);
+  expectTensor(runOne(source, {a, b}, Precision::F32), {2}, {1.0, 2048.0}, 0.0,
+               ElementKind::F16);
   expectTensor(runOne(source, {a, b}, Precision::F64), {2},
                {1.0 + 0x1p-11, 2049.0}, 0.0, ElementKind::F16);
 }
@@ -102,8 +102,8 @@ TEST_F(PrecisionTest, ContractionRoundsOncePerOutputElement) {
     })mlir";
   HostTensor a = makeTensor({1, 3}, {1.0, 0x1p-11, 0x1p-11}, ElementKind::F16);
   HostTensor b = makeTensor({3, 1}, {1.0, 1.0, 1.0}, ElementKind::F16);
-  expectTensor(runOne(source, {a, b}, Precision::F32), {1, 1},
-               {1.0 + 0x1p-10}, 0.0, ElementKind::F16);
+  expectTensor(runOne(source, {a, b}, Precision::F32), {1, 1}, {1.0 + 0x1p-10},
+               0.0, ElementKind::F16);
 }
 
 } // namespace

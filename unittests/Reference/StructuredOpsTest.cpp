@@ -36,8 +36,8 @@ TEST_F(StructuredOpsTest, GenericElementwiseBody) {
   HostTensor b = makeTensor({2, 2}, {3.0, 0.5, 1.0, -1.0});
   HostTensor r = runOne(source, {a, b});
   expectTensor(r, {2, 2},
-               {2.0, std::max(std::exp(1.0) * 0.5 - 1.0, 0.0), 0.0, 0.0},
-               1e-15, ElementKind::F32);
+               {2.0, std::max(std::exp(1.0) * 0.5 - 1.0, 0.0), 0.0, 0.0}, 1e-15,
+               ElementKind::F32);
 }
 
 TEST_F(StructuredOpsTest, MathAndCompareOps) {
@@ -97,10 +97,50 @@ TEST_F(StructuredOpsTest, NamedElementwiseOps) {
   HostTensor b = makeTensor({2, 2}, {1.0, 2.0, 4.0, -1.0});
   std::vector<double> expected;
   for (int i = 0; i < 4; ++i)
-    expected.push_back(std::max((std::exp(a.data[i]) + b.data[i]) / b.data[i],
-                                a.data[i]) -
-                       a.data[i]);
+    expected.push_back(
+        std::max((std::exp(a.data[i]) + b.data[i]) / b.data[i], a.data[i]) -
+        a.data[i]);
   expectTensor(runOne(source, {a, b}), {2, 2}, expected, 1e-14);
+}
+
+TEST_F(StructuredOpsTest, MoreNamedElementwiseOps) {
+  // One named op per line; each result is returned.
+  const char *ops[] = {"log",  "abs",  "reciprocal", "square", "round", "floor",
+                       "ceil", "sqrt", "rsqrt",      "tanh",   "erf",   "negf"};
+  std::string source = "func.func @f(%a: tensor<2xf32>) -> (";
+  for (size_t i = 0; i < std::size(ops); ++i)
+    source += std::string(i ? ", " : "") + "tensor<2xf32>";
+  source += ") {\n  %e = tensor.empty() : tensor<2xf32>\n";
+  for (size_t i = 0; i < std::size(ops); ++i)
+    source += "  %r" + std::to_string(i) + " = linalg." + ops[i] +
+              " ins(%a : tensor<2xf32>) outs(%e : tensor<2xf32>) -> "
+              "tensor<2xf32>\n";
+  source += "  return ";
+  for (size_t i = 0; i < std::size(ops); ++i)
+    source += std::string(i ? ", " : "") + "%r" + std::to_string(i);
+  source += " : ";
+  for (size_t i = 0; i < std::size(ops); ++i)
+    source += std::string(i ? ", " : "") + "tensor<2xf32>";
+  source += "\n}\n";
+
+  FailureOr<std::vector<HostTensor>> results =
+      run(source, {makeTensor({2}, {2.5, 0.25})});
+  ASSERT_TRUE(succeeded(results)) << diagnostics.back();
+  auto unary = [](double (*f)(double)) {
+    return std::vector<double>{f(2.5), f(0.25)};
+  };
+  std::vector<std::vector<double>> expected = {
+      unary(std::log),  unary(std::fabs),
+      {0.4, 4.0},       {6.25, 0.0625},
+      {3.0, 0.0}, // halfway away from zero
+      {2.0, 0.0},       {3.0, 1.0},
+      unary(std::sqrt), {1 / std::sqrt(2.5), 2.0},
+      unary(std::tanh), unary(std::erf),
+      {-2.5, -0.25}};
+  for (size_t i = 0; i < std::size(ops); ++i) {
+    SCOPED_TRACE(ops[i]);
+    expectTensor((*results)[i], {2}, expected[i], 1e-15);
+  }
 }
 
 TEST_F(StructuredOpsTest, FillTransposeBroadcastMap) {
@@ -152,8 +192,7 @@ TEST_F(StructuredOpsTest, ReduceThenBroadcastDivision) {
   FailureOr<std::vector<HostTensor>> results = run(source, {x});
   ASSERT_TRUE(succeeded(results));
   expectTensor((*results)[0], {2}, {8, 8});
-  expectTensor((*results)[1], {2, 3},
-               {0.125, 0.25, 0.625, 0.25, 0.25, 0.5});
+  expectTensor((*results)[1], {2, 3}, {0.125, 0.25, 0.625, 0.25, 0.25, 0.5});
 }
 
 TEST_F(StructuredOpsTest, GenericReductionWithConstantResultMap) {
