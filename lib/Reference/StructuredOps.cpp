@@ -125,9 +125,10 @@ static FailureOr<StridedAccess> getAccess(linalg::LinalgOp op, AffineMap map,
 
 namespace {
 
-/// A tensor operand during the generic loop nest.
-struct LoopOperand {
-  double *data;
+/// A tensor operand during the generic loop nest: `const double` for inputs,
+/// `double` for outputs.
+template <typename Element> struct LoopOperand {
+  Element *data;
   StridedAccess access;
   int64_t offset = 0;
   uint32_t reg = 0;
@@ -137,9 +138,10 @@ struct LoopOperand {
 
 /// Sets each operand's offset for the loop indices `index`, ignoring the
 /// innermost loop (which the caller steps through).
-static void resetOffsets(MutableArrayRef<LoopOperand> operands,
+template <typename Element>
+static void resetOffsets(SmallVectorImpl<LoopOperand<Element>> &operands,
                          ArrayRef<int64_t> index) {
-  for (LoopOperand &operand : operands) {
+  for (LoopOperand<Element> &operand : operands) {
     operand.offset = operand.access.base;
     for (size_t d = 0; d + 1 < index.size(); ++d)
       operand.offset += index[d] * operand.access.strides[d];
@@ -172,7 +174,7 @@ LogicalResult reference::evaluateStructuredOp(linalg::LinalgOp op,
   SmallVector<AffineMap> maps = op.getIndexingMapsArray();
 
   // Inputs: tensors through their maps, scalars bound once.
-  SmallVector<LoopOperand> tensorInputs;
+  SmallVector<LoopOperand<const double>> tensorInputs;
   SmallVector<std::pair<uint32_t, double>> scalarInputs;
   for (auto [i, operand] : llvm::enumerate(op.getDpsInputOperands())) {
     Value value = operand->get();
@@ -185,8 +187,8 @@ LogicalResult reference::evaluateStructuredOp(linalg::LinalgOp op,
           getAccess(op, maps[number], tensor->shape, ranges, number);
       if (failed(access))
         return failure();
-      tensorInputs.push_back({const_cast<double *>(tensor->data.data()),
-                              std::move(*access), 0, static_cast<uint32_t>(i)});
+      tensorInputs.push_back({tensor->data.data(), std::move(*access), 0,
+                              static_cast<uint32_t>(i)});
       continue;
     }
     std::optional<double> scalar = env.lookupScalar(value);
@@ -199,7 +201,7 @@ LogicalResult reference::evaluateStructuredOp(linalg::LinalgOp op,
 
   // Inits become the results, updated in place.
   SmallVector<HostTensor> results;
-  SmallVector<LoopOperand> outputs;
+  SmallVector<LoopOperand<double>> outputs;
   for (auto [i, init] : llvm::enumerate(op.getDpsInitsMutable())) {
     if (!isa<RankedTensorType>(init.get().getType()) ||
         !env.lookupTensor(init.get()))
@@ -258,7 +260,7 @@ LogicalResult reference::evaluateStructuredOp(linalg::LinalgOp op,
   size_t numLoops = ranges.size();
   SmallVector<int64_t> index(std::max<size_t>(numLoops, 1), 0);
   int64_t innerRange = numLoops ? ranges.back() : 1;
-  auto innerStride = [&](const LoopOperand &operand) {
+  auto innerStride = [&](const auto &operand) {
     return numLoops ? operand.access.strides.back() : int64_t(0);
   };
   resetOffsets(tensorInputs, index);
@@ -267,10 +269,10 @@ LogicalResult reference::evaluateStructuredOp(linalg::LinalgOp op,
   while (true) {
     for (int64_t i = 0; i < innerRange; ++i) {
       index[numLoops ? numLoops - 1 : 0] = i;
-      for (const LoopOperand &input : tensorInputs)
+      for (const auto &input : tensorInputs)
         regs[input.reg] = input.data[input.offset + i * innerStride(input)];
       if (bodyReadsInits)
-        for (const LoopOperand &output : outputs)
+        for (const auto &output : outputs)
           regs[output.reg] =
               output.data[output.offset + i * innerStride(output)];
       program->run(regs.data(), index.data());
