@@ -72,6 +72,16 @@ TITLES = {
 RUN_LINES = """\
 // RUN: tile-opt %s | FileCheck %s
 // RUN: tile-opt %s --mlir-print-op-generic | tile-opt | FileCheck %s
+
+// Converted to a naive tile program, it computes what the linalg function
+// computes (exact arithmetic; tile sizes of up to 32, and of 1; fp16
+// storage with f32 arithmetic against the exact reference).
+// RUN: tile-opt %s --convert-linalg-to-tile -o %t.tile.mlir
+// RUN: tile-run %t.tile.mlir --reference %s --tolerance 1e-6 | FileCheck %s --check-prefix=CMP
+// RUN: tile-run %t.tile.mlir --reference %s --tolerance 1e-6 --max-tile-size 1 --seed 7 | FileCheck %s --check-prefix=CMP
+// RUN: tile-run %t.tile.mlir --reference %s --tolerance 1e-2 --precision f32 --seed 3 | FileCheck %s --check-prefix=CMP
+// CMP-NOT: MISMATCH
+// CMP: PASS
 """
 
 

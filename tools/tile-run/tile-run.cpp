@@ -1,0 +1,444 @@
+//===- tile-run.cpp - Run tile programs and linalg functions on the CPU ---===//
+//
+// tile-run FILE.mlir [--reference REF.mlir]: runs a tile program (with the
+// CPU interpreter) or a linalg function (with the reference evaluator) on
+// seeded random inputs; with a reference, runs it on the same inputs and
+// compares every output. Exit status: 0 success, 1 mismatch, 2 bad input.
+//
+//===----------------------------------------------------------------------===//
+
+#include "TileDialect/IR/TileDialect.h"
+#include "TileDialect/IR/TileOps.h"
+#include "TileDialect/Interpreter/TileInterpreter.h"
+#include "TileDialect/Reference/LinalgInterpreter.h"
+#include "TileDialect/Support/RandomInit.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/Math/IR/Math.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
+#include "mlir/IR/MLIRContext.h"
+#include "mlir/Parser/Parser.h"
+#include "llvm/Support/CommandLine.h"
+#include "llvm/Support/Format.h"
+#include "llvm/Support/InitLLVM.h"
+#include "llvm/Support/SourceMgr.h"
+#include "llvm/Support/raw_ostream.h"
+
+#include <chrono>
+#include <cmath>
+
+using namespace mlir;
+using namespace mlir::tileir;
+namespace cl = llvm::cl;
+
+static cl::opt<std::string> inputFile(cl::Positional, cl::Required,
+                                      cl::desc("<program.mlir>"));
+static cl::opt<std::string>
+    referenceFile("reference", cl::value_desc("REF.mlir"),
+                  cl::desc("A linalg function to compare every output with"));
+static cl::opt<std::string>
+    entry("entry", cl::desc("The tile.program or func.func to run (default: "
+                            "the only tile.program, else the only function)"));
+static cl::opt<uint64_t> seed("seed", cl::init(0),
+                              cl::desc("Seed of the random inputs"));
+static cl::opt<std::string>
+    precision("precision", cl::init("f64"),
+              cl::desc("Arithmetic of the program: f64 (exact) or f32 "
+                       "(round every value to its element type)"));
+static cl::opt<std::string>
+    referencePrecision("reference-precision", cl::init("f64"),
+                       cl::desc("Arithmetic of the reference: f64 or f32"));
+static cl::list<std::string>
+    tileSizeArgs("tile-sizes", cl::CommaSeparated,
+                 cl::value_desc("NAME=N,..."),
+                 cl::desc("Values of symbolic tile sizes (default: the "
+                          "largest power of two up to 32 dividing their "
+                          "loops)"));
+static cl::opt<int64_t> maxTileSize(
+    "max-tile-size", cl::init(32),
+    cl::desc("Cap of the default tile sizes (1 runs every loop element by "
+             "element)"));
+static cl::list<std::string>
+    initArgs("init", cl::value_desc("NAME=normal(M,S)"),
+             cl::desc("Distribution of an input, by name (default: the "
+                      "reference's tile.init attribute, else normal(0, 1))"));
+static cl::opt<double>
+    tolerance("tolerance", cl::init(1e-6),
+              cl::desc("Largest max_rel_err that passes (max |out - ref| "
+                       "over max |ref|)"));
+static cl::opt<bool> timeIt("time",
+                            cl::desc("Print the median run time (median_us=)"));
+static cl::opt<unsigned> repetitions("repetitions", cl::init(5),
+                                     cl::desc("Runs timed by --time"));
+
+namespace {
+
+constexpr int kExitMismatch = 1;
+constexpr int kExitBadInput = 2;
+
+/// A tensor the runnable reads or writes, as the runner sees it.
+struct Param {
+  std::string name;
+  HostTensor tensor;
+  /// Whether it is filled with random data (inputs and inout tensors).
+  bool isInput;
+  /// The distribution declared by a `tile.init` attribute, if any.
+  std::optional<InitSpec> declaredInit;
+};
+
+/// A tile.program or a func.func, with what it reads and writes.
+struct Runnable {
+  Operation *op = nullptr;
+  std::vector<Param> params;
+  /// Indices into params (program) or results (function) of the outputs.
+  std::vector<unsigned> outputs;
+  std::vector<std::string> outputNames;
+};
+
+int fail(const llvm::Twine &message) {
+  llvm::errs() << "tile-run: " << message << "\n";
+  return kExitBadInput;
+}
+
+std::optional<ElementKind> kindOf(Type type) {
+  if (type.isF16())
+    return ElementKind::F16;
+  if (type.isBF16())
+    return ElementKind::BF16;
+  if (type.isF32())
+    return ElementKind::F32;
+  if (type.isF64())
+    return ElementKind::F64;
+  return std::nullopt;
+}
+
+std::optional<Precision> parsePrecision(StringRef text) {
+  if (text == "f64")
+    return Precision::F64;
+  if (text == "f32")
+    return Precision::F32;
+  return std::nullopt;
+}
+
+std::string shapeString(const std::vector<int64_t> &shape) {
+  std::string s;
+  for (size_t i = 0; i < shape.size(); ++i)
+    s += (i ? "x" : "") + std::to_string(shape[i]);
+  return s.empty() ? "scalar" : s;
+}
+
+FailureOr<Runnable> describeProgram(ProgramOp program) {
+  Runnable r;
+  r.op = program;
+  for (BlockArgument arg : program.getBodyBlock().getArguments()) {
+    auto type = cast<TensorRefType>(arg.getType());
+    std::optional<ElementKind> kind = kindOf(type.getElementType());
+    if (!kind)
+      return program.emitError("unsupported element type ")
+             << type.getElementType();
+    std::string name = program.getTensorName(arg.getArgNumber()).str();
+    bool input = type.getRole() == TensorRole::Input ||
+                 type.getRole() == TensorRole::InOut;
+    r.params.push_back({name,
+                        HostTensor(name, std::vector<int64_t>(
+                                             type.getShape().begin(),
+                                             type.getShape().end()),
+                                   *kind),
+                        input, std::nullopt});
+  }
+  if (auto results = program->getAttrOfType<ArrayAttr>(kResultsAttrName)) {
+    for (Attribute attr : results) {
+      StringRef name = cast<StringAttr>(attr).getValue();
+      auto it = llvm::find_if(r.params,
+                              [&](const Param &p) { return p.name == name; });
+      if (it == r.params.end())
+        return program.emitError("tile.results names '")
+               << name << "', which is not a tensor of the program";
+      r.outputs.push_back(it - r.params.begin());
+      r.outputNames.push_back(name.str());
+    }
+    return r;
+  }
+  for (auto [i, arg] : llvm::enumerate(program.getBodyBlock().getArguments())) {
+    TensorRole role = cast<TensorRefType>(arg.getType()).getRole();
+    if (role == TensorRole::Output || role == TensorRole::InOut) {
+      r.outputs.push_back(i);
+      r.outputNames.push_back(r.params[i].name);
+    }
+  }
+  return r;
+}
+
+FailureOr<Runnable> describeFunction(func::FuncOp func) {
+  Runnable r;
+  r.op = func;
+  for (auto [i, arg] : llvm::enumerate(func.getArguments())) {
+    auto type = dyn_cast<RankedTensorType>(arg.getType());
+    std::optional<ElementKind> kind =
+        type && type.hasStaticShape() ? kindOf(type.getElementType())
+                                      : std::nullopt;
+    if (!kind)
+      return func.emitError("argument #")
+             << i << " is not a static-shape float tensor";
+    auto nameAttr = func.getArgAttrOfType<StringAttr>(i, "tile.name");
+    std::string name = nameAttr ? nameAttr.str() : "arg" + std::to_string(i);
+    std::optional<InitSpec> init;
+    if (auto initAttr = func.getArgAttrOfType<StringAttr>(i, "tile.init")) {
+      init = InitSpec::parse(initAttr.str());
+      if (!init)
+        return func.emitError("argument #")
+               << i << " has a tile.init attribute that is not "
+               << "normal(MEAN, STDDEV) or uniform(LOW, HIGH)";
+    }
+    r.params.push_back(
+        {name,
+         HostTensor(name,
+                    std::vector<int64_t>(type.getShape().begin(),
+                                         type.getShape().end()),
+                    *kind),
+         true, init});
+  }
+  for (unsigned i = 0; i < func.getNumResults(); ++i) {
+    auto nameAttr = func.getResultAttrOfType<StringAttr>(i, "tile.name");
+    r.outputs.push_back(i);
+    r.outputNames.push_back(nameAttr ? nameAttr.str()
+                                     : "result" + std::to_string(i));
+  }
+  return r;
+}
+
+/// Finds the runnable of `module`: `name` if given, else the only program,
+/// else the only function with a body.
+FailureOr<Runnable> findRunnable(ModuleOp module, StringRef name,
+                                 StringRef file) {
+  SmallVector<Operation *> programs, funcs;
+  for (Operation &op : module.getBody()->getOperations()) {
+    if (auto program = dyn_cast<ProgramOp>(op)) {
+      if (name.empty() || program.getSymName() == name)
+        programs.push_back(program);
+    } else if (auto func = dyn_cast<func::FuncOp>(op)) {
+      if (!func.isExternal() && (name.empty() || func.getSymName() == name))
+        funcs.push_back(func);
+    }
+  }
+  SmallVector<Operation *> &pick = programs.empty() ? funcs : programs;
+  if (pick.size() != 1) {
+    llvm::errs() << "tile-run: " << file << ": "
+                 << (pick.empty() ? "no tile.program or func.func"
+                                  : "several candidates")
+                 << (name.empty() ? "" : " named '" + name.str() + "'")
+                 << "; choose one with --entry\n";
+    return failure();
+  }
+  if (auto program = dyn_cast<ProgramOp>(pick.front()))
+    return describeProgram(program);
+  return describeFunction(cast<func::FuncOp>(pick.front()));
+}
+
+/// Runs `r` on its params (updated in place for programs) and returns the
+/// outputs.
+FailureOr<std::vector<HostTensor>>
+run(Runnable &r, std::vector<Param> &params, Precision precision,
+    const llvm::StringMap<int64_t> &tileSizes) {
+  if (auto program = dyn_cast<ProgramOp>(r.op)) {
+    std::vector<HostTensor> tensors;
+    for (Param &p : params)
+      tensors.push_back(p.tensor);
+    TileInterpreterOptions options;
+    options.precision = precision;
+    options.tileSizes = tileSizes;
+    if (failed(interpretTileProgram(program, tensors, options)))
+      return failure();
+    std::vector<HostTensor> outputs;
+    for (unsigned i : r.outputs)
+      outputs.push_back(tensors[i]);
+    return outputs;
+  }
+  std::vector<HostTensor> args;
+  for (Param &p : params)
+    args.push_back(p.tensor);
+  FailureOr<std::vector<HostTensor>> results = interpretLinalgFunction(
+      cast<func::FuncOp>(r.op), args, precision);
+  if (failed(results))
+    return failure();
+  return results;
+}
+
+} // namespace
+
+int main(int argc, char **argv) {
+  llvm::InitLLVM init(argc, argv);
+  cl::ParseCommandLineOptions(
+      argc, argv,
+      "tile-run: run a tile program or a linalg function on seeded random "
+      "inputs, and compare it with a reference\n");
+
+  if (maxTileSize < 1)
+    return fail("--max-tile-size must be at least 1");
+  std::optional<Precision> programPrecision = parsePrecision(precision);
+  std::optional<Precision> refPrecision = parsePrecision(referencePrecision);
+  if (!programPrecision || !refPrecision)
+    return fail("--precision and --reference-precision take f32 or f64");
+
+  DialectRegistry registry;
+  registry.insert<TileDialect, func::FuncDialect, linalg::LinalgDialect,
+                  tensor::TensorDialect, arith::ArithDialect,
+                  math::MathDialect>();
+  MLIRContext context(registry);
+  context.loadAllAvailableDialects();
+  // Diagnostics point at the op; printing the whole program is noise.
+  context.printOpOnDiagnostic(false);
+
+  llvm::SourceMgr sourceMgr;
+  SourceMgrDiagnosticHandler diagHandler(sourceMgr, &context);
+  OwningOpRef<ModuleOp> module = parseSourceFile<ModuleOp>(inputFile, sourceMgr,
+                                                           &context);
+  if (!module)
+    return kExitBadInput;
+  FailureOr<Runnable> runnable = findRunnable(*module, entry, inputFile);
+  if (failed(runnable))
+    return kExitBadInput;
+
+  OwningOpRef<ModuleOp> refModule;
+  std::optional<Runnable> reference;
+  llvm::SourceMgr refSourceMgr;
+  std::optional<SourceMgrDiagnosticHandler> refDiagHandler;
+  if (!referenceFile.empty()) {
+    refDiagHandler.emplace(refSourceMgr, &context);
+    refModule = parseSourceFile<ModuleOp>(referenceFile, refSourceMgr, &context);
+    if (!refModule)
+      return kExitBadInput;
+    FailureOr<Runnable> ref = findRunnable(*refModule, "", referenceFile);
+    if (failed(ref))
+      return kExitBadInput;
+    if (!isa<func::FuncOp>(ref->op))
+      return fail("the reference must be a func.func on linalg");
+    reference = std::move(*ref);
+  }
+
+  // Inputs: the i-th input of the runnable is the i-th argument of the
+  // reference; both are filled from the stream of index i.
+  std::vector<unsigned> inputs;
+  for (auto [i, p] : llvm::enumerate(runnable->params))
+    if (p.isInput)
+      inputs.push_back(i);
+  if (reference && reference->params.size() != inputs.size())
+    return fail("the program reads " + llvm::Twine(inputs.size()) +
+                " input tensors but the reference takes " +
+                llvm::Twine(reference->params.size()) + " arguments");
+  llvm::StringMap<InitSpec> overrides;
+  for (const std::string &arg : initArgs) {
+    size_t eq = arg.find('=');
+    std::optional<InitSpec> spec =
+        eq == std::string::npos ? std::nullopt
+                                : InitSpec::parse(arg.substr(eq + 1));
+    if (!spec)
+      return fail("--init takes NAME=normal(MEAN, STDDEV) or "
+                  "NAME=uniform(LOW, HIGH), got '" + arg + "'");
+    overrides[arg.substr(0, eq)] = *spec;
+  }
+  for (auto [k, index] : llvm::enumerate(inputs)) {
+    Param &p = runnable->params[index];
+    Param *ref = reference ? &reference->params[k] : nullptr;
+    if (ref && (ref->tensor.shape != p.tensor.shape ||
+                ref->tensor.elementKind != p.tensor.elementKind))
+      return fail("input '" + p.name + "' (" + shapeString(p.tensor.shape) +
+                  "x" + toString(p.tensor.elementKind) +
+                  ") does not match reference argument '" + ref->name + "' (" +
+                  shapeString(ref->tensor.shape) + "x" +
+                  toString(ref->tensor.elementKind) + ")");
+    InitSpec spec;
+    if (auto it = overrides.find(p.name); it != overrides.end())
+      spec = it->second;
+    else if (ref && ref->declaredInit)
+      spec = *ref->declaredInit;
+    else if (p.declaredInit)
+      spec = *p.declaredInit;
+    fillRandom(p.tensor, seed, k, spec);
+    if (ref)
+      ref->tensor.data = p.tensor.data;
+  }
+
+  llvm::StringMap<int64_t> tileSizes;
+  if (auto program = dyn_cast<ProgramOp>(runnable->op))
+    tileSizes = chooseDefaultTileSizes(program, maxTileSize);
+  for (const std::string &arg : tileSizeArgs) {
+    size_t eq = arg.find('=');
+    int64_t value = 0;
+    if (eq == std::string::npos ||
+        StringRef(arg).substr(eq + 1).getAsInteger(10, value) || value <= 0)
+      return fail("--tile-sizes takes NAME=N with N > 0, got '" + arg + "'");
+    tileSizes[arg.substr(0, eq)] = value;
+  }
+
+  std::vector<Param> params = runnable->params;
+  FailureOr<std::vector<HostTensor>> outputs =
+      run(*runnable, params, *programPrecision, tileSizes);
+  if (failed(outputs))
+    return kExitBadInput;
+
+  if (timeIt) {
+    std::vector<double> micros;
+    for (unsigned i = 0; i < std::max(1u, unsigned(repetitions)); ++i) {
+      std::vector<Param> fresh = runnable->params;
+      auto start = std::chrono::steady_clock::now();
+      (void)run(*runnable, fresh, *programPrecision, tileSizes);
+      micros.push_back(std::chrono::duration<double, std::micro>(
+                           std::chrono::steady_clock::now() - start)
+                           .count());
+    }
+    llvm::sort(micros);
+    llvm::outs() << llvm::format("median_us=%.1f\n", micros[micros.size() / 2]);
+  }
+
+  if (!reference) {
+    for (auto [name, out] : llvm::zip(runnable->outputNames, *outputs)) {
+      double sum = 0, maxAbs = 0;
+      for (double v : out.data)
+        sum += v, maxAbs = std::max(maxAbs, std::fabs(v));
+      llvm::outs() << name << ": shape=" << shapeString(out.shape)
+                   << llvm::format(" sum=%.6g max_abs=%.6g\n", sum, maxAbs);
+    }
+    return 0;
+  }
+
+  std::vector<Param> refParams = reference->params;
+  FailureOr<std::vector<HostTensor>> expected =
+      run(*reference, refParams, *refPrecision, {});
+  if (failed(expected))
+    return kExitBadInput;
+  if (expected->size() != outputs->size())
+    return fail("the program writes " + llvm::Twine(outputs->size()) +
+                " outputs but the reference returns " +
+                llvm::Twine(expected->size()));
+  bool pass = true;
+  for (size_t i = 0; i < outputs->size(); ++i) {
+    const HostTensor &out = (*outputs)[i], &ref = (*expected)[i];
+    const std::string &name = runnable->outputNames[i];
+    if (out.shape != ref.shape)
+      return fail("output '" + name + "' has shape " + shapeString(out.shape) +
+                  " but reference result #" + llvm::Twine(i) + " has " +
+                  shapeString(ref.shape));
+    double maxErr = 0, maxRef = 0;
+    bool finite = true;
+    for (size_t j = 0; j < out.data.size(); ++j) {
+      if (!std::isfinite(out.data[j]) || !std::isfinite(ref.data[j]))
+        finite = false;
+      maxErr = std::max(maxErr, std::fabs(out.data[j] - ref.data[j]));
+      maxRef = std::max(maxRef, std::fabs(ref.data[j]));
+    }
+    double rel = maxRef > 0 ? maxErr / maxRef : maxErr;
+    bool ok = finite && rel <= tolerance;
+    pass &= ok;
+    llvm::outs() << name << ": shape=" << shapeString(out.shape)
+                 << llvm::format(" max_abs_err=%.3e max_rel_err=%.3e ", maxErr,
+                                 rel)
+                 << (ok ? "ok" : finite ? "MISMATCH" : "NOT-FINITE") << "\n";
+  }
+  llvm::outs() << (pass ? "PASS" : "FAIL") << ": " << outputs->size()
+               << " outputs, tolerance " << llvm::format("%g", tolerance.getValue())
+               << ", seed " << seed << "\n";
+  return pass ? 0 : kExitMismatch;
+}
