@@ -19,7 +19,7 @@ tile.program @ffn(
     %F1a: !tile.tensor<16x14336xf32, intermediate>,
     %F1b: !tile.tensor<16x14336xf32, intermediate>,
     %F1: !tile.tensor<16x14336xf16, intermediate>,
-    %F2: !tile.tensor<16x4096xf32, intermediate>) {
+    %F2: !tile.tensor<16x4096xf32, intermediate>) attributes {tile.results = ["out"]} {
   %n = tile.var "n"
   %k = tile.var "k"
   %f = tile.var "f"

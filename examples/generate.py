@@ -260,13 +260,27 @@ class Program:
         if check:
             out.append("// CHECK-LABEL: tile.program @%s" % self.name)
         out.append("tile.program @%s(" % self.name)
+        # The results of the linalg function (bench/workloads): the outputs,
+        # then the updated caches.
+        results = ([t[0] for t in self.tensors if t[3] == "output"] +
+                   [t[0] for t in self.tensors if t[3] == "inout"])
+        attrs = ") attributes {tile.results = [%s]} {" % ", ".join(
+            '"%s"' % r for r in results)
         for i, (name, shape, et, role) in enumerate(self.tensors):
-            end = ") {" if i == len(self.tensors) - 1 else ","
+            end = attrs if i == len(self.tensors) - 1 else ","
             out.append("    %%%s: %s%s" % (name, tensor_type(shape, et, role),
                                            end))
         out.extend(self.body)
         out.append("}")
         return header + "\n".join(out) + "\n"
+
+
+# The hand-written program computes what the linalg workload computes.
+REFERENCE_RUN_LINES = """\
+// RUN: tile-run %%s --reference %%S/../Workloads/%s.mlir --tolerance 1e-6 | FileCheck %%s --check-prefix=CMP
+// CMP-NOT: MISMATCH
+// CMP: PASS
+"""
 
 
 def fmt_float(x):
@@ -733,7 +747,7 @@ def render(name, cfg, small):
                      "this file.")
     header = "".join("// %s\n" % l for l in lines) + "\n"
     if small:
-        header = RUN_LINES + "\n" + header
+        header = RUN_LINES + REFERENCE_RUN_LINES % name + "\n" + header
     return build(name, cfg).text(header, check=small)
 
 

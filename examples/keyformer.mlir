@@ -25,7 +25,7 @@ tile.program @keyformer(
     %O: !tile.tensor<32x16x128xf32, intermediate>,
     %Cp: !tile.tensor<32x16x1024xf32, intermediate>,
     %Ep: !tile.tensor<32x16x1024xf32, intermediate>,
-    %Sp: !tile.tensor<32x16xf32, intermediate>) {
+    %Sp: !tile.tensor<32x16xf32, intermediate>) attributes {tile.results = ["O2", "C_out", "Kc", "Vc"]} {
   %n = tile.var "n"
   %k = tile.var "k"
   %c = tile.var "c"

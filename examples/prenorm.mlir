@@ -23,7 +23,7 @@ tile.program @prenorm(
     %C: !tile.tensor<32x16x1024xf32, intermediate>,
     %E: !tile.tensor<32x16x1024xf32, intermediate>,
     %S: !tile.tensor<32x16xf32, intermediate>,
-    %O: !tile.tensor<32x16x128xf32, intermediate>) {
+    %O: !tile.tensor<32x16x128xf32, intermediate>) attributes {tile.results = ["O2", "Kc", "Vc"]} {
   %n = tile.var "n"
   %k = tile.var "k"
   %c = tile.var "c"

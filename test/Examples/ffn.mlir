@@ -4,6 +4,9 @@
 // RUN: tile-opt %s > %t.0.mlir
 // RUN: diff %t.0.mlir %t.1.mlir
 // RUN: diff %t.0.mlir %t.2.mlir
+// RUN: tile-run %s --reference %S/../Workloads/ffn.mlir --tolerance 1e-6 | FileCheck %s --check-prefix=CMP
+// CMP-NOT: MISMATCH
+// CMP: PASS
 
 // SwiGLU FFN block: A3 = rms(O2in @ WO + X, g), out = ((A3 @ W1a) * silu(A3 @ W1b)) @ W2;
 // naive (one loop nest per op, Trinity Figure 4(a)),
@@ -26,7 +29,7 @@ tile.program @ffn(
     %F1a: !tile.tensor<4x32xf32, intermediate>,
     %F1b: !tile.tensor<4x32xf32, intermediate>,
     %F1: !tile.tensor<4x32xf16, intermediate>,
-    %F2: !tile.tensor<4x16xf32, intermediate>) {
+    %F2: !tile.tensor<4x16xf32, intermediate>) attributes {tile.results = ["out"]} {
   %n = tile.var "n"
   %k = tile.var "k"
   %f = tile.var "f"

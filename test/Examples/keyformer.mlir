@@ -4,6 +4,9 @@
 // RUN: tile-opt %s > %t.0.mlir
 // RUN: diff %t.0.mlir %t.1.mlir
 // RUN: diff %t.0.mlir %t.2.mlir
+// RUN: tile-run %s --reference %S/../Workloads/keyformer.mlir --tolerance 1e-6 | FileCheck %s --check-prefix=CMP
+// CMP-NOT: MISMATCH
+// CMP: PASS
 
 // KeyFormer attention block: vanilla plus C_out = sum(softmax((C + noise) / 1.5), axis=1);
 // naive (one loop nest per op, Trinity Figure 4(a)),
@@ -32,7 +35,7 @@ tile.program @keyformer(
     %O: !tile.tensor<2x4x8xf32, intermediate>,
     %Cp: !tile.tensor<2x4x16xf32, intermediate>,
     %Ep: !tile.tensor<2x4x16xf32, intermediate>,
-    %Sp: !tile.tensor<2x4xf32, intermediate>) {
+    %Sp: !tile.tensor<2x4xf32, intermediate>) attributes {tile.results = ["O2", "C_out", "Kc", "Vc"]} {
   %n = tile.var "n"
   %k = tile.var "k"
   %c = tile.var "c"

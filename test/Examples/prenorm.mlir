@@ -4,6 +4,9 @@
 // RUN: tile-opt %s > %t.0.mlir
 // RUN: diff %t.0.mlir %t.1.mlir
 // RUN: diff %t.0.mlir %t.2.mlir
+// RUN: tile-run %s --reference %S/../Workloads/prenorm.mlir --tolerance 1e-6 | FileCheck %s --check-prefix=CMP
+// CMP-NOT: MISMATCH
+// CMP: PASS
 
 // Pre-norm attention block: Xn = rms(X, g), then vanilla attention on Xn;
 // naive (one loop nest per op, Trinity Figure 4(a)),
@@ -30,7 +33,7 @@ tile.program @prenorm(
     %C: !tile.tensor<2x4x16xf32, intermediate>,
     %E: !tile.tensor<2x4x16xf32, intermediate>,
     %S: !tile.tensor<2x4xf32, intermediate>,
-    %O: !tile.tensor<2x4x8xf32, intermediate>) {
+    %O: !tile.tensor<2x4x8xf32, intermediate>) attributes {tile.results = ["O2", "Kc", "Vc"]} {
   %n = tile.var "n"
   %k = tile.var "k"
   %c = tile.var "c"

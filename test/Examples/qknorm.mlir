@@ -4,6 +4,9 @@
 // RUN: tile-opt %s > %t.0.mlir
 // RUN: diff %t.0.mlir %t.1.mlir
 // RUN: diff %t.0.mlir %t.2.mlir
+// RUN: tile-run %s --reference %S/../Workloads/qknorm.mlir --tolerance 1e-6 | FileCheck %s --check-prefix=CMP
+// CMP-NOT: MISMATCH
+// CMP: PASS
 
 // QK-norm attention block: vanilla with Q = rms(Q, gq), K = rms(K, gk) per head over d;
 // naive (one loop nest per op, Trinity Figure 4(a)),
@@ -33,7 +36,7 @@ tile.program @qknorm(
     %C: !tile.tensor<2x4x16xf32, intermediate>,
     %E: !tile.tensor<2x4x16xf32, intermediate>,
     %S: !tile.tensor<2x4xf32, intermediate>,
-    %O: !tile.tensor<2x4x8xf32, intermediate>) {
+    %O: !tile.tensor<2x4x8xf32, intermediate>) attributes {tile.results = ["O2", "Kc", "Vc"]} {
   %n = tile.var "n"
   %k = tile.var "k"
   %c = tile.var "c"

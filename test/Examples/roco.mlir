@@ -4,6 +4,9 @@
 // RUN: tile-opt %s > %t.0.mlir
 // RUN: diff %t.0.mlir %t.1.mlir
 // RUN: diff %t.0.mlir %t.2.mlir
+// RUN: tile-run %s --reference %S/../Workloads/roco.mlir --tolerance 1e-6 | FileCheck %s --check-prefix=CMP
+// CMP-NOT: MISMATCH
+// CMP: PASS
 
 // RoCo attention block: vanilla plus C_out1 = sum(Cdiv, axis=1), C_out2 = sum(Cdiv * Cdiv, axis=1);
 // naive (one loop nest per op, Trinity Figure 4(a)),
@@ -29,7 +32,7 @@ tile.program @roco(
     %C: !tile.tensor<2x4x16xf32, intermediate>,
     %E: !tile.tensor<2x4x16xf32, intermediate>,
     %S: !tile.tensor<2x4xf32, intermediate>,
-    %O: !tile.tensor<2x4x8xf32, intermediate>) {
+    %O: !tile.tensor<2x4x8xf32, intermediate>) attributes {tile.results = ["O2", "C_out1", "C_out2", "Kc", "Vc"]} {
   %n = tile.var "n"
   %k = tile.var "k"
   %c = tile.var "c"

@@ -4,6 +4,9 @@
 // RUN: tile-opt %s > %t.0.mlir
 // RUN: diff %t.0.mlir %t.1.mlir
 // RUN: diff %t.0.mlir %t.2.mlir
+// RUN: tile-run %s --reference %S/../Workloads/vanilla.mlir --tolerance 1e-6 | FileCheck %s --check-prefix=CMP
+// CMP-NOT: MISMATCH
+// CMP: PASS
 
 // Vanilla attention block, naive (one loop nest per op, Trinity Figure 4(a)),
 // scaled down: M=4 tokens, H=2 heads, d=8, D=H*d=16, P=16, PRE=12.
@@ -26,7 +29,7 @@ tile.program @vanilla(
     %C: !tile.tensor<2x4x16xf32, intermediate>,
     %E: !tile.tensor<2x4x16xf32, intermediate>,
     %S: !tile.tensor<2x4xf32, intermediate>,
-    %O: !tile.tensor<2x4x8xf32, intermediate>) {
+    %O: !tile.tensor<2x4x8xf32, intermediate>) attributes {tile.results = ["O2", "Kc", "Vc"]} {
   %n = tile.var "n"
   %k = tile.var "k"
   %c = tile.var "c"
