@@ -50,6 +50,22 @@ void mlir::tileir::fillRandom(HostTensor &tensor, uint64_t seed,
   }
 }
 
+InitSpec mlir::tileir::defaultInitFor(const std::string &name) {
+  auto normal = [](double mean, double stddev) {
+    return InitSpec{InitSpec::Normal, mean, stddev};
+  };
+  if (!name.empty() && name[0] == 'W')
+    return normal(0.0, 0.02);
+  if (name == "Kc" || name == "K_cache")
+    return normal(0.0, 0.3);
+  if (name == "noise")
+    return normal(0.0, 0.1);
+  if (!name.empty() && name[0] == 'g' &&
+      (name.size() == 1 || name == "gq" || name == "gk" || name == "gamma"))
+    return normal(1.0, 0.1);
+  return normal(0.0, 1.0);
+}
+
 std::optional<InitSpec> InitSpec::parse(const std::string &text) {
   InitSpec spec;
   std::string name;

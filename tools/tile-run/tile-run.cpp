@@ -63,7 +63,8 @@ static cl::opt<int64_t> maxTileSize(
 static cl::list<std::string>
     initArgs("init", cl::value_desc("NAME=normal(M,S)"),
              cl::desc("Distribution of an input, by name (default: the "
-                      "reference's tile.init attribute, else normal(0, 1))"));
+                      "reference's tile.init attribute, else the "
+                      "distribution WORKLOADS.md gives that name)"));
 static cl::opt<double>
     tolerance("tolerance", cl::init(1e-6),
               cl::desc("Largest max_rel_err that passes (max |out - ref| "
@@ -349,7 +350,7 @@ int main(int argc, char **argv) {
                   ") does not match reference argument '" + ref->name + "' (" +
                   shapeString(ref->tensor.shape) + "x" +
                   toString(ref->tensor.elementKind) + ")");
-    InitSpec spec;
+    InitSpec spec = defaultInitFor(ref ? ref->name : p.name);
     if (auto it = overrides.find(p.name); it != overrides.end())
       spec = it->second;
     else if (ref && ref->declaredInit)

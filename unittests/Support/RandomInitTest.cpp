@@ -51,6 +51,18 @@ TEST(RandomInitTest, RoundsToTheElementType) {
     EXPECT_EQ(v, roundToElement(ElementKind::F16, v));
 }
 
+TEST(RandomInitTest, DefaultsFollowTheWorkloads) {
+  EXPECT_EQ(defaultInitFor("WQ").b, 0.02);
+  EXPECT_EQ(defaultInitFor("W1a").b, 0.02);
+  EXPECT_EQ(defaultInitFor("Kc").b, 0.3);
+  EXPECT_EQ(defaultInitFor("Vc").b, 1.0);
+  EXPECT_EQ(defaultInitFor("noise").b, 0.1);
+  EXPECT_EQ(defaultInitFor("gq").a, 1.0);
+  EXPECT_EQ(defaultInitFor("g").a, 1.0);
+  EXPECT_EQ(defaultInitFor("gate").a, 0.0);
+  EXPECT_EQ(defaultInitFor("X").str(), "normal(0, 1)");
+}
+
 TEST(RandomInitTest, ParsesSpecs) {
   EXPECT_EQ(InitSpec::parse("normal(0.0, 0.3)")->b, 0.3);
   EXPECT_EQ(InitSpec::parse("uniform(-1,1)")->kind, InitSpec::Uniform);

@@ -26,6 +26,12 @@ struct InitSpec {
   std::string str() const;
 };
 
+/// The distribution of WORKLOADS.md for an input of that name, used when
+/// nothing declares one: weights (`W...`) normal(0, 0.02), the key cache
+/// (`Kc`, `K_cache`) normal(0, 0.3), `noise` normal(0, 0.1), norm weights
+/// (`g`, `gq`, `gk`, `g...`) normal(1, 0.1), anything else normal(0, 1).
+InitSpec defaultInitFor(const std::string &name);
+
 /// Fills `tensor` with draws from `spec`, from the stream of argument
 /// `argIndex` under `seed`, each rounded to the tensor's element type.
 void fillRandom(HostTensor &tensor, uint64_t seed, unsigned argIndex,
