@@ -37,7 +37,9 @@ static cl::opt<std::string> inputFile(cl::Positional, cl::Required,
                                       cl::desc("<program.mlir>"));
 static cl::opt<std::string>
     referenceFile("reference", cl::value_desc("REF.mlir"),
-                  cl::desc("A linalg function to compare every output with"));
+                  cl::desc("A linalg function to compare every output with "
+                           "(the one named like the program, else the only "
+                           "one)"));
 static cl::opt<std::string>
     entry("entry", cl::desc("The tile.program or func.func to run (default: "
                             "the only tile.program, else the only function)"));
@@ -311,7 +313,14 @@ int main(int argc, char **argv) {
     refModule = parseSourceFile<ModuleOp>(referenceFile, refSourceMgr, &context);
     if (!refModule)
       return kExitBadInput;
-    FailureOr<Runnable> ref = findRunnable(*refModule, "", referenceFile);
+    // The function of the same name as the runnable, else the only one.
+    StringRef name = SymbolTable::getSymbolName(runnable->op).getValue();
+    bool hasNamesake = false;
+    refModule->walk([&](func::FuncOp f) {
+      hasNamesake |= f.getSymName() == name && !f.isExternal();
+    });
+    FailureOr<Runnable> ref =
+        findRunnable(*refModule, hasNamesake ? name : "", referenceFile);
     if (failed(ref))
       return kExitBadInput;
     if (!isa<func::FuncOp>(ref->op))
