@@ -8,7 +8,20 @@ source "$(dirname "${BASH_SOURCE[0]}")/common.sh"
 install_and_build
 
 TILE_OPT="$BUILD_DIR/bin/tile-opt"
+TILE_RUN="$BUILD_DIR/bin/tile-run"
 EXAMPLE="$ROOT/examples/vanilla.mlir"
+LINALG="$ROOT/bench/workloads/llama/vanilla.mlir"
+TMP=$(mktemp -d)
+trap 'rm -rf "$TMP"' EXIT
+
+echo
+echo "== tile-opt $LINALG --convert-linalg-to-tile (naive attention, llama size)"
+"$TILE_OPT" "$LINALG" --convert-linalg-to-tile -o "$TMP/vanilla.tile.mlir"
+"$TILE_OPT" "$TMP/vanilla.tile.mlir" --tile-program-stats="output=$TMP/stats.txt" -o /dev/null
+head -3 "$TMP/stats.txt"
+echo
+echo "== tile-run: the converted program against the linalg reference (f32 arithmetic, fp16 storage)"
+"$TILE_RUN" "$TMP/vanilla.tile.mlir" --reference "$LINALG" --precision f32 --tolerance 1e-2
 echo
 echo "== tile-opt $EXAMPLE --tile-program-stats"
 "$TILE_OPT" "$EXAMPLE" --tile-program-stats -o /dev/null
