@@ -138,7 +138,7 @@ const double *Executor::eval(unsigned id) {
   }
   }
   if (node.round)
-    roundInPlace(node.elementKind, out, n);
+    tileir::roundInPlace(node.elementKind, out, n);
   node.value = out;
   node.stamp = evaluation;
   return out;

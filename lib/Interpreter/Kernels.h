@@ -92,14 +92,6 @@ void applyReduce(ReduceFn fn, const double *in, double *out, int64_t outer,
 void applyMatmul(const double *a, const double *b, double *c, int64_t batch,
                  int64_t m, int64_t k, int64_t n);
 
-/// Rounds `value` to `kind`: the same result as `roundToElement`, computed
-/// with bit operations instead of `frexp`/`ldexp` (loads of f16 tensors
-/// round every element they read).
-double roundFast(ElementKind kind, double value);
-
-/// Rounds `n` elements of `data` in place to `kind` with `roundFast`.
-void roundInPlace(ElementKind kind, double *data, int64_t n);
-
 } // namespace mlir::tileir::interp
 
 #endif // TILEDIALECT_LIB_INTERPRETER_KERNELS_H

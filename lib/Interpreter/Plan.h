@@ -16,6 +16,7 @@
 #include "Kernels.h"
 
 #include "TileDialect/Interpreter/TileInterpreter.h"
+#include "TileDialect/Support/ElementKindOf.h"
 
 #include "llvm/ADT/STLExtras.h"
 
@@ -164,8 +165,6 @@ FailureOr<Plan> buildPlan(ProgramOp program,
 /// Runs `plan` on `tensors` (already checked against the program).
 void executePlan(Plan &plan, MutableArrayRef<HostTensor> tensors);
 
-/// The element kind of a tile or tensor element type, if it is supported.
-std::optional<ElementKind> getElementKind(Type type);
 
 /// `[2, 3]`, for diagnostics.
 std::string shapeToString(ArrayRef<int64_t> shape);

@@ -18,20 +18,6 @@ using namespace mlir;
 using namespace mlir::tileir;
 using namespace mlir::tileir::interp;
 
-std::optional<ElementKind> interp::getElementKind(Type type) {
-  if (type.isF16())
-    return ElementKind::F16;
-  if (type.isBF16())
-    return ElementKind::BF16;
-  if (type.isF32())
-    return ElementKind::F32;
-  if (type.isF64())
-    return ElementKind::F64;
-  if (type.isInteger(1))
-    return ElementKind::I1;
-  return std::nullopt;
-}
-
 /// Whether every value of `from` is exactly a value of `to`, so that a cast
 /// changes nothing.
 static bool isExactConversion(ElementKind from, ElementKind to) {
@@ -152,7 +138,7 @@ FailureOr<SmallVector<int64_t, 4>> PlanBuilder::resolveShape(TileType type,
 
 FailureOr<ElementKind> PlanBuilder::resolveElementKind(Type type,
                                                        Operation *user) {
-  if (std::optional<ElementKind> kind = getElementKind(type))
+  if (std::optional<ElementKind> kind = elementKindOf(type))
     return *kind;
   return user->emitOpError("element type ")
          << type << " is not supported by the interpreter";
@@ -526,7 +512,7 @@ LogicalResult PlanBuilder::buildExprNode(Operation *op, ExprNode &node) {
         node.buffer.push_back(toDouble(value));
     }
     if (f32)
-      roundInPlace(node.elementKind, node.buffer.data(), node.numElements);
+      tileir::roundInPlace(node.elementKind, node.buffer.data(), node.numElements);
     node.value = node.buffer.data();
     return success();
   }

@@ -41,7 +41,7 @@ static LogicalResult checkTensors(ProgramOp program,
              << interp::shapeToString(type.getShape())
              << " but was given shape " << interp::shapeToString(tensor.shape);
     std::optional<ElementKind> kind =
-        interp::getElementKind(type.getElementType());
+        elementKindOf(type.getElementType());
     if (!kind)
       return program.emitOpError("tensor '")
              << name << "' has element type " << type.getElementType()

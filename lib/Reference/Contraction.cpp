@@ -30,7 +30,7 @@ traceInputChain(Block *body, Value value, SmallVectorImpl<ElementKind> &rounds,
       return std::nullopt;
     if (isa<arith::TruncFOp>(def)) {
       std::optional<ElementKind> kind =
-          getElementKind(def->getResult(0).getType());
+          elementKindOf(def->getResult(0).getType());
       if (!kind)
         return std::nullopt;
       reversed.push_back(*kind);

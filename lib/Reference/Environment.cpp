@@ -14,20 +14,6 @@ using namespace mlir;
 using namespace mlir::tileir;
 using namespace mlir::tileir::reference;
 
-std::optional<ElementKind> reference::getElementKind(Type type) {
-  if (type.isF16())
-    return ElementKind::F16;
-  if (type.isBF16())
-    return ElementKind::BF16;
-  if (type.isF32())
-    return ElementKind::F32;
-  if (type.isF64())
-    return ElementKind::F64;
-  if (type.isSignlessInteger(1))
-    return ElementKind::I1;
-  return std::nullopt;
-}
-
 bool reference::isRepresentable(ElementKind kind, double value) {
   if (!std::isfinite(value))
     return true;

@@ -10,6 +10,7 @@
 #ifndef TILEDIALECT_LIB_REFERENCE_ENVIRONMENT_H
 #define TILEDIALECT_LIB_REFERENCE_ENVIRONMENT_H
 
+#include "TileDialect/Support/ElementKindOf.h"
 #include "TileDialect/Support/HostTensor.h"
 
 #include "mlir/IR/Operation.h"
@@ -24,8 +25,6 @@ namespace mlir::tileir::reference {
 /// identity cast, a returned value).
 using TensorRef = std::shared_ptr<const HostTensor>;
 
-/// The element kind of a float or i1 type; nullopt for anything else.
-std::optional<ElementKind> getElementKind(Type type);
 
 /// Whether `value` is exactly representable in `kind` (NaN and infinities
 /// are); a fast test equivalent to `roundToElement(kind, value) == value`.

@@ -51,7 +51,7 @@ static LogicalResult checkType(Operation *op, Type type, const Twine &what) {
     return op->emitOpError() << what << " has dynamic shape in type " << type
                              << "; the reference evaluator supports static "
                                 "shapes only";
-  if (!getElementKind(tensorType.getElementType()))
+  if (!elementKindOf(tensorType.getElementType()))
     return op->emitOpError()
            << what << " has element type " << tensorType.getElementType()
            << ", which the reference evaluator does not "
@@ -103,13 +103,13 @@ static LogicalResult bindArgument(func::FuncOp func, BlockArgument arg,
       return func.emitOpError()
              << "argument #" << number << " is a scalar but "
              << "was given " << tensor.data.size() << " values";
-    std::optional<ElementKind> kind = getElementKind(type);
+    std::optional<ElementKind> kind = elementKindOf(type);
     env.bindScalar(arg,
                    kind ? env.round(*kind, tensor.data[0]) : tensor.data[0]);
     return success();
   }
   auto tensorType = cast<RankedTensorType>(type);
-  ElementKind kind = *getElementKind(tensorType.getElementType());
+  ElementKind kind = *elementKindOf(tensorType.getElementType());
   if (ArrayRef<int64_t>(tensor.shape) != tensorType.getShape() ||
       static_cast<int64_t>(tensor.data.size()) != tensor.numElements())
     return func.emitOpError() << "argument #" << number << " of type " << type
@@ -142,7 +142,7 @@ static FailureOr<std::vector<HostTensor>> collectResults(func::ReturnOp ret,
       results.push_back(env.takeTensor(value, ret));
       continue;
     }
-    std::optional<ElementKind> kind = getElementKind(value.getType());
+    std::optional<ElementKind> kind = elementKindOf(value.getType());
     if (!kind)
       return ret.emitOpError()
              << "returns result #" << i << " of type " << value.getType()

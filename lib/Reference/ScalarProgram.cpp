@@ -122,7 +122,7 @@ public:
   FailureOr<int8_t> getRounding(Operation *op, Type type) {
     if (isa<IntegerType, IndexType>(type))
       return int8_t(-1);
-    std::optional<ElementKind> kind = getElementKind(type);
+    std::optional<ElementKind> kind = elementKindOf(type);
     if (!kind || !isa<FloatType>(type))
       return op->emitOpError()
              << "has result type " << type

@@ -18,7 +18,7 @@ using namespace mlir::tileir;
 using namespace mlir::tileir::reference;
 
 HostTensor reference::makeZeroTensor(RankedTensorType type) {
-  std::optional<ElementKind> kind = getElementKind(type.getElementType());
+  std::optional<ElementKind> kind = elementKindOf(type.getElementType());
   assert(kind && type.hasStaticShape() && "unchecked tensor type");
   return HostTensor(
       "", std::vector<int64_t>(type.getShape().begin(), type.getShape().end()),

@@ -3,7 +3,9 @@
 #include "TileDialect/Support/HostTensor.h"
 
 #include <cmath>
+#include <cstdint>
 #include <cstring>
+#include <limits>
 
 using namespace mlir::tileir;
 
@@ -32,32 +34,58 @@ mlir::tileir::parseElementKind(const std::string &name) {
   return std::nullopt;
 }
 
-/// Rounds a double to a binary float with `mantissa` explicit bits and
-/// exponent range [minExp, maxExp] (of the normalized value), to nearest even,
-/// with gradual underflow.
-static double roundToFormat(double value, int mantissa, int minExp,
-                            int maxExp) {
-  if (!std::isfinite(value) || value == 0.0)
-    return value;
-  int exp;
-  std::frexp(value, &exp); // value = f * 2^exp, 0.5 <= |f| < 1
-  // The unit in the last place at this magnitude (subnormals keep minExp).
-  int e = std::max(exp - 1, minExp);
-  double ulp = std::ldexp(1.0, e - mantissa);
-  double rounded = std::nearbyint(value / ulp) * ulp;
-  // Largest finite value: (2 - 2^-mantissa) * 2^maxExp.
-  double largest = std::ldexp(2.0 - std::ldexp(1.0, -mantissa), maxExp);
+//===----------------------------------------------------------------------===//
+// Rounding
+//===----------------------------------------------------------------------===//
+
+/// Rounds `value` to a binary format with `Mantissa` explicit bits, smallest
+/// normal exponent `MinExp` and largest finite value `largest`, to nearest
+/// even with gradual underflow.
+/// Normal values drop the low bits of the double's mantissa (a carry into the
+/// exponent is the correct rounding); subnormal ones round to a multiple of
+/// the fixed smallest step, scaled by an exact power of two.
+/// 2^e, at compile time.
+static constexpr double pow2(int e) {
+  double r = 1.0;
+  for (; e > 0; --e)
+    r *= 2.0;
+  for (; e < 0; ++e)
+    r /= 2.0;
+  return r;
+}
+
+template <int Mantissa, int MinExp>
+static inline double roundToFormatBits(double value, double largest) {
+  constexpr int dropBits = 52 - Mantissa;
+  constexpr double minNormal = pow2(MinExp);
+  double magnitude = std::fabs(value);
+  if (!(magnitude >= minNormal)) {
+    if (magnitude == 0.0 || value != value)
+      return value;
+    constexpr double scale = pow2(Mantissa - MinExp);
+    return std::nearbyint(value * scale) / scale;
+  }
+  uint64_t bits;
+  std::memcpy(&bits, &value, sizeof(bits));
+  uint64_t lsb = (bits >> dropBits) & 1;
+  bits += ((uint64_t(1) << (dropBits - 1)) - 1) + lsb;
+  bits &= ~((uint64_t(1) << dropBits) - 1);
+  double rounded;
+  std::memcpy(&rounded, &bits, sizeof(rounded));
   if (std::fabs(rounded) > largest)
-    return std::copysign(INFINITY, value);
+    return std::copysign(std::numeric_limits<double>::infinity(), value);
   return rounded;
 }
+
+static constexpr double kLargestF16 = (2.0 - pow2(-10)) * pow2(15);
+static constexpr double kLargestBF16 = (2.0 - pow2(-7)) * pow2(127);
 
 double mlir::tileir::roundToElement(ElementKind kind, double value) {
   switch (kind) {
   case ElementKind::F16:
-    return roundToFormat(value, 10, -14, 15);
+    return roundToFormatBits<10, -14>(value, kLargestF16);
   case ElementKind::BF16:
-    return roundToFormat(value, 7, -126, 127);
+    return roundToFormatBits<7, -126>(value, kLargestBF16);
   case ElementKind::F32:
     return static_cast<double>(static_cast<float>(value));
   case ElementKind::F64:
@@ -66,4 +94,27 @@ double mlir::tileir::roundToElement(ElementKind kind, double value) {
     return value != 0.0 ? 1.0 : 0.0;
   }
   return value;
+}
+
+void mlir::tileir::roundInPlace(ElementKind kind, double *data, int64_t n) {
+  switch (kind) {
+  case ElementKind::F16:
+    for (int64_t i = 0; i < n; ++i)
+      data[i] = roundToFormatBits<10, -14>(data[i], kLargestF16);
+    return;
+  case ElementKind::BF16:
+    for (int64_t i = 0; i < n; ++i)
+      data[i] = roundToFormatBits<7, -126>(data[i], kLargestBF16);
+    return;
+  case ElementKind::F32:
+    for (int64_t i = 0; i < n; ++i)
+      data[i] = static_cast<double>(static_cast<float>(data[i]));
+    return;
+  case ElementKind::F64:
+    return;
+  case ElementKind::I1:
+    for (int64_t i = 0; i < n; ++i)
+      data[i] = data[i] != 0.0 ? 1.0 : 0.0;
+    return;
+  }
 }

@@ -11,6 +11,7 @@
 #include "TileDialect/IR/TileOps.h"
 #include "TileDialect/Interpreter/TileInterpreter.h"
 #include "TileDialect/Reference/LinalgInterpreter.h"
+#include "TileDialect/Support/ElementKindOf.h"
 #include "TileDialect/Support/RandomInit.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -105,18 +106,6 @@ int fail(const llvm::Twine &message) {
   return kExitBadInput;
 }
 
-std::optional<ElementKind> kindOf(Type type) {
-  if (type.isF16())
-    return ElementKind::F16;
-  if (type.isBF16())
-    return ElementKind::BF16;
-  if (type.isF32())
-    return ElementKind::F32;
-  if (type.isF64())
-    return ElementKind::F64;
-  return std::nullopt;
-}
-
 std::optional<Precision> parsePrecision(StringRef text) {
   if (text == "f64")
     return Precision::F64;
@@ -137,7 +126,7 @@ FailureOr<Runnable> describeProgram(ProgramOp program) {
   r.op = program;
   for (BlockArgument arg : program.getBodyBlock().getArguments()) {
     auto type = cast<TensorRefType>(arg.getType());
-    std::optional<ElementKind> kind = kindOf(type.getElementType());
+    std::optional<ElementKind> kind = elementKindOf(type.getElementType());
     if (!kind)
       return program.emitError("unsupported element type ")
              << type.getElementType();
@@ -180,7 +169,7 @@ FailureOr<Runnable> describeFunction(func::FuncOp func) {
   for (auto [i, arg] : llvm::enumerate(func.getArguments())) {
     auto type = dyn_cast<RankedTensorType>(arg.getType());
     std::optional<ElementKind> kind =
-        type && type.hasStaticShape() ? kindOf(type.getElementType())
+        type && type.hasStaticShape() ? elementKindOf(type.getElementType())
                                       : std::nullopt;
     if (!kind)
       return func.emitError("argument #")

@@ -36,6 +36,9 @@ std::optional<ElementKind> parseElementKind(const std::string &name);
 /// non-zero to 1. Overflow gives infinity, as IEEE conversion does.
 double roundToElement(ElementKind kind, double value);
 
+/// Rounds `n` elements of `data` in place with roundToElement.
+void roundInPlace(ElementKind kind, double *data, int64_t n);
+
 /// Rounds `value` for `kind` under `precision`: unchanged in F64.
 inline double roundFor(Precision precision, ElementKind kind, double value) {
   return precision == Precision::F64 ? value : roundToElement(kind, value);
