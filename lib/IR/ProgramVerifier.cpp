@@ -40,8 +40,6 @@ std::string toString(const IterationSpace &s) {
 /// variables.
 class ScopeChecker {
 public:
-  explicit ScopeChecker(ProgramOp program) : program(program) {}
-
   LogicalResult check(Value root) {
     Context empty;
     return visit(root, empty, /*user=*/nullptr);
@@ -105,7 +103,6 @@ private:
     return success();
   }
 
-  ProgramOp program;
   std::map<std::vector<Operation *>, unsigned> contexts;
   llvm::DenseSet<std::pair<Operation *, unsigned>> visited;
 };
@@ -229,5 +226,5 @@ LogicalResult ProgramOp::verifyRegions() {
   Value root = getRoot();
   if (!root)
     return emitOpError("must end with tile.yield of its root statement");
-  return ScopeChecker(*this).check(root);
+  return ScopeChecker().check(root);
 }

@@ -229,15 +229,19 @@ FailureOr<Runnable> findRunnable(ModuleOp module, StringRef name,
   return describeFunction(cast<func::FuncOp>(pick.front()));
 }
 
-/// Runs `r` on its params (updated in place for programs) and returns the
-/// outputs.
+/// Copies of the tensors `r` reads and writes, filled as prepared.
+std::vector<HostTensor> tensorsOf(const Runnable &r) {
+  std::vector<HostTensor> tensors;
+  for (const Param &p : r.params)
+    tensors.push_back(p.tensor);
+  return tensors;
+}
+
+/// Runs `r` on `tensors` (one per param) and returns its outputs.
 FailureOr<std::vector<HostTensor>>
-run(Runnable &r, std::vector<Param> &params, Precision precision,
+run(Runnable &r, std::vector<HostTensor> tensors, Precision precision,
     const llvm::StringMap<int64_t> &tileSizes) {
   if (auto program = dyn_cast<ProgramOp>(r.op)) {
-    std::vector<HostTensor> tensors;
-    for (Param &p : params)
-      tensors.push_back(p.tensor);
     TileInterpreterOptions options;
     options.precision = precision;
     options.tileSizes = tileSizes;
@@ -245,17 +249,10 @@ run(Runnable &r, std::vector<Param> &params, Precision precision,
       return failure();
     std::vector<HostTensor> outputs;
     for (unsigned i : r.outputs)
-      outputs.push_back(tensors[i]);
+      outputs.push_back(std::move(tensors[i]));
     return outputs;
   }
-  std::vector<HostTensor> args;
-  for (Param &p : params)
-    args.push_back(p.tensor);
-  FailureOr<std::vector<HostTensor>> results = interpretLinalgFunction(
-      cast<func::FuncOp>(r.op), args, precision);
-  if (failed(results))
-    return failure();
-  return results;
+  return interpretLinalgFunction(cast<func::FuncOp>(r.op), tensors, precision);
 }
 
 } // namespace
@@ -372,18 +369,17 @@ int main(int argc, char **argv) {
     tileSizes[arg.substr(0, eq)] = value;
   }
 
-  std::vector<Param> params = runnable->params;
   FailureOr<std::vector<HostTensor>> outputs =
-      run(*runnable, params, *programPrecision, tileSizes);
+      run(*runnable, tensorsOf(*runnable), *programPrecision, tileSizes);
   if (failed(outputs))
     return kExitBadInput;
 
   if (timeIt) {
     std::vector<double> micros;
     for (unsigned i = 0; i < std::max(1u, unsigned(repetitions)); ++i) {
-      std::vector<Param> fresh = runnable->params;
+      std::vector<HostTensor> fresh = tensorsOf(*runnable);
       auto start = std::chrono::steady_clock::now();
-      (void)run(*runnable, fresh, *programPrecision, tileSizes);
+      (void)run(*runnable, std::move(fresh), *programPrecision, tileSizes);
       micros.push_back(std::chrono::duration<double, std::micro>(
                            std::chrono::steady_clock::now() - start)
                            .count());
@@ -403,9 +399,8 @@ int main(int argc, char **argv) {
     return 0;
   }
 
-  std::vector<Param> refParams = reference->params;
   FailureOr<std::vector<HostTensor>> expected =
-      run(*reference, refParams, *refPrecision, {});
+      run(*reference, tensorsOf(*reference), *refPrecision, {});
   if (failed(expected))
     return kExitBadInput;
   if (expected->size() != outputs->size())
