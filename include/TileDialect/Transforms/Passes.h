@@ -3,6 +3,7 @@
 #ifndef TILEDIALECT_TRANSFORMS_PASSES_H
 #define TILEDIALECT_TRANSFORMS_PASSES_H
 
+#include "mlir/Dialect/PDL/IR/PDL.h"
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/Pass/Pass.h"
 

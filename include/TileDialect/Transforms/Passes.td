@@ -28,4 +28,69 @@ def TileProgramStats : Pass<"tile-program-stats", "::mlir::ModuleOp"> {
   ];
 }
 
+def TileSaturate : Pass<"tile-saturate", "::mlir::ModuleOp"> {
+  let summary = "Equality saturation of each tile program over the rewrite rules";
+  let description = [{
+    Puts every `tile.program` of the module into an e-graph (one e-node per
+    op) and applies the rewrite rules until the e-graph saturates or a limit
+    is hit, with Trinity's sequence canonicalization and expression
+    propagation between iterations. The rules are the bundled PDLL families
+    (Sequence, Fusion, Insertion, Factoring, Algebraic, MixedPrecision,
+    Concat; see docs/Rules.md) plus any PDL files given with `rules=`; each
+    has a guard over the e-classes' access summaries.
+
+    The program is left unchanged (extraction is `--tile-extract`). With
+    `goal=PATH`, every `tile.program` in that file is looked up in the
+    saturated e-graph of the program of the same name (or of the only
+    program): a remark says the goal is represented; otherwise an error
+    points at the first op of the goal whose term is missing. This is the
+    start => goal test of egg.
+
+    Example:
+    `tile-opt examples/vanilla.mlir --tile-saturate="iterations=8 report=sat.json" -o /dev/null`
+  }];
+  let options = [
+    Option<"iterations", "iterations", "unsigned", /*default=*/"8",
+           "Maximum number of iterations">,
+    Option<"maxNodes", "max-nodes", "unsigned", /*default=*/"200000",
+           "Stop once the e-graph has more e-nodes than this">,
+    Option<"timeout", "timeout", "double", /*default=*/"60.0",
+           "Stop after this many seconds">,
+    ListOption<"ruleFiles", "rules", "std::string",
+               "PDL files (as written by mlir-pdll -x=mlir) with more rules">,
+    ListOption<"only", "only", "std::string",
+               "Apply only these rules or rule families">,
+    ListOption<"disable", "disable", "std::string",
+               "Do not apply these rules or rule families">,
+    Option<"backoff", "backoff", "bool", /*default=*/"true",
+           "Use egg's backoff scheduler (ban rules with too many matches)">,
+    Option<"matchLimit", "match-limit", "unsigned", /*default=*/"1000",
+           "Backoff scheduler: matches per iteration before a rule is banned">,
+    Option<"banLength", "ban-length", "unsigned", /*default=*/"5",
+           "Backoff scheduler: iterations a banned rule sits out">,
+    Option<"propagate", "propagate", "bool", /*default=*/"true",
+           "Run expression propagation between iterations">,
+    Option<"reportPath", "report", "std::string", /*default=*/"\"\"",
+           "Write a JSON report to this path ('-' for stdout)">,
+    Option<"goalPath", "goal", "std::string", /*default=*/"\"\"",
+           "Check that the tile programs in this file are represented">,
+    Option<"dotPath", "dot", "std::string", /*default=*/"\"\"",
+           "Write the e-graph in Graphviz form (small e-graphs only)">,
+    Option<"progress", "progress", "bool", /*default=*/"false",
+           "Print one line per iteration to stderr">
+  ];
+  let dependentDialects = ["::mlir::pdl::PDLDialect"];
+  let statistics = [
+    Statistic<"numIterations", "iterations", "Iterations run">,
+    Statistic<"numClasses", "eclasses", "E-classes after saturation">,
+    Statistic<"numNodes", "enodes", "E-nodes after saturation">,
+    Statistic<"numApplied", "applied", "Rule applications that changed the e-graph">,
+    Statistic<"numBlocked", "blocked", "Matches rejected by a guard">,
+    Statistic<"numLog10Programs", "log10-programs",
+              "log10 of the number of programs represented (rounded down)">,
+    Statistic<"numGoalsFound", "goals-found", "Goal programs represented">,
+    Statistic<"numGoalsMissing", "goals-missing", "Goal programs not represented">
+  ];
+}
+
 #endif // TILEDIALECT_TRANSFORMS_PASSES_TD

@@ -1,0 +1,38 @@
+//===- Substitute.h - Copy a sub-e-graph with replacements ------*- C++ -*-===//
+//
+// Builds the e-class of a term with some of its subterms replaced: classes
+// mapped to other classes (expression propagation), a loop variable renamed
+// (iteration-space reindexing), a symbolic tile size specialized to a
+// concrete one. Every node of every reached class is copied, so the result
+// represents all alternatives of the original.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef TILEDIALECT_SATURATION_SUBSTITUTE_H
+#define TILEDIALECT_SATURATION_SUBSTITUTE_H
+
+#include "TileDialect/Saturation/TileEGraph.h"
+
+namespace mlir::tileir {
+
+struct Substitution {
+  /// Classes replaced by other classes.
+  llvm::DenseMap<egraph::Id, egraph::Id> classes;
+  /// `tile.tile %from` / `tile.elem %from` become `%to`'s.
+  uint32_t fromVar = ~0u, toVar = ~0u;
+  /// Every extent `c*sym` becomes `c*value`.
+  StringAttr sizeSymbol;
+  int64_t sizeValue = 0;
+};
+
+/// The class of `root` with `subst` applied. Fails if a `tile.size` of the
+/// specialized symbol is reached (a loop inside would change its step).
+FailureOr<egraph::Id> substitute(TileEGraph &tg, egraph::Id root,
+                                 const Substitution &subst);
+
+/// `type` with `sym` specialized to `value` (tile types only).
+Type specializeType(Type type, StringAttr sym, int64_t value);
+
+} // namespace mlir::tileir
+
+#endif // TILEDIALECT_SATURATION_SUBSTITUTE_H

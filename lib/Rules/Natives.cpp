@@ -1,0 +1,532 @@
+//===- Natives.cpp - Native constraints and rewrites of the rules ---------===//
+
+#include "TileDialect/Rules/Natives.h"
+#include "TileDialect/IR/TileTypes.h"
+#include "TileDialect/Saturation/Substitute.h"
+
+using namespace mlir;
+using namespace mlir::tileir;
+using egraph::Id;
+
+//===----------------------------------------------------------------------===//
+// Helpers
+//===----------------------------------------------------------------------===//
+
+static const ClassData &dataOf(RuleContext &ctx, const PdlSlot *s) {
+  return ctx.tg.data(s->cls);
+}
+static uint32_t varOf(RuleContext &ctx, const PdlSlot *s) {
+  return ctx.tg.data(s->cls).var;
+}
+
+/// Only the accesses of `d` with the given direction.
+static ClassData filtered(const ClassData &d, bool writes) {
+  ClassData out = d;
+  out.accesses.clear();
+  for (const Access &a : d.accesses)
+    if (a.write == writes)
+      out.accesses.push_back(a);
+  return out;
+}
+
+/// Whether something `x` reads may be written by `y` (or the other way):
+/// reads of x against writes of y.
+static bool readsMeetWrites(const ClassData &x, const ClassData &y) {
+  return mayConflict(filtered(x, false), filtered(y, true));
+}
+static bool writesMeetWrites(const ClassData &x, const ClassData &y) {
+  return mayConflict(filtered(x, true), filtered(y, true));
+}
+
+static bool isClass(llvm::ArrayRef<const PdlSlot *> args, size_t n) {
+  if (args.size() != n)
+    return false;
+  for (const PdlSlot *a : args)
+    if (a->kind != PdlSlot::Class)
+      return false;
+  return true;
+}
+
+//===----------------------------------------------------------------------===//
+// Loop-structure guards
+//===----------------------------------------------------------------------===//
+
+/// Commutes(a, b): swapping two statements keeps every dependence.
+static bool commutes(RuleContext &ctx, llvm::ArrayRef<const PdlSlot *> args) {
+  if (!isClass(args, 2))
+    return false;
+  const ClassData &a = dataOf(ctx, args[0]), &b = dataOf(ctx, args[1]);
+  return a.hasNonSeqNode && b.hasNonSeqNode && !mayConflict(a, b);
+}
+
+/// FusionLegal(v, b1, b2): `loop v b1; loop v b2` == `loop v (b1; b2)`:
+/// no access of b1 in one iteration meets a conflicting access of b2 in
+/// another.
+static bool fusionLegal(RuleContext &ctx,
+                        llvm::ArrayRef<const PdlSlot *> args) {
+  if (!isClass(args, 3))
+    return false;
+  uint32_t v = varOf(ctx, args[0]);
+  return v != ~0u &&
+         !mayConflict(dataOf(ctx, args[1]), dataOf(ctx, args[2]), v);
+}
+
+/// InsertAfterLegal(v, b1, b2): `loop v b1; b2` == `loop v (b1; b2)`: b2
+/// is straight-line code (no loops: moving loop nests into loops is not
+/// what the rule is for, and it multiplies the e-graph), does not use v, is idempotent, and b1 never reads what b2 writes.
+static bool insertAfterLegal(RuleContext &ctx,
+                             llvm::ArrayRef<const PdlSlot *> args) {
+  if (!isClass(args, 3))
+    return false;
+  uint32_t v = varOf(ctx, args[0]);
+  const ClassData &b1 = dataOf(ctx, args[1]), &b2 = dataOf(ctx, args[2]);
+  return v != ~0u && !b2.usesVar(v) && b2.boundVars.empty() && b2.hasNonSeqNode &&
+         isIdempotent(b2) && !readsMeetWrites(b1, b2);
+}
+
+/// InsertBeforeLegal(v, b1, b2): `b1; loop v b2` == `loop v (b1; b2)`: b1
+/// is straight-line code, does not use v, is idempotent, and b2 never writes what b1 reads or
+/// writes.
+static bool insertBeforeLegal(RuleContext &ctx,
+                              llvm::ArrayRef<const PdlSlot *> args) {
+  if (!isClass(args, 3))
+    return false;
+  uint32_t v = varOf(ctx, args[0]);
+  const ClassData &b1 = dataOf(ctx, args[1]), &b2 = dataOf(ctx, args[2]);
+  return v != ~0u && !b1.usesVar(v) && b1.boundVars.empty() && b1.hasNonSeqNode &&
+         isIdempotent(b1) && !readsMeetWrites(b1, b2) &&
+         !writesMeetWrites(b1, b2);
+}
+
+/// LoopInvariant(v, body): `loop v body` == `body`.
+static bool loopInvariant(RuleContext &ctx,
+                          llvm::ArrayRef<const PdlSlot *> args) {
+  if (!isClass(args, 2))
+    return false;
+  uint32_t v = varOf(ctx, args[0]);
+  const ClassData &body = dataOf(ctx, args[1]);
+  return v != ~0u && !body.usesVar(v) && isIdempotent(body);
+}
+
+/// NotUsesVar(v, x).
+static bool notUsesVar(RuleContext &ctx,
+                       llvm::ArrayRef<const PdlSlot *> args) {
+  if (!isClass(args, 2))
+    return false;
+  uint32_t v = varOf(ctx, args[0]);
+  return v != ~0u && !dataOf(ctx, args[1]).usesVar(v);
+}
+
+/// ZeroInitAccumulator(T): T starts zero and its first writer is the
+/// accumulation that matched (see ProgramFacts).
+static bool zeroInitAccumulator(RuleContext &ctx,
+                                llvm::ArrayRef<const PdlSlot *> args) {
+  if (!isClass(args, 1))
+    return false;
+  uint32_t t = dataOf(ctx, args[0]).tensor;
+  return t != ~0u && ctx.facts.zeroInitAccumulators.contains(t);
+}
+
+//===----------------------------------------------------------------------===//
+// Value guards
+//===----------------------------------------------------------------------===//
+
+/// BroadcastsLastDim(dims, t): `dims` is exactly the last dimension of tile
+/// type t (the contraction dimension of a matmul's left operand).
+static bool broadcastsLastDim(RuleContext &,
+                              llvm::ArrayRef<const PdlSlot *> args) {
+  if (args.size() != 2 || args[0]->kind != PdlSlot::Attr ||
+      args[1]->kind != PdlSlot::TypeVal)
+    return false;
+  auto dims = dyn_cast<DenseI64ArrayAttr>(args[0]->attr);
+  auto tile = dyn_cast<TileType>(args[1]->type);
+  return dims && tile && dims.size() == 1 &&
+         dims[0] == tile.getRank() - 1;
+}
+
+/// ElementTypeOf(x, t): x's element type is t's.
+static bool sameElementType(RuleContext &ctx,
+                            llvm::ArrayRef<const PdlSlot *> args) {
+  if (args.size() != 2 || args[0]->kind != PdlSlot::Class ||
+      args[1]->kind != PdlSlot::TypeVal)
+    return false;
+  auto a = dyn_cast<TileType>(dataOf(ctx, args[0]).type);
+  auto b = dyn_cast<TileType>(args[1]->type);
+  return a && b && a.getElementType() == b.getElementType();
+}
+
+/// SameType(x, y).
+static bool sameType(RuleContext &ctx, llvm::ArrayRef<const PdlSlot *> args) {
+  return isClass(args, 2) &&
+         dataOf(ctx, args[0]).type == dataOf(ctx, args[1]).type;
+}
+
+/// IsSplat(x, value): x is a splat constant equal to `value` (a float attr).
+static bool isSplat(RuleContext &ctx, llvm::ArrayRef<const PdlSlot *> args) {
+  if (args.size() != 2 || args[0]->kind != PdlSlot::Class ||
+      args[1]->kind != PdlSlot::Attr)
+    return false;
+  auto f = dyn_cast<FloatAttr>(args[1]->attr);
+  const ClassData &d = dataOf(ctx, args[0]);
+  return f && d.splat && *d.splat == f.getValueAsDouble();
+}
+
+/// NonZero(x): x is a non-zero splat or an exponential.
+static bool nonZero(RuleContext &ctx, llvm::ArrayRef<const PdlSlot *> args) {
+  if (!isClass(args, 1))
+    return false;
+  const ClassData &d = dataOf(ctx, args[0]);
+  if (d.splat)
+    return *d.splat != 0;
+  egraph::EGraph &eg = ctx.tg.graph();
+  for (const egraph::ENode &n : eg.getClass(eg.find(args[0]->cls)).nodes)
+    if (ctx.tg.getOpName(n.op).getStringRef() == "tile.exp")
+      return true;
+  return false;
+}
+
+/// RankIs(x, n).
+static bool rankIs(RuleContext &ctx, llvm::ArrayRef<const PdlSlot *> args) {
+  if (args.size() != 2 || args[0]->kind != PdlSlot::Class ||
+      args[1]->kind != PdlSlot::Attr)
+    return false;
+  auto tile = dyn_cast<TileType>(dataOf(ctx, args[0]).type);
+  auto n = dyn_cast<IntegerAttr>(args[1]->attr);
+  return tile && n && tile.getRank() == n.getInt();
+}
+
+/// The type of `concat(x, y)` along `axis`, if the operands agree elsewhere.
+static TileType concatType(TileType x, TileType y, int64_t axis) {
+  if (!x || !y || x.getRank() != y.getRank() || axis < 0 ||
+      axis >= x.getRank() || x.getElementType() != y.getElementType())
+    return nullptr;
+  llvm::SmallVector<TileDim> shape(x.getShape());
+  for (int64_t d = 0; d < x.getRank(); ++d)
+    if (d != axis && x.getShape()[d] != y.getShape()[d])
+      return nullptr;
+  std::optional<TileDim> sum = shape[axis].add(y.getShape()[axis]);
+  if (!sum)
+    return nullptr;
+  shape[axis] = *sum;
+  return TileType::get(x.getContext(), shape, x.getElementType());
+}
+
+/// Concatenable(x, y, axis).
+static bool concatenable(RuleContext &ctx,
+                         llvm::ArrayRef<const PdlSlot *> args) {
+  if (args.size() != 3 || args[0]->kind != PdlSlot::Class ||
+      args[1]->kind != PdlSlot::Class || args[2]->kind != PdlSlot::Attr)
+    return false;
+  auto axis = dyn_cast<IntegerAttr>(args[2]->attr);
+  return axis && concatType(dyn_cast<TileType>(dataOf(ctx, args[0]).type),
+                            dyn_cast<TileType>(dataOf(ctx, args[1]).type),
+                            axis.getInt());
+}
+
+/// The shape of `matmul(a, b)` with element type `et`.
+static TileType matmulType(TileType a, TileType b, Type et) {
+  if (!a || !b || a.getRank() != b.getRank() || a.getRank() < 2)
+    return nullptr;
+  int64_t r = a.getRank();
+  if (a.getShape()[r - 1] != b.getShape()[r - 2])
+    return nullptr;
+  llvm::SmallVector<TileDim> shape(a.getShape().drop_back());
+  shape.push_back(b.getShape()[r - 1]);
+  for (int64_t d = 0; d + 2 < r; ++d)
+    if (a.getShape()[d] != b.getShape()[d])
+      return nullptr;
+  return TileType::get(a.getContext(), shape, et);
+}
+
+/// Contractible(a, b): matmul(a, b) is well-formed.
+static bool contractible(RuleContext &ctx,
+                         llvm::ArrayRef<const PdlSlot *> args) {
+  if (!isClass(args, 2))
+    return false;
+  auto a = dyn_cast<TileType>(dataOf(ctx, args[0]).type);
+  auto b = dyn_cast<TileType>(dataOf(ctx, args[1]).type);
+  return a && b && a.getElementType() == b.getElementType() &&
+         matmulType(a, b, a.getElementType());
+}
+
+//===----------------------------------------------------------------------===//
+// Rewrites
+//===----------------------------------------------------------------------===//
+
+/// BroadcastTo(b, dims, like): `tile.bcast b [dims]` with the shape of `like`
+/// and b's element type.
+static LogicalResult broadcastTo(RuleContext &ctx,
+                                 llvm::ArrayRef<const PdlSlot *> args,
+                                 llvm::SmallVectorImpl<PdlSlot> &results) {
+  if (args.size() != 3 || args[0]->kind != PdlSlot::Class ||
+      args[1]->kind != PdlSlot::Attr || args[2]->kind != PdlSlot::Class)
+    return failure();
+  auto b = dyn_cast<TileType>(dataOf(ctx, args[0]).type);
+  auto like = dyn_cast<TileType>(dataOf(ctx, args[2]).type);
+  if (!b || !like)
+    return failure();
+  Type type = TileType::get(ctx.tg.getContext(), like.getShape(),
+                            b.getElementType());
+  MLIRContext *mctx = ctx.tg.getContext();
+  Id id = ctx.tg.add("tile.bcast", {args[0]->cls},
+                     {NamedAttribute(StringAttr::get(mctx, "dims"),
+                                     args[1]->attr)},
+                     type);
+  results.push_back(PdlSlot::ofClass(id));
+  return success();
+}
+
+/// SplatLike(x, value): a splat constant of x's type.
+static LogicalResult splatLike(RuleContext &ctx,
+                               llvm::ArrayRef<const PdlSlot *> args,
+                               llvm::SmallVectorImpl<PdlSlot> &results) {
+  if (args.size() != 2 || args[0]->kind != PdlSlot::Class ||
+      args[1]->kind != PdlSlot::Attr)
+    return failure();
+  auto tile = dyn_cast<TileType>(dataOf(ctx, args[0]).type);
+  auto f = dyn_cast<FloatAttr>(args[1]->attr);
+  if (!tile || !f)
+    return failure();
+  MLIRContext *mctx = ctx.tg.getContext();
+  Attribute value =
+      FloatAttr::get(tile.getElementType(), f.getValueAsDouble());
+  Id id = ctx.tg.add("tile.constant", {},
+                     {NamedAttribute(StringAttr::get(mctx, "value"), value)},
+                     tile);
+  results.push_back(PdlSlot::ofClass(id));
+  return success();
+}
+
+/// ConcatOf(x, y, axis).
+static LogicalResult concatOf(RuleContext &ctx,
+                              llvm::ArrayRef<const PdlSlot *> args,
+                              llvm::SmallVectorImpl<PdlSlot> &results) {
+  if (args.size() != 3 || args[0]->kind != PdlSlot::Class ||
+      args[1]->kind != PdlSlot::Class || args[2]->kind != PdlSlot::Attr)
+    return failure();
+  auto axis = dyn_cast<IntegerAttr>(args[2]->attr);
+  if (!axis)
+    return failure();
+  TileType type = concatType(dyn_cast<TileType>(dataOf(ctx, args[0]).type),
+                             dyn_cast<TileType>(dataOf(ctx, args[1]).type),
+                             axis.getInt());
+  if (!type)
+    return failure();
+  MLIRContext *mctx = ctx.tg.getContext();
+  Id id = ctx.tg.add(
+      "tile.concat", {args[0]->cls, args[1]->cls},
+      {NamedAttribute(StringAttr::get(mctx, "axis"), args[2]->attr)}, type);
+  results.push_back(PdlSlot::ofClass(id));
+  return success();
+}
+
+/// MatmulOf(a, b, like): `matmul(a, b)` with like's element type.
+static LogicalResult matmulOf(RuleContext &ctx,
+                              llvm::ArrayRef<const PdlSlot *> args,
+                              llvm::SmallVectorImpl<PdlSlot> &results) {
+  if (!isClass(args, 3))
+    return failure();
+  auto like = dyn_cast<TileType>(dataOf(ctx, args[2]).type);
+  if (!like)
+    return failure();
+  TileType type = matmulType(dyn_cast<TileType>(dataOf(ctx, args[0]).type),
+                             dyn_cast<TileType>(dataOf(ctx, args[1]).type),
+                             like.getElementType());
+  if (!type)
+    return failure();
+  Id id = ctx.tg.add("tile.matmul", {args[0]->cls, args[1]->cls}, {}, type);
+  results.push_back(PdlSlot::ofClass(id));
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// Loop fusion with iteration-space reindexing
+//===----------------------------------------------------------------------===//
+
+namespace {
+/// How `loop v1 b1; loop v2 b2` fuses into one loop over `to`.
+struct ReindexPlan {
+  uint32_t from = ~0u, to = ~0u;
+  bool reindexFirst = false; ///< b1 is re-expressed (else b2)
+  StringAttr sizeSymbol;     ///< specialized in the re-expressed body
+  int64_t sizeValue = 0;
+};
+} // namespace
+
+static std::optional<int64_t> tripCount(const LoopRange &r) {
+  if (!r.step.isConcrete() || r.step.getConcrete() <= 0)
+    return std::nullopt;
+  int64_t n = r.end - r.start;
+  if (n % r.step.getConcrete())
+    return std::nullopt;
+  return n / r.step.getConcrete();
+}
+
+/// Summary of `d` after renaming variable `from` to `to`.
+static ClassData renamed(const ClassData &d, uint32_t from, uint32_t to) {
+  ClassData out = d;
+  for (Access &a : out.accesses)
+    for (IndexTerm &t : a.dims)
+      if ((t.kind == IndexTerm::Tile || t.kind == IndexTerm::Elem) &&
+          t.var == from)
+        t.var = to;
+  for (uint32_t &v : out.freeVars)
+    if (v == from)
+      v = to;
+  llvm::sort(out.freeVars);
+  return out;
+}
+
+/// Whether any `tile.tile %from` is reachable in the class (a tile index
+/// changes its extent unless the steps agree).
+static bool usesTileOf(RuleContext &ctx, Id cls, uint32_t var) {
+  const ClassData &d = ctx.tg.data(cls);
+  for (const Access &a : d.accesses)
+    for (const IndexTerm &t : a.dims)
+      if (t.kind == IndexTerm::Tile && t.var == var)
+        return true;
+  return false;
+}
+
+static std::optional<ReindexPlan>
+planReindex(RuleContext &ctx, llvm::ArrayRef<const PdlSlot *> args) {
+  if (!isClass(args, 4))
+    return std::nullopt;
+  TileEGraph &tg = ctx.tg;
+  uint32_t v1 = varOf(ctx, args[0]), v2 = varOf(ctx, args[2]);
+  if (v1 == ~0u || v2 == ~0u || v1 == v2)
+    return std::nullopt;
+  const LoopRange *r1 = tg.getLoopRange(v1), *r2 = tg.getLoopRange(v2);
+  if (!r1 || !r2 || r1->start != 0 || r2->start != 0)
+    return std::nullopt;
+  ReindexPlan plan;
+  // The loop with a concrete step keeps its variable; the first if both.
+  bool c1 = r1->step.isConcrete(), c2 = r2->step.isConcrete();
+  plan.reindexFirst = !c1 && c2;
+  plan.from = plan.reindexFirst ? v1 : v2;
+  plan.to = plan.reindexFirst ? v2 : v1;
+  const LoopRange &src = plan.reindexFirst ? *r1 : *r2;
+  const LoopRange &dst = plan.reindexFirst ? *r2 : *r1;
+  TileDim srcStep = src.step;
+  if (c1 && c2) {
+    if (tripCount(*r1) != tripCount(*r2))
+      return std::nullopt;
+  } else if (c1 != c2) {
+    // Specialize the symbolic step so the trip counts agree.
+    std::optional<int64_t> trips = tripCount(dst);
+    if (!trips || *trips == 0 || src.end % *trips ||
+        src.step.coeff != 1)
+      return std::nullopt;
+    plan.sizeSymbol = src.step.sym;
+    plan.sizeValue = src.end / *trips;
+    srcStep = TileDim::concrete(plan.sizeValue);
+  } else {
+    if (r1->step != r2->step || r1->end != r2->end)
+      return std::nullopt;
+  }
+  Id srcBody = plan.reindexFirst ? args[1]->cls : args[3]->cls;
+  const ClassData &sb = tg.data(srcBody);
+  if (sb.usesVar(plan.to) || sb.bindsVar(plan.to))
+    return std::nullopt;
+  if (srcStep != dst.step && usesTileOf(ctx, srcBody, plan.from))
+    return std::nullopt;
+  if (plan.sizeSymbol) {
+    // Another free variable stepping by the symbol would change too.
+    for (uint32_t v : sb.freeVars) {
+      const LoopRange *r = tg.getLoopRange(v);
+      if (v != plan.from && r && r->step.sym == plan.sizeSymbol)
+        return std::nullopt;
+    }
+  }
+  return plan;
+}
+
+/// ReindexFusionLegal(v1, b1, v2, b2).
+static bool reindexFusionLegal(RuleContext &ctx,
+                               llvm::ArrayRef<const PdlSlot *> args) {
+  std::optional<ReindexPlan> plan = planReindex(ctx, args);
+  if (!plan)
+    return false;
+  ClassData b1 = dataOf(ctx, args[1]), b2 = dataOf(ctx, args[3]);
+  if (plan->reindexFirst)
+    b1 = renamed(b1, plan->from, plan->to);
+  else
+    b2 = renamed(b2, plan->from, plan->to);
+  return !mayConflict(b1, b2, plan->to);
+}
+
+/// ReindexFuse(v1, b1, v2, b2) -> `loop to (b1'; b2')`.
+static LogicalResult reindexFuse(RuleContext &ctx,
+                                 llvm::ArrayRef<const PdlSlot *> args,
+                                 llvm::SmallVectorImpl<PdlSlot> &results) {
+  std::optional<ReindexPlan> plan = planReindex(ctx, args);
+  if (!plan)
+    return failure();
+  TileEGraph &tg = ctx.tg;
+  Substitution subst;
+  subst.fromVar = plan->from;
+  subst.toVar = plan->to;
+  subst.sizeSymbol = plan->sizeSymbol;
+  subst.sizeValue = plan->sizeValue;
+  Id b1 = args[1]->cls, b2 = args[3]->cls;
+  FailureOr<Id> moved = substitute(tg, plan->reindexFirst ? b1 : b2, subst);
+  if (failed(moved))
+    return failure();
+  (plan->reindexFirst ? b1 : b2) = *moved;
+  MLIRContext *mctx = tg.getContext();
+  Type stmt = StmtType::get(mctx);
+  Id body = tg.add("tile.seq", {b1, b2}, {}, stmt);
+  const LoopRange *r = tg.getLoopRange(plan->to);
+  Id step = tg.add(
+      "tile.size", {},
+      {NamedAttribute(StringAttr::get(mctx, "value"),
+                      r->step.isConcrete()
+                          ? Attribute(IntegerAttr::get(
+                                IntegerType::get(mctx, 64),
+                                r->step.getConcrete()))
+                          : Attribute(r->step.sym))},
+      SizeType::get(mctx));
+  auto i64 = IntegerType::get(mctx, 64);
+  Id loop = tg.add(
+      "tile.loop", {tg.getVarClass(plan->to), step, body},
+      {NamedAttribute(StringAttr::get(mctx, "start"),
+                      IntegerAttr::get(i64, r->start)),
+       NamedAttribute(StringAttr::get(mctx, "end"),
+                      IntegerAttr::get(i64, r->end))},
+      stmt);
+  results.push_back(PdlSlot::ofClass(loop));
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// Registry
+//===----------------------------------------------------------------------===//
+
+const NativeRegistry &mlir::tileir::getTileNatives() {
+  static const NativeRegistry registry = [] {
+    NativeRegistry r;
+    r.constraints["Commutes"] = commutes;
+    r.constraints["FusionLegal"] = fusionLegal;
+    r.constraints["InsertAfterLegal"] = insertAfterLegal;
+    r.constraints["InsertBeforeLegal"] = insertBeforeLegal;
+    r.constraints["LoopInvariant"] = loopInvariant;
+    r.constraints["NotUsesVar"] = notUsesVar;
+    r.constraints["ZeroInitAccumulator"] = zeroInitAccumulator;
+    r.constraints["ReindexFusionLegal"] = reindexFusionLegal;
+    r.constraints["BroadcastsLastDim"] = broadcastsLastDim;
+    r.constraints["SameElementType"] = sameElementType;
+    r.constraints["SameType"] = sameType;
+    r.constraints["IsSplat"] = isSplat;
+    r.constraints["NonZero"] = nonZero;
+    r.constraints["RankIs"] = rankIs;
+    r.constraints["Concatenable"] = concatenable;
+    r.constraints["Contractible"] = contractible;
+    r.rewrites["BroadcastTo"] = broadcastTo;
+    r.rewrites["SplatLike"] = splatLike;
+    r.rewrites["ReindexFuse"] = reindexFuse;
+    r.rewrites["ConcatOf"] = concatOf;
+    r.rewrites["MatmulOf"] = matmulOf;
+    return r;
+  }();
+  return registry;
+}

@@ -1,0 +1,104 @@
+//===- ProgramFacts.cpp - Input-program facts the guards rely on ----------===//
+
+#include "TileDialect/IR/TileTypes.h"
+#include "TileDialect/Rules/Natives.h"
+
+using namespace mlir;
+using namespace mlir::tileir;
+
+/// The top-level statements of a program, in order (the right-nested seq
+/// chain of its yield).
+static llvm::SmallVector<Value> topLevelStatements(ProgramOp program) {
+  llvm::SmallVector<Value> out;
+  Value v = program.getYield()->getOperand(0);
+  while (auto seq = v.getDefiningOp<SeqOp>()) {
+    Value first = seq.getFirst();
+    // Flatten left-nested prefixes too.
+    llvm::SmallVector<Value> prefix{first};
+    while (!prefix.empty()) {
+      Value p = prefix.pop_back_val();
+      if (auto inner = p.getDefiningOp<SeqOp>()) {
+        prefix.push_back(inner.getSecond());
+        prefix.push_back(inner.getFirst());
+        continue;
+      }
+      out.push_back(p);
+    }
+    v = seq.getSecond();
+  }
+  out.push_back(v);
+  return out;
+}
+
+/// Stores reachable from a statement through operands.
+static void collectStores(Value stmt, llvm::SmallVectorImpl<StoreOp> &out) {
+  llvm::SmallVector<Value> work{stmt};
+  llvm::DenseSet<Operation *> seen;
+  while (!work.empty()) {
+    Operation *op = work.pop_back_val().getDefiningOp();
+    if (!op || !seen.insert(op).second)
+      continue;
+    if (auto store = dyn_cast<StoreOp>(op)) {
+      out.push_back(store);
+      continue; // a store's value has no statements
+    }
+    for (Value operand : op->getOperands())
+      if (isa<StmtType>(operand.getType()))
+        work.push_back(operand);
+  }
+}
+
+/// Whether `store` is `T[i] = f(T[i], ...)`.
+static bool isAccumulation(StoreOp store) {
+  llvm::SmallVector<Value> work{store.getValue()};
+  llvm::DenseSet<Operation *> seen;
+  while (!work.empty()) {
+    Operation *op = work.pop_back_val().getDefiningOp();
+    if (!op || !seen.insert(op).second)
+      continue;
+    if (auto load = dyn_cast<LoadOp>(op)) {
+      if (load.getTensor() == store.getTensor() &&
+          load.getIndices() == store.getIndices())
+        return true;
+      continue;
+    }
+    for (Value operand : op->getOperands())
+      work.push_back(operand);
+  }
+  return false;
+}
+
+ProgramFacts mlir::tileir::computeProgramFacts(TileEGraph &tg,
+                                               ProgramOp program) {
+  ProgramFacts facts;
+  Block &body = program.getBody().front();
+  // Per tensor: the top-level statement writing it (-1: several) and whether
+  // all its writes accumulate.
+  llvm::DenseMap<Value, int> writer;
+  llvm::DenseMap<Value, bool> accumulates;
+  llvm::SmallVector<Value> stmts = topLevelStatements(program);
+  for (auto [i, stmt] : llvm::enumerate(stmts)) {
+    llvm::SmallVector<StoreOp> stores;
+    collectStores(stmt, stores);
+    for (StoreOp store : stores) {
+      Value t = store.getTensor();
+      auto [it, inserted] = writer.try_emplace(t, (int)i);
+      if (!inserted && it->second != (int)i)
+        it->second = -1;
+      auto [acc, fresh] = accumulates.try_emplace(t, true);
+      acc->second = acc->second && isAccumulation(store);
+    }
+  }
+  for (unsigned i = 0, e = body.getNumArguments(); i < e; ++i) {
+    Value arg = body.getArgument(i);
+    auto type = cast<TensorRefType>(arg.getType());
+    if (type.getRole() != TensorRole::Intermediate)
+      continue;
+    auto it = writer.find(arg);
+    if (it == writer.end() || it->second < 0 || !accumulates.lookup(arg))
+      continue;
+    facts.zeroInitAccumulators.insert(tg.getTensorId(
+        StringAttr::get(program.getContext(), program.getTensorName(i))));
+  }
+  return facts;
+}

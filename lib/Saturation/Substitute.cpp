@@ -1,0 +1,143 @@
+//===- Substitute.cpp - Copy a sub-e-graph with replacements --------------===//
+
+#include "TileDialect/Saturation/Substitute.h"
+#include "TileDialect/IR/TileTypes.h"
+
+using namespace mlir;
+using namespace mlir::tileir;
+using egraph::ENode;
+using egraph::Id;
+
+Type mlir::tileir::specializeType(Type type, StringAttr sym, int64_t value) {
+  auto tile = dyn_cast<TileType>(type);
+  if (!sym || !tile)
+    return type;
+  llvm::SmallVector<TileDim> shape(tile.getShape());
+  bool changed = false;
+  for (TileDim &d : shape)
+    if (d.sym == sym) {
+      d = TileDim::concrete(d.coeff * value);
+      changed = true;
+    }
+  if (!changed)
+    return type;
+  return TileType::get(type.getContext(), shape, tile.getElementType());
+}
+
+namespace {
+class Substituter {
+public:
+  Substituter(TileEGraph &tg, const Substitution &s) : tg(tg), s(s) {}
+
+  /// The replacement of class `c`, or failure.
+  FailureOr<Id> visit(Id c);
+
+private:
+  bool typeMentions(Type t) const {
+    if (!s.sizeSymbol)
+      return false;
+    auto tile = dyn_cast<TileType>(t);
+    return tile && llvm::any_of(tile.getShape(), [&](const TileDim &d) {
+             return d.sym == s.sizeSymbol;
+           });
+  }
+  /// Whether anything below `c` can change.
+  bool affected(Id c);
+
+  TileEGraph &tg;
+  const Substitution &s;
+  llvm::DenseMap<Id, Id> done;
+  llvm::DenseMap<Id, bool> affectedMemo;
+  llvm::DenseSet<Id> inProgress;
+};
+} // namespace
+
+bool Substituter::affected(Id c) {
+  egraph::EGraph &eg = tg.graph();
+  c = eg.find(c);
+  if (s.classes.count(c))
+    return true;
+  auto it = affectedMemo.find(c);
+  if (it != affectedMemo.end())
+    return it->second;
+  const ClassData &d = tg.data(c);
+  bool result = false;
+  if (s.fromVar != ~0u && d.usesVar(s.fromVar))
+    result = true;
+  else if (s.sizeSymbol && typeMentions(d.type))
+    result = true;
+  else if (!s.classes.empty() || s.sizeSymbol) {
+    // Replaced classes and specialized types can sit anywhere below.
+    affectedMemo[c] = false; // breaks cycles
+    for (const ENode &n : eg.getClass(c).nodes) {
+      for (Id child : n.children)
+        if (affected(child)) {
+          result = true;
+          break;
+        }
+      if (result)
+        break;
+    }
+  }
+  affectedMemo[c] = result;
+  return result;
+}
+
+FailureOr<Id> Substituter::visit(Id c) {
+  egraph::EGraph &eg = tg.graph();
+  c = eg.find(c);
+  if (auto it = s.classes.find(c); it != s.classes.end())
+    return it->second;
+  if (auto it = done.find(c); it != done.end())
+    return it->second;
+  if (!affected(c))
+    return c;
+  if (!inProgress.insert(c).second)
+    return failure(); // cyclic through this class: skip the node using it
+  // Copy the node list: adding nodes may reallocate the class storage.
+  std::vector<ENode> nodes = eg.getClass(c).nodes;
+  std::optional<Id> result;
+  bool sawSize = false;
+  for (const ENode &node : nodes) {
+    NodeKind kind = tg.getKind(node);
+    Type type = specializeType(tg.getType(node), s.sizeSymbol, s.sizeValue);
+    DictionaryAttr attrs = tg.getAttrs(node.payload);
+    llvm::SmallVector<Id, 4> children;
+    bool ok = true;
+    if ((kind == NodeKind::TileIdx || kind == NodeKind::Elem) &&
+        s.fromVar != ~0u && tg.data(node.children[0]).var == s.fromVar) {
+      children.push_back(tg.getVarClass(s.toVar));
+    } else if (kind == NodeKind::Size && s.sizeSymbol &&
+               attrs.get("value") == s.sizeSymbol) {
+      sawSize = true;
+      continue;
+    } else {
+      for (Id child : node.children) {
+        FailureOr<Id> mapped = visit(child);
+        if (failed(mapped)) {
+          ok = false;
+          break;
+        }
+        children.push_back(*mapped);
+      }
+    }
+    if (!ok)
+      continue;
+    Id id = tg.add(tg.getOpName(node.op), children, attrs, type);
+    if (result)
+      eg.merge(*result, id);
+    else
+      result = id;
+  }
+  inProgress.erase(c);
+  if (sawSize || !result)
+    return failure();
+  done[c] = *result;
+  return *result;
+}
+
+FailureOr<Id> mlir::tileir::substitute(TileEGraph &tg, Id root,
+                                       const Substitution &subst) {
+  Substituter sub(tg, subst);
+  return sub.visit(root);
+}

@@ -1,0 +1,241 @@
+//===- TileAnalysis.cpp - E-class analysis for tile programs --------------===//
+
+#include "TileDialect/Saturation/TileAnalysis.h"
+#include "TileDialect/IR/TileTypes.h"
+#include "TileDialect/Saturation/TileEGraph.h"
+
+#include <algorithm>
+
+using namespace mlir;
+using namespace mlir::tileir;
+using egraph::ENode;
+using egraph::Id;
+
+bool ClassData::usesVar(uint32_t v) const {
+  return std::binary_search(freeVars.begin(), freeVars.end(), v);
+}
+bool ClassData::bindsVar(uint32_t v) const {
+  return std::binary_search(boundVars.begin(), boundVars.end(), v);
+}
+
+/// Sorted-unique union of `from` into `into`; returns true if `into` grew.
+template <typename Vec>
+static bool unionInto(Vec &into, const Vec &from) {
+  if (from.empty())
+    return false;
+  size_t before = into.size();
+  Vec merged;
+  merged.reserve(into.size() + from.size());
+  std::set_union(into.begin(), into.end(), from.begin(), from.end(),
+                 std::back_inserter(merged));
+  if (merged.size() == before)
+    return false;
+  into = std::move(merged);
+  return true;
+}
+
+template <typename Vec, typename T>
+static void insertSorted(Vec &v, const T &x) {
+  auto it = std::lower_bound(v.begin(), v.end(), x);
+  if (it == v.end() || !(*it == x))
+    v.insert(it, x);
+}
+
+ClassData TileAnalysis::compute(const ENode &node) const {
+  ClassData d;
+  d.type = tg.getType(node);
+  NodeKind kind = tg.getKind(node);
+  DictionaryAttr attrs = tg.getAttrs(node.payload);
+  auto child = [&](unsigned i) -> const ClassData & {
+    return get(node.children[i]);
+  };
+  // Every node inherits the accesses and variables of its children.
+  for (Id c : node.children) {
+    const ClassData &cd = get(c);
+    unionInto(d.accesses, cd.accesses);
+    unionInto(d.freeVars, cd.freeVars);
+    unionInto(d.boundVars, cd.boundVars);
+  }
+  if (kind == NodeKind::Seq)
+    d.hasSeqNode = true;
+  else
+    d.hasNonSeqNode = true;
+  switch (kind) {
+  case NodeKind::Tensor:
+    d.tensor = const_cast<TileEGraph &>(tg).getTensorId(
+        attrs.getAs<StringAttr>("name"));
+    break;
+  case NodeKind::Var:
+    d.var = const_cast<TileEGraph &>(tg).getVarId(
+        attrs.getAs<StringAttr>("name"));
+    break;
+  case NodeKind::Size:
+    if (auto i = attrs.getAs<IntegerAttr>("value"))
+      d.size = TileDim::concrete(i.getInt());
+    else if (auto s = attrs.getAs<StringAttr>("value"))
+      d.size = TileDim::symbolic(s);
+    break;
+  case NodeKind::Full:
+    d.index = IndexTerm{IndexTerm::Full};
+    break;
+  case NodeKind::TileIdx:
+  case NodeKind::Elem: {
+    uint32_t v = child(0).var;
+    d.index = IndexTerm{kind == NodeKind::TileIdx ? IndexTerm::Tile
+                                                  : IndexTerm::Elem,
+                        v};
+    insertSorted(d.freeVars, v);
+    break;
+  }
+  case NodeKind::ConstTile:
+    d.index = IndexTerm{IndexTerm::Const, ~0u,
+                        attrs.getAs<IntegerAttr>("base").getInt(),
+                        attrs.getAs<IntegerAttr>("size").getInt()};
+    break;
+  case NodeKind::Load:
+  case NodeKind::Store: {
+    unsigned tensorPos = kind == NodeKind::Load ? 0 : 1;
+    Access a;
+    a.tensor = child(tensorPos).tensor;
+    a.write = kind == NodeKind::Store;
+    for (unsigned i = tensorPos + 1; i < node.children.size(); ++i)
+      a.dims.push_back(child(i).index.value_or(IndexTerm{IndexTerm::Full}));
+    insertSorted(d.accesses, a);
+    break;
+  }
+  case NodeKind::Loop: {
+    uint32_t v = child(0).var;
+    auto it = std::lower_bound(d.freeVars.begin(), d.freeVars.end(), v);
+    if (it != d.freeVars.end() && *it == v)
+      d.freeVars.erase(it);
+    insertSorted(d.boundVars, v);
+    break;
+  }
+  case NodeKind::Constant:
+    if (auto dense = attrs.getAs<DenseElementsAttr>("value")) {
+      if (dense.isSplat())
+        d.splat = dense.getSplatValue<APFloat>().convertToDouble();
+    } else if (auto f = attrs.getAs<FloatAttr>("value")) {
+      d.splat = f.getValueAsDouble();
+    }
+    break;
+  default:
+    break;
+  }
+  return d;
+}
+
+bool TileAnalysis::join(ClassData &into, const ClassData &from) const {
+  bool changed = false;
+  if (!into.type && from.type) {
+    into.type = from.type;
+    changed = true;
+  }
+  if (!into.index && from.index) {
+    into.index = from.index;
+    changed = true;
+  }
+  if (into.var == ~0u && from.var != ~0u) {
+    into.var = from.var;
+    changed = true;
+  }
+  if (!into.size && from.size) {
+    into.size = from.size;
+    changed = true;
+  }
+  if (into.tensor == ~0u && from.tensor != ~0u) {
+    into.tensor = from.tensor;
+    changed = true;
+  }
+  if (!into.splat && from.splat) {
+    into.splat = from.splat;
+    changed = true;
+  }
+  changed |= unionInto(into.accesses, from.accesses);
+  changed |= unionInto(into.freeVars, from.freeVars);
+  changed |= unionInto(into.boundVars, from.boundVars);
+  if (from.hasSeqNode && !into.hasSeqNode) {
+    into.hasSeqNode = true;
+    changed = true;
+  }
+  if (from.hasNonSeqNode && !into.hasNonSeqNode) {
+    into.hasNonSeqNode = true;
+    changed = true;
+  }
+  return changed;
+}
+
+void TileAnalysis::make(Id id, const ENode &node) {
+  if (data.size() <= id)
+    data.resize(id + 1);
+  data[id] = compute(node);
+}
+
+bool TileAnalysis::merge(Id into, Id from) {
+  if (data.size() <= std::max(into, from))
+    data.resize(std::max(into, from) + 1);
+  ClassData fromData = data[from];
+  return join(data[into], fromData);
+}
+
+bool TileAnalysis::remake(Id id, const ENode &node) {
+  ClassData fresh = compute(node);
+  return join(data[tg.graph().find(id)], fresh);
+}
+
+const ClassData &TileAnalysis::get(Id id) const {
+  return data[tg.graph().find(id)];
+}
+
+//===----------------------------------------------------------------------===//
+// Dependence tests
+//===----------------------------------------------------------------------===//
+
+/// Whether one dimension keeps two accesses apart.
+static bool separates(const IndexTerm &a, const IndexTerm &b,
+                      std::optional<uint32_t> differentIter,
+                      const ClassData &sa, const ClassData &sb) {
+  if (a.kind == IndexTerm::Const && b.kind == IndexTerm::Const)
+    return a.base + a.size <= b.base || b.base + b.size <= a.base;
+  if (a.kind != b.kind || a.var != b.var ||
+      (a.kind != IndexTerm::Tile && a.kind != IndexTerm::Elem))
+    return false;
+  // The same function of the same variable: apart exactly when the variable
+  // takes different values on the two sides.
+  if (differentIter && a.var == *differentIter)
+    return !sa.bindsVar(a.var) && !sb.bindsVar(a.var);
+  return false;
+}
+
+static bool accessesMayOverlap(const Access &x, const Access &y,
+                               std::optional<uint32_t> differentIter,
+                               const ClassData &sx, const ClassData &sy) {
+  if (x.tensor != y.tensor || (!x.write && !y.write))
+    return false;
+  if (x.dims.size() != y.dims.size())
+    return true;
+  for (unsigned d = 0; d < x.dims.size(); ++d)
+    if (separates(x.dims[d], y.dims[d], differentIter, sx, sy))
+      return false;
+  return true;
+}
+
+bool mlir::tileir::mayConflict(const ClassData &a, const ClassData &b,
+                               std::optional<uint32_t> differentIter) {
+  for (const Access &x : a.accesses)
+    for (const Access &y : b.accesses)
+      if (accessesMayOverlap(x, y, differentIter, a, b))
+        return true;
+  return false;
+}
+
+bool mlir::tileir::isIdempotent(const ClassData &s) {
+  for (const Access &w : s.accesses) {
+    if (!w.write)
+      continue;
+    for (const Access &r : s.accesses)
+      if (!r.write && accessesMayOverlap(w, r, std::nullopt, s, s))
+        return false;
+  }
+  return true;
+}
