@@ -276,6 +276,27 @@ static LogicalResult broadcastTo(RuleContext &ctx,
   return success();
 }
 
+/// CastLike(x, like): `tile.cast x` to x's shape with like's element type.
+static LogicalResult castLike(RuleContext &ctx,
+                              llvm::ArrayRef<const PdlSlot *> args,
+                              llvm::SmallVectorImpl<PdlSlot> &results) {
+  if (!isClass(args, 2))
+    return failure();
+  auto x = dyn_cast<TileType>(dataOf(ctx, args[0]).type);
+  auto like = dyn_cast<TileType>(dataOf(ctx, args[1]).type);
+  if (!x || !like)
+    return failure();
+  if (x.getElementType() == like.getElementType()) {
+    results.push_back(PdlSlot::ofClass(args[0]->cls));
+    return success();
+  }
+  Type type = TileType::get(ctx.tg.getContext(), x.getShape(),
+                            like.getElementType());
+  Id id = ctx.tg.add("tile.cast", {args[0]->cls}, {}, type);
+  results.push_back(PdlSlot::ofClass(id));
+  return success();
+}
+
 /// SplatLike(x, value): a splat constant of x's type.
 static LogicalResult splatLike(RuleContext &ctx,
                                llvm::ArrayRef<const PdlSlot *> args,
@@ -523,6 +544,7 @@ const NativeRegistry &mlir::tileir::getTileNatives() {
     r.constraints["Contractible"] = contractible;
     r.rewrites["BroadcastTo"] = broadcastTo;
     r.rewrites["SplatLike"] = splatLike;
+    r.rewrites["CastLike"] = castLike;
     r.rewrites["ReindexFuse"] = reindexFuse;
     r.rewrites["ConcatOf"] = concatOf;
     r.rewrites["MatmulOf"] = matmulOf;

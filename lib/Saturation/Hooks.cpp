@@ -66,51 +66,68 @@ size_t ExpressionPropagation::run(TileEGraph &tg) {
   uint32_t loadOp = tg.getOpId(OperationName("tile.load", ctx));
   Type stmt = StmtType::get(ctx);
 
+  // `seq(store, next)` or `seq(store, seq(next, tail))`: loads in `next`, the
+  // statement right after the store, are forwarded. Forwarding one statement
+  // at a time keeps the copies small; sequence rules bring other statements
+  // next to the store.
   struct Item {
-    Id cls, first, rest, value, load;
+    Id cls, first, next, tail, value, load; // tail == kNoId: none
   };
   std::vector<Item> work;
+  auto consider = [&](Id cls, Id first, const ENode &st, Id next, Id tail) {
+    Id value = eg.find(st.children[0]);
+    if (!done.insert({first, next, value}).second)
+      return;
+    const ClassData &nextData = tg.data(next);
+    // Only into straight-line statements (the next statement of the same
+    // loop body): forwarding into whole loop nests copies them for every
+    // order the sequence rules produce.
+    if (!nextData.boundVars.empty())
+      return;
+    const ClassData &tensor = tg.data(st.children[1]);
+    Access region;
+    region.tensor = tensor.tensor;
+    for (size_t i = 2; i < st.children.size(); ++i)
+      region.dims.push_back(tg.data(st.children[i]).index.value_or(
+          IndexTerm{IndexTerm::Full}));
+    bool readsRegion = llvm::any_of(nextData.accesses, [&](const Access &a) {
+      return !a.write && a.tensor == region.tensor && a.dims == region.dims;
+    });
+    if (!readsRegion)
+      return;
+    ENode loadNode(loadOp, tg.getPayload(nullptr, tg.data(value).type));
+    loadNode.children.assign(st.children.begin() + 1, st.children.end());
+    std::optional<Id> load = eg.lookup(loadNode);
+    if (!load)
+      return;
+    // Guards: `next` keeps T[idx] and v's inputs; v does not read T[idx].
+    ClassData written;
+    region.write = true;
+    written.accesses.push_back(region);
+    written.freeVars = tg.data(first).freeVars;
+    ClassData nextWrites = writesOf(nextData);
+    ClassData valueReads = readsAsWrites(tg.data(value));
+    if (mayConflict(written, nextWrites) ||
+        mayConflict(valueReads, nextWrites) ||
+        mayConflict(valueReads, written))
+      return;
+    work.push_back({cls, first, next, tail, value, *load});
+  };
   for (Id cls : eg.classesWithOp(seqOp)) {
     for (const ENode &n : eg.getClass(cls).nodes) {
       if (n.op != seqOp)
         continue;
       Id first = eg.find(n.children[0]), rest = eg.find(n.children[1]);
-      const ClassData &restData = tg.data(rest);
       for (const ENode &st : eg.getClass(first).nodes) {
         if (st.op != storeOp)
           continue;
-        Id value = eg.find(st.children[0]);
-        if (!done.insert({first, rest, value}).second)
-          continue;
-        const ClassData &storeData = tg.data(first);
-        // The region written, as a read access to look for in `rest`.
-        const ClassData &tensor = tg.data(st.children[1]);
-        Access region;
-        region.tensor = tensor.tensor;
-        for (size_t i = 2; i < st.children.size(); ++i)
-          region.dims.push_back(tg.data(st.children[i]).index.value_or(
-              IndexTerm{IndexTerm::Full}));
-        bool readsRegion = llvm::any_of(restData.accesses, [&](const Access &a) {
-          return !a.write && a.tensor == region.tensor && a.dims == region.dims;
-        });
-        if (!readsRegion)
-          continue;
-        ENode loadNode(loadOp, tg.getPayload(nullptr, tg.data(value).type));
-        loadNode.children.assign(st.children.begin() + 1, st.children.end());
-        std::optional<Id> load = eg.lookup(loadNode);
-        if (!load)
-          continue;
-        // Guards: rest keeps T[idx] and v's inputs; v does not read T[idx].
-        ClassData written;
-        region.write = true;
-        written.accesses.push_back(region);
-        written.freeVars = storeData.freeVars;
-        ClassData restWrites = writesOf(restData);
-        if (mayConflict(written, restWrites) ||
-            mayConflict(readsAsWrites(tg.data(value)), restWrites) ||
-            mayConflict(readsAsWrites(tg.data(value)), written))
-          continue;
-        work.push_back({cls, first, rest, value, *load});
+        for (const ENode &r : eg.getClass(rest).nodes) {
+          if (r.op == seqOp)
+            consider(cls, first, st, eg.find(r.children[0]),
+                     eg.find(r.children[1]));
+        }
+        if (tg.data(rest).hasNonSeqNode)
+          consider(cls, first, st, rest, egraph::kNoId);
       }
     }
   }
@@ -118,10 +135,13 @@ size_t ExpressionPropagation::run(TileEGraph &tg) {
   for (const Item &item : work) {
     Substitution subst;
     subst.classes[eg.find(item.load)] = eg.find(item.value);
-    FailureOr<Id> newRest = substitute(tg, item.rest, subst);
-    if (failed(newRest) || eg.find(*newRest) == eg.find(item.rest))
+    FailureOr<Id> newNext = substitute(tg, item.next, subst);
+    if (failed(newNext) || eg.find(*newNext) == eg.find(item.next))
       continue;
-    Id seq = tg.add("tile.seq", {item.first, *newRest}, {}, stmt);
+    Id rest = *newNext;
+    if (item.tail != egraph::kNoId)
+      rest = tg.add("tile.seq", {*newNext, item.tail}, {}, stmt);
+    Id seq = tg.add("tile.seq", {item.first, rest}, {}, stmt);
     if (eg.merge(item.cls, seq))
       ++changed;
   }

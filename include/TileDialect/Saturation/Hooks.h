@@ -20,12 +20,15 @@ namespace mlir::tileir {
 /// Returns the number of classes that gained a node.
 size_t canonicalizeSequences(TileEGraph &tg);
 
-/// Store-to-load forwarding inside a sequence: for `seq(store T v idx, rest)`
-/// where `rest` loads `T[idx]`, adds `seq(store T v idx, rest')` with those
-/// loads replaced by `v`. The load itself is never made equal to `v` (it is
-/// shared with other contexts): `rest'` is a copy. Applies only when nothing
-/// in `rest` writes `T[idx]` or anything `v` reads, and `v` does not read
-/// `T[idx]` itself.
+/// Store-to-load forwarding inside a sequence: for `seq(store T v idx, next)`
+/// or `seq(store T v idx, seq(next, tail))` where `next` loads `T[idx]`, adds
+/// the same sequence with those loads in `next` replaced by `v`. The load
+/// itself is never made equal to `v` (it is shared with other contexts):
+/// `next'` is a copy. Applies only when `next` writes neither `T[idx]` nor
+/// anything `v` reads, `v` does not read `T[idx]` itself, and `next` has no
+/// loops (forwarding into loop nests would copy them for every statement
+/// order). Statements
+/// further on are reached as sequence rules move them next to the store.
 class ExpressionPropagation {
 public:
   size_t run(TileEGraph &tg);
