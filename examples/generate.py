@@ -170,15 +170,24 @@ class Program:
             r, var, end, step, body))
         return r
 
+    def seq(self, prefix, stmts):
+        """A right-nested tile.seq chain of `stmts` in order, seq(a, seq(b,
+        seq(c, d))), named prefix1 (the outermost) .. prefix<n-1>; returns
+        the name of the outermost seq (or the statement, if only one)."""
+        n = len(stmts)
+        assert n >= 1
+        top = stmts[n - 1]
+        for i in range(n - 1, 0, -1):
+            r = "%s%d" % (prefix, i)
+            self._def(r)
+            self.line("%%%s = tile.seq %%%s, %%%s" % (r, stmts[i - 1], top))
+            top = r
+        return top
+
     def seq_chain(self, stmts):
         """The root: a right-nested tile.seq chain of `stmts` in order."""
-        n = len(stmts)
-        assert n >= 2
-        for i in range(n - 1, 0, -1):
-            second = stmts[n - 1] if i == n - 1 else "s%d" % (i + 1)
-            self._def("s%d" % i)
-            self.line("%%s%d = tile.seq %%%s, %%%s" % (i, stmts[i - 1], second))
-        self.line("tile.yield %s1")
+        assert len(stmts) >= 1
+        self.line("tile.yield %%%s" % self.seq("s", stmts))
 
     # Compute ---------------------------------------------------------------
 
@@ -255,10 +264,11 @@ class Program:
 
     # Output ----------------------------------------------------------------
 
-    def text(self, header, check):
+    def text(self, header, check, checks=()):
         out = []
         if check:
             out.append("// CHECK-LABEL: tile.program @%s" % self.name)
+            out.extend("// " + c for c in checks)
         out.append("tile.program @%s(" % self.name)
         # The results of the linalg function (bench/workloads): the outputs,
         # then the updated caches.
@@ -290,30 +300,49 @@ def fmt_float(x):
 # Building blocks -------------------------------------------------------------
 
 
-def attention_decls(b, cfg):
+def attention_decls(b, cfg, skip=()):
+    """The loop variables, sizes and index expressions of the attention
+    workloads; `skip` names ones a program does not use (a goal program)."""
     d = cfg["d"]
     for v in ("n", "k", "c", "h", "p"):
-        b.var(v)
-    b.size("tile_n", "tile_n")
-    b.size("tile_k", "tile_k")
-    b.size("tile_p", "tile_p")
-    b.size("c%d" % d, d)
-    b.size("c1", 1)
+        if v not in skip:
+            b.var(v)
+    for s in ("tile_n", "tile_k", "tile_p"):
+        if s not in skip:
+            b.size(s, s)
+    for s, v in (("c%d" % d, d), ("c1", 1)):
+        if s not in skip:
+            b.size(s, v)
     b.full("full")
-    b.tile("tn", "n", "tile_n")
-    b.tile("tk", "k", "tile_k")
-    b.tile("tc", "c", d)
-    b.elem("ec", "c")
-    b.elem("eh", "h")
-    b.tile("tp", "p", "tile_p")
+    for r, kind, var, extent in (("tn", "tile", "n", "tile_n"),
+                                 ("tk", "tile", "k", "tile_k"),
+                                 ("tc", "tile", "c", d),
+                                 ("ec", "elem", "c", None),
+                                 ("eh", "elem", "h", None),
+                                 ("tp", "tile", "p", "tile_p")):
+        if r in skip:
+            continue
+        if kind == "tile":
+            b.tile(r, var, extent)
+        else:
+            b.elem(r, var)
     b.const_tile("new", cfg["PRE"], cfg["P"] - cfg["PRE"])
 
 
-def projections(b, cfg, src):
-    """Q1 = src @ WQ, K1 = src @ WK, V1 = src @ WV; returns the loops."""
+def projections(b, cfg, src, col="tn"):
+    """Q1 = src @ WQ, K1 = src @ WK, V1 = src @ WV; returns the loops.
+
+    col="tc" (a goal program): the bodies re-expressed on the head loop c
+    (tile.tile %n -> tile.tile %c, tile_n -> d); returns the k-loops only."""
     D = cfg["D"]
     b.line()
-    b.comment("Q1 = %s @ WQ (and K1, V1): accumulate over k." % src)
+    if col == "tn":
+        b.comment("Q1 = %s @ WQ (and K1, V1): accumulate over k." % src)
+    else:
+        b.comment("Q1[:, c:c+d] = %s @ WQ[:, c:c+d] (and K1, V1): the naive "
+                  "k-loops with" % src)
+        b.comment("tile.tile %%n -> tile.tile %%c and tile_n -> %d (%%q1 is "
+                  "thus the same term as %%q1h below)." % cfg["d"])
     b.load("x", src, ("full", "tk"))
     loops = []
     for i, (w, acc) in enumerate((("WQ", "Q1"), ("WK", "K1"), ("WV", "V1"))):
@@ -321,23 +350,27 @@ def projections(b, cfg, src):
             b.line()
         lw, la = w.lower(), acc.lower()  # wq, q1
         q = la[0]
-        b.load(lw, w, ("tk", "tn"))
-        b.load(la, acc, ("full", "tn"))
+        b.load(lw, w, ("tk", col))
+        b.load(la, acc, ("full", col))
         b.matmul("x" + q, "x", lw)
         b.add(la + "n", la, "x" + q)
-        b.store("s" + la, la + "n", acc, ("full", "tn"))
-        b.loop("l%sk" % la, "k", D, "tile_k", "s" + la)
-        loops.append(b.loop("l" + la, "n", D, "tile_n", "l%sk" % la))
+        b.store("s" + la, la + "n", acc, ("full", col))
+        lk = b.loop("l%sk" % la, "k", D, "tile_k", "s" + la)
+        if col == "tn":
+            loops.append(b.loop("l" + la, "n", D, "tile_n", lk))
+        else:
+            loops.append(lk)
     return loops
 
 
-def heads(b, cfg):
-    """Q = transpose(reshape(Q1, (M, H, d)), (1, 0, 2)) and K, V."""
+def heads(b, cfg, loops=True):
+    """Q = transpose(reshape(Q1, (M, H, d)), (1, 0, 2)) and K, V; returns
+    the loops (loops=False: the loop bodies)."""
     D, d = cfg["D"], cfg["d"]
     b.line()
     b.comment("Q = transpose(reshape(Q1, (M, H, d)), (1, 0, 2)), one head "
               "(d columns) per step of c.")
-    loops = []
+    out = []
     for i, t in enumerate(("Q", "K", "V")):
         if i:
             b.line()
@@ -346,55 +379,83 @@ def heads(b, cfg):
         b.cast(a + "1h16", a + "1h", "f16")
         b.unsqueeze(a + "1u", a + "1h16", 1)
         b.permute(a + "h", a + "1u", (1, 0, 2))
-        b.store("s" + a, a + "h", t, ("ec", "full", "full"))
-        loops.append(b.loop("l" + a, "c", D, "c%d" % d, "s" + a))
-    return loops
+        st = b.store("s" + a, a + "h", t, ("ec", "full", "full"))
+        out.append(b.loop("l" + a, "c", D, "c%d" % d, st) if loops else st)
+    return out
 
 
-def cache_update(b, cfg, k_src="K", v_src="V"):
+def cache_update(b, cfg, k_src="K", v_src="V", h="eh", loops=True):
+    """Kc[:, PRE:P, :] = k_src, Vc likewise, one head per step of the loop
+    whose element index is `h`; returns the loops (loops=False: the
+    bodies)."""
     H = cfg["H"]
     b.line()
     b.comment("Kc[:, PRE:P, :] = %s ; Vc[:, PRE:P, :] = %s" % (k_src, v_src))
-    b.load("kn", k_src, ("eh", "full", "full"))
-    b.store("skc", "kn", "Kc", ("eh", "new", "full"))
-    lkc = b.loop("lkc", "h", H, "c1", "skc")
-    b.load("vn", v_src, ("eh", "full", "full"))
-    b.store("svc", "vn", "Vc", ("eh", "new", "full"))
-    lvc = b.loop("lvc", "h", H, "c1", "svc")
-    return [lkc, lvc]
+    b.load("kn", k_src, (h, "full", "full"))
+    skc = b.store("skc", "kn", "Kc", (h, "new", "full"))
+    out = [b.loop("lkc", "h", H, "c1", skc) if loops else skc]
+    b.load("vn", v_src, (h, "full", "full"))
+    svc = b.store("svc", "vn", "Vc", (h, "new", "full"))
+    out.append(b.loop("lvc", "h", H, "c1", svc) if loops else svc)
+    return out
+
+
+def scores(b, cfg, q_src="Q", h="eh", loops=True):
+    """C = q_src @ Kc^T, E = exp(C), S = sum(E, axis=2): the h-loops (one
+    head per step) of p-loops; loops=False: the p-loop bodies."""
+    H, P = cfg["H"], cfg["P"]
+    out = []
+    b.line()
+    b.comment("C = %s @ transpose(Kc, (0, 2, 1))" % q_src)
+    b.load("qt", q_src, (h, "full", "full"))
+    b.load("kct", "Kc", (h, "tp", "full"))
+    b.permute("kctt", "kct", (0, 2, 1))
+    b.matmul("ct", "qt", "kctt")
+    out.append(b.store("sc", "ct", "C", (h, "full", "tp")))
+    if loops:
+        b.loop("lcp", "p", P, "tile_p", "sc")
+        out[-1] = b.loop("lc", "h", H, "c1", "lcp")
+
+    b.line()
+    b.comment("E = exp(C)")
+    b.load("cl", "C", (h, "full", "tp"))
+    b.unary("exp", "et", "cl")
+    out.append(b.store("se", "et", "E", (h, "full", "tp")))
+    if loops:
+        b.loop("lep", "p", P, "tile_p", "se")
+        out[-1] = b.loop("le", "h", H, "c1", "lep")
+
+    b.line()
+    b.comment("S = sum(E, axis=2)")
+    b.load("el", "E", (h, "full", "tp"))
+    b.load("sl", "S", (h, "full"))
+    b.rsum("er", "el", 2)
+    b.add("sn", "sl", "er")
+    out.append(b.store("ss", "sn", "S", (h, "full")))
+    if loops:
+        b.loop("lsp", "p", P, "tile_p", "ss")
+        out[-1] = b.loop("ls", "h", H, "c1", "lsp")
+    return out
+
+
+def output_heads(b, cfg, loop=True):
+    """O2 = reshape(transpose(O, (1, 0, 2)), (M, H*d)); the loop (or with
+    loop=False its body)."""
+    D, d = cfg["D"], cfg["d"]
+    b.line()
+    b.comment("O2 = reshape(transpose(O, (1, 0, 2)), (M, H*d))")
+    b.load("oh", "O", ("ec", "full", "full"))
+    b.permute("ohp", "oh", (1, 0, 2))
+    b.squeeze("ohs", "ohp", 1)
+    b.cast("oh16", "ohs", "f16")
+    so2 = b.store("so2", "oh16", "O2", ("full", "tc"))
+    return b.loop("lo2", "c", D, "c%d" % d, so2) if loop else so2
 
 
 def attention(b, cfg, q_src="Q"):
     """C, E, S, O and O2 of the attention core; returns the loops."""
-    M, D, H, d, P = cfg["M"], cfg["D"], cfg["H"], cfg["d"], cfg["P"]
-    loops = []
-    b.line()
-    b.comment("C = %s @ transpose(Kc, (0, 2, 1))" % q_src)
-    b.load("qt", q_src, ("eh", "full", "full"))
-    b.load("kct", "Kc", ("eh", "tp", "full"))
-    b.permute("kctt", "kct", (0, 2, 1))
-    b.matmul("ct", "qt", "kctt")
-    b.store("sc", "ct", "C", ("eh", "full", "tp"))
-    b.loop("lcp", "p", P, "tile_p", "sc")
-    loops.append(b.loop("lc", "h", H, "c1", "lcp"))
-
-    b.line()
-    b.comment("E = exp(C)")
-    b.load("cl", "C", ("eh", "full", "tp"))
-    b.unary("exp", "et", "cl")
-    b.store("se", "et", "E", ("eh", "full", "tp"))
-    b.loop("lep", "p", P, "tile_p", "se")
-    loops.append(b.loop("le", "h", H, "c1", "lep"))
-
-    b.line()
-    b.comment("S = sum(E, axis=2)")
-    b.load("el", "E", ("eh", "full", "tp"))
-    b.load("sl", "S", ("eh", "full"))
-    b.rsum("er", "el", 2)
-    b.add("sn", "sl", "er")
-    b.store("ss", "sn", "S", ("eh", "full"))
-    b.loop("lsp", "p", P, "tile_p", "ss")
-    loops.append(b.loop("ls", "h", H, "c1", "lsp"))
+    M, H, P = cfg["M"], cfg["H"], cfg["P"]
+    loops = scores(b, cfg, q_src)
 
     b.line()
     b.comment("O = (E / S[:, :, None]) @ Vc")
@@ -410,14 +471,7 @@ def attention(b, cfg, q_src="Q"):
     b.loop("lop", "p", P, "tile_p", "so")
     loops.append(b.loop("lo", "h", H, "c1", "lop"))
 
-    b.line()
-    b.comment("O2 = reshape(transpose(O, (1, 0, 2)), (M, H*d))")
-    b.load("oh", "O", ("ec", "full", "full"))
-    b.permute("ohp", "oh", (1, 0, 2))
-    b.squeeze("ohs", "ohp", 1)
-    b.cast("oh16", "ohs", "f16")
-    b.store("so2", "oh16", "O2", ("full", "tc"))
-    loops.append(b.loop("lo2", "c", D, "c%d" % d, "so2"))
+    loops.append(output_heads(b, cfg))
     return loops
 
 
@@ -501,9 +555,9 @@ def rms_heads(b, cfg, p, src, dst, stat, g):
 # Workloads -------------------------------------------------------------------
 
 
-def attention_workload(name, cfg):
+def attention_tensors(b, name, cfg):
+    """The tensors (block arguments) of an attention workload, in order."""
     M, D, H, d, P = cfg["M"], cfg["D"], cfg["H"], cfg["d"], cfg["P"]
-    b = Program(name)
     b.declare("X", (M, D), "f16", "input")
     if name == "prenorm":
         b.declare("g", (D,), "f16", "input")
@@ -543,6 +597,11 @@ def attention_workload(name, cfg):
         b.declare("Ep", (H, M, P), "f32", "intermediate")
         b.declare("Sp", (H, M), "f32", "intermediate")
 
+
+def attention_workload(name, cfg):
+    M, H, P = cfg["M"], cfg["H"], cfg["P"]
+    b = Program(name)
+    attention_tensors(b, name, cfg)
     attention_decls(b, cfg)
     stmts = []
     src = "X"
@@ -725,6 +784,199 @@ def ffn_workload(cfg):
     return b
 
 
+# Goal programs ---------------------------------------------------------------
+#
+# Programs that equality saturation must find represented in the saturated
+# e-graph of a naive workload: exactly the terms our rewrite rules derive from
+# it. Unchanged subterms are the naive program's ops (same tensors, tile.var
+# and tile.size names, index expressions); term identity is structural, so the
+# SSA names and the order of the ops in the file do not matter.
+
+GOALS = (("vanilla", "fig4d"), ("vanilla", "fig4f"))
+
+NUMERICS_NOTE = [
+    "Numerics: equal to the naive program in exact arithmetic, but cast(E) : "
+    "f16 (unlike",
+    "the naive cast(E / S)) overflows once C > ln(65504) ~ 11.1, which the "
+    "full-size",
+    "inputs reach: with f16 rounding (tile-run --precision f32) O2 is not "
+    "finite there.",
+]
+
+GOAL_TITLES = {
+    "fig4d": [
+        "Goal for vanilla: Trinity Figure 4(d), FlashAttention. Derived from "
+        "the naive",
+        "program (vanilla.mlir) by:",
+        "  1. assoc-div-matmul through the cast in O's body:",
+        "       matmul(cast(div(E, bcast(S) [2])) : f16, Vc)",
+        "         -> div(matmul(cast(E) : f16, Vc), bcast(S) [2] : [1, M, d])",
+        "  2. algebraic factoring of the p-loop of O (div):",
+        "       loop p (store O (add (load O) (div v1 v2)))",
+        "         -> seq(loop p (store O (add (load O) v1)),",
+        "                store O (div (load O) v2))",
+        "  3. loop fusion of the h-loops of C, E, S, O (bodies re-nested "
+        "right),",
+        "     then of the p-loops of C, E, S and the factored O.",
+        "Result: the naive Q1, K1, V1, Q, K, V and cache-update loops, then",
+        "  loop h (seq(loop p (seq(C, seq(E, seq(S, O += cast(E) @ Vc)))),",
+        "              O = O / S)),",
+        "then the naive O2 loop.",
+    ],
+    "fig4f": [
+        "Goal for vanilla: Trinity Figure 4(f), everything in one loop over "
+        "heads. From",
+        "Figure 4(d) (vanilla-fig4d.mlir), loop fusion with iteration-space "
+        "reindexing",
+        "fuses every top-level loop into the head loop `loop c = 0 to D step "
+        "d` of the",
+        "naive Q, K, V and O2 loops (same trip count H): in a re-expressed "
+        "body",
+        "tile.elem %h -> tile.elem %c and tile.tile %n -> tile.tile %c, and "
+        "the",
+        "projections' symbolic step tile_n is specialised to d (every tile_n "
+        "in their",
+        "types becomes d). The projections' k-loops stay separate. Body, "
+        "right-nested:",
+        "  loop k Q1', loop k K1', loop k V1', Q, K, V, Kc', Vc',",
+        "  loop p (seq(C', seq(E', seq(S', O' += cast(E') @ Vc)))), "
+        "O' = O' / S', O2",
+        "(' : re-expressed on c).",
+    ],
+}
+
+
+def goal_fig4d(cfg):
+    """Trinity Figure 4(d) for vanilla (see GOAL_TITLES)."""
+    b = Program("vanilla_fig4d")
+    attention_tensors(b, "vanilla", cfg)
+    attention_decls(b, cfg)
+    stmts = projections(b, cfg, "X")
+    stmts += heads(b, cfg)
+    stmts += cache_update(b, cfg)
+    lfh = flash(b, cfg, "eh")
+    stmts.append(lfh)
+    stmts.append(output_heads(b, cfg))
+    b.line()
+    b.seq_chain(stmts)
+    return b
+
+
+def goal_fig4f(cfg):
+    """Trinity Figure 4(f) for vanilla (see GOAL_TITLES)."""
+    D, d = cfg["D"], cfg["d"]
+    b = Program("vanilla_fig4f")
+    attention_tensors(b, "vanilla", cfg)
+    # n, h, tile_n and the step 1 of the h-loops are gone, and with them
+    # tile.tile %n and tile.elem %h.
+    attention_decls(b, cfg, skip=("n", "h", "tile_n", "c1", "tn", "eh"))
+    body = projections(b, cfg, "X", col="tc")
+    body += heads(b, cfg, loops=False)
+    body += cache_update(b, cfg, h="ec", loops=False)
+    body += flash(b, cfg, "ec", h_loop=False)
+    body.append(output_heads(b, cfg, loop=False))
+    b.line()
+    b.comment("The one loop: c steps over the heads, d columns at a time.")
+    top = b.seq("b", body)
+    b.loop("lall", "c", D, "c%d" % d, top)
+    b.line("tile.yield %lall")
+    return b
+
+
+def flash(b, cfg, h, h_loop=True):
+    """C, E, S and O of vanilla as in Figure 4(d): one p-loop for C, E, S and
+    the unnormalised O += cast(E) @ Vc, then O = O / S. `h` is the head's
+    element index; returns the h-loop, or with h_loop=False the p-loop and
+    the division store."""
+    M, H, P, d = cfg["M"], cfg["H"], cfg["P"], cfg["d"]
+    p_body = scores(b, cfg, "Q", h, loops=False)
+
+    b.line()
+    b.comment("O += cast(E) @ Vc (assoc-div-matmul, then factoring out the "
+              "division by S)")
+    b.load("ol", "O", (h, "full", "full"))
+    b.cast("el16", "el", "f16")
+    b.load("vct", "Vc", (h, "tp", "full"))
+    b.matmul("pv", "el16", "vct")
+    b.add("on", "ol", "pv")
+    p_body.append(b.store("so", "on", "O", (h, "full", "full")))
+
+    b.line()
+    b.comment("O = O / S[:, :, None], once per head after the p-loop")
+    b.load("sh", "S", (h, "full"))
+    b.bcast("sb", "sh", (2,), (1, M, d))
+    b.div("od", "ol", "sb")
+    sdiv = b.store("sod", "od", "O", (h, "full", "full"))
+
+    b.line()
+    b.comment("The fused p-loop")
+    lfp = b.loop("lfp", "p", P, "tile_p", b.seq("fp", p_body))
+    if not h_loop:
+        return [lfp, sdiv]
+    b.comment("The fused h-loop")
+    return b.loop("lfh", "h", H, "c1", b.seq("fh", [lfp, sdiv]))
+
+
+GOAL_CHECKS = {
+    "fig4d": [
+        # E is divided by S nowhere inside the p-loop: the only div is the
+        # one of O by S after it, at the matmul result type.
+        "CHECK-NOT: tile.div",
+        "CHECK: %[[SB:.+]] = tile.bcast %{{.+}} [2] : !tile.tile<[1, {M}], "
+        "f32> -> !tile.tile<[1, {M}, {d}], f32>",
+        "CHECK-NEXT: %[[OD:.+]] = tile.div %{{.+}}, %[[SB]] : "
+        "!tile.tile<[1, {M}, {d}], f32>",
+        "CHECK-NOT: tile.div",
+        # The fused p-loop (C, E, S, O) and the h-loop around it with the
+        # division after it.
+        "CHECK: %[[LFP:.+]] = tile.loop %p = 0 to {P} step %tile_p body",
+        "CHECK: %[[FH:.+]] = tile.seq %[[LFP]], %{{.+}}",
+        "CHECK-NEXT: %[[LFH:.+]] = tile.loop %h = 0 to {H} step %c1 body "
+        "%[[FH]]",
+        # The h-loop comes between the cache updates and the O2 loop.
+        "CHECK: tile.seq %[[LFH]], %{{.+}}",
+    ],
+    "fig4f": [
+        # Exactly one top-level loop: the root is the c-loop, and there are
+        # five loops in all (it, three k-loops and the p-loop).
+        "CHECK-COUNT-4: tile.loop",
+        "CHECK-NOT: tile.loop",
+        "CHECK: %[[ROOT:.+]] = tile.loop %c = 0 to {D} step %c{d} body",
+        "CHECK-NEXT: tile.yield %[[ROOT]]",
+    ],
+}
+
+# Checked over the whole output: nothing of the eliminated loops is left.
+GOAL_NOT = {
+    "fig4d": [],
+    "fig4f": ["tile_n", "tile.elem %h", "tile.var \"h\"",
+              "tile.var \"n\""],
+}
+
+
+def render_goal(name, fig, cfg, small):
+    lines = GOAL_TITLES[fig] + NUMERICS_NOTE + [size_line(name, cfg, small)]
+    if not small:
+        lines.append("Generated by examples/generate.py; edit that, not "
+                     "this file.")
+    header = "".join("// %s\n" % l for l in lines) + "\n"
+    checks = []
+    for c in GOAL_CHECKS[fig]:
+        for k, v in cfg.items():
+            c = c.replace("{%s}" % k, str(v))
+        checks.append(c)
+    if small:
+        run = RUN_LINES + REFERENCE_RUN_LINES.replace(
+            "%S/../Workloads", "%S/../../Workloads") % name
+        nots = GOAL_NOT[fig]
+        if nots:
+            run += "// RUN: tile-opt %s | FileCheck %s --check-prefix=GONE\n"
+            run += "".join("// GONE-NOT: %s\n" % n for n in nots)
+        header = run + "\n" + header
+    b = goal_fig4d(cfg) if fig == "fig4d" else goal_fig4f(cfg)
+    return b.text(header, check=small, checks=checks)
+
+
 def build(name, cfg):
     if name == "ffn":
         return ffn_workload(cfg)
@@ -766,6 +1018,12 @@ def main(argv):
             path = os.path.join(out_dir, name + ".mlir")
             with open(path, "w", newline="\n") as f:
                 f.write(render(name, cfg, small))
+        goal_dir = os.path.join(out_dir, "goals")
+        os.makedirs(goal_dir, exist_ok=True)
+        for name, fig in GOALS:
+            path = os.path.join(goal_dir, "%s-%s.mlir" % (name, fig))
+            with open(path, "w", newline="\n") as f:
+                f.write(render_goal(name, fig, cfg, small))
     return 0
 
 
