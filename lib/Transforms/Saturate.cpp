@@ -55,11 +55,12 @@ struct TileSaturatePass
     }
     auto programs = llvm::to_vector(module.getOps<ProgramOp>());
     llvm::json::Array reports;
-    for (ProgramOp program : programs) {
-      if (failed(saturate(program, goals ? *goals : ModuleOp(), reports)))
-        return signalPassFailure();
-    }
+    bool ok = true;
+    for (ProgramOp program : programs)
+      ok &= succeeded(saturate(program, goals ? *goals : ModuleOp(), reports));
     if (!reportPath.empty()) {
+      if (reports.empty())
+        return signalPassFailure();
       llvm::json::Value value = programs.size() == 1
                                     ? std::move(reports[0])
                                     : llvm::json::Value(std::move(reports));
@@ -68,6 +69,8 @@ struct TileSaturatePass
           })))
         return signalPassFailure();
     }
+    if (!ok)
+      signalPassFailure();
   }
 
   LogicalResult saturate(ProgramOp program, ModuleOp goals,
@@ -114,10 +117,10 @@ struct TileSaturatePass
 
     llvm::json::Object json = s.toJSON();
     json["program"] = name;
+    LogicalResult goalResult = success();
     if (goals) {
       llvm::json::Array goalJson;
-      if (failed(checkGoals(program, goals, s, goalJson)))
-        return failure();
+      goalResult = checkGoals(program, goals, s, goalJson);
       json["goals"] = std::move(goalJson);
     }
     if (!dotPath.empty()) {
@@ -133,7 +136,7 @@ struct TileSaturatePass
       }
     }
     reports.push_back(std::move(json));
-    return success();
+    return goalResult;
   }
 
   /// The start => goal test: every goal program is looked up.
@@ -142,6 +145,11 @@ struct TileSaturatePass
     auto all = llvm::to_vector(goals.getOps<ProgramOp>());
     if (all.empty())
       return goals.emitError("the goal file has no tile.program");
+    // With several goals, each is checked against the program of its name.
+    if (all.size() > 1)
+      llvm::erase_if(all, [&](ProgramOp goal) {
+        return goal.getSymName() != program.getSymName();
+      });
     bool anyFailed = false;
     for (ProgramOp goal : all) {
       Operation *missing = nullptr;

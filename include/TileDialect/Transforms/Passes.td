@@ -40,11 +40,12 @@ def TileSaturate : Pass<"tile-saturate", "::mlir::ModuleOp"> {
     has a guard over the e-classes' access summaries.
 
     The program is left unchanged (extraction is `--tile-extract`). With
-    `goal=PATH`, every `tile.program` in that file is looked up in the
-    saturated e-graph of the program of the same name (or of the only
-    program): a remark says the goal is represented; otherwise an error
-    points at the first op of the goal whose term is missing. This is the
-    start => goal test of egg.
+    `goal=PATH`, the `tile.program` in that file (or, if it has several, the
+    one named like the program being saturated) is looked up in the
+    saturated e-graph without adding anything: a remark says the goal is
+    represented; otherwise an error points at the first op of the goal whose
+    term is missing and the pass fails. This is the start => goal test of
+    egg.
 
     Example:
     `tile-opt examples/vanilla.mlir --tile-saturate="iterations=8 report=sat.json" -o /dev/null`
