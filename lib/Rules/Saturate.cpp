@@ -40,7 +40,9 @@ Saturation::run(ProgramOp program, const SaturateOptions &options) {
       }
       return total;
     });
-  auto propagation = std::make_shared<ExpressionPropagation>();
+  auto propagation = std::make_shared<ExpressionPropagation>(
+      options.backoff.enabled ? options.backoff.matchLimit : SIZE_MAX / 2,
+      options.backoff.banLength);
   if (options.propagateExpressions)
     runner.addHook([&tg, propagation](egraph::EGraph &) {
       return propagation->run(tg);

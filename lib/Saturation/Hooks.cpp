@@ -59,6 +59,10 @@ static ClassData readsAsWrites(const ClassData &d) {
 }
 
 size_t ExpressionPropagation::run(TileEGraph &tg) {
+  if (bannedFor) {
+    --bannedFor;
+    return 0;
+  }
   egraph::EGraph &eg = tg.graph();
   MLIRContext *ctx = tg.getContext();
   uint32_t seqOp = tg.getOpId(OperationName("tile.seq", ctx));
@@ -130,6 +134,14 @@ size_t ExpressionPropagation::run(TileEGraph &tg) {
           consider(cls, first, st, rest, egraph::kNoId);
       }
     }
+  }
+  if (work.size() > (limit << timesBanned)) {
+    bannedFor = banLength << timesBanned;
+    ++timesBanned;
+    // Sites found now are looked at again after the ban.
+    for (const Item &item : work)
+      done.erase({item.first, item.next, item.value});
+    return 0;
   }
   size_t changed = 0;
   for (const Item &item : work) {

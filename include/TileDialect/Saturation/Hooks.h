@@ -29,12 +29,23 @@ size_t canonicalizeSequences(TileEGraph &tg);
 /// loops (forwarding into loop nests would copy them for every statement
 /// order). Statements
 /// further on are reached as sequence rules move them next to the store.
+///
+/// Like a rule under egg's backoff scheduler, an iteration that finds more
+/// than `limit` forwarding sites skips forwarding for `banLength`
+/// iterations, and the limit and ban double each time.
 class ExpressionPropagation {
 public:
+  ExpressionPropagation(size_t limit = 1000, unsigned banLength = 5)
+      : limit(limit), banLength(banLength) {}
   size_t run(TileEGraph &tg);
+  /// Iterations forwarding was skipped by the backoff.
+  unsigned getTimesBanned() const { return timesBanned; }
 
 private:
   std::set<std::tuple<egraph::Id, egraph::Id, egraph::Id>> done;
+  size_t limit;
+  unsigned banLength;
+  unsigned bannedFor = 0, timesBanned = 0;
 };
 
 } // namespace mlir::tileir
