@@ -138,9 +138,13 @@ public:
   /// The node with its children replaced by their canonical ids.
   ENode canonicalize(ENode node) const;
 
+  /// Reserves room for about `numNodes` nodes (ids, memo and classes).
+  void reserve(size_t numNodes);
+
 private:
   Id makeSet();
   void repair(Id id);
+  void propagateAnalysis();
   void rebuildClassesByOp();
 
   Analysis *analysis;
@@ -154,6 +158,12 @@ private:
   std::vector<Id> pending;
   /// Classes whose data changed: parents must re-derive their data.
   std::vector<Id> analysisPending;
+  /// Parent nodes (with their class) that must re-derive their data: those of
+  /// a merged-away class whose data may have been smaller than the join.
+  /// Non-empty only while `pending` is.
+  std::vector<std::pair<ENode, Id>> analysisPendingParents;
+  /// Unions performed by congruence closure during the current `rebuild`.
+  size_t rebuildUnions = 0;
   /// Operator -> canonical classes holding a node with it.
   llvm::DenseMap<uint32_t, std::vector<Id>> byOp;
 };

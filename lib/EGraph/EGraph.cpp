@@ -1,0 +1,295 @@
+//===- EGraph.cpp - Hash-consed e-graph with deferred rebuild -------------===//
+//
+// Hash-consing, the union-find, unions and egg's deferred rebuild: unions only
+// record the merged class as pending; `rebuild` re-canonicalizes the parents of
+// pending classes, re-hashes them in the memo (unioning congruent parents),
+// then re-derives analysis data up to a fixpoint, and finally canonicalizes and
+// deduplicates the nodes of every class and re-indexes classes by operator.
+//
+//===----------------------------------------------------------------------===//
+
+#include "TileDialect/EGraph/EGraph.h"
+
+#include <algorithm>
+#include <cassert>
+
+using namespace mlir::tileir::egraph;
+
+Analysis::~Analysis() = default;
+
+namespace {
+/// One 64-bit mixing step (a multiply-xorshift, as in splitmix64).
+inline uint64_t mix(uint64_t h, uint64_t v) {
+  h ^= v + 0x9e3779b97f4a7c15ull + (h << 6) + (h >> 2);
+  h *= 0xbf58476d1ce4e5b9ull;
+  return h ^ (h >> 31);
+}
+
+/// Strict weak order on nodes: op, payload, then children lexicographically.
+bool nodeLess(const ENode &a, const ENode &b) {
+  if (a.op != b.op)
+    return a.op < b.op;
+  if (a.payload != b.payload)
+    return a.payload < b.payload;
+  return std::lexicographical_compare(a.children.begin(), a.children.end(),
+                                      b.children.begin(), b.children.end());
+}
+} // namespace
+
+llvm::hash_code mlir::tileir::egraph::hash_value(const ENode &node) {
+  uint64_t h = mix(node.op, node.payload);
+  for (Id child : node.children)
+    h = mix(h, child);
+  h = mix(h, node.children.size());
+  return static_cast<llvm::hash_code>(static_cast<size_t>(h ^ (h >> 32)));
+}
+
+Id EGraph::makeSet() {
+  Id id = static_cast<Id>(parent.size());
+  assert(id != kNoId && "e-graph id space exhausted");
+  parent.push_back(id);
+  return id;
+}
+
+Id EGraph::find(Id id) const {
+  assert(id < parent.size() && "unknown e-class id");
+  // Path halving: every visited node skips to its grandparent.
+  while (parent[id] != id) {
+    Id grand = parent[parent[id]];
+    parent[id] = grand;
+    id = grand;
+  }
+  return id;
+}
+
+ENode EGraph::canonicalize(ENode node) const {
+  for (Id &child : node.children)
+    child = find(child);
+  return node;
+}
+
+std::optional<Id> EGraph::lookup(ENode node) const {
+  node = canonicalize(std::move(node));
+  auto it = memo.find(node);
+  if (it == memo.end())
+    return std::nullopt;
+  return find(it->second);
+}
+
+Id EGraph::add(ENode node) {
+  node = canonicalize(std::move(node));
+  auto [it, inserted] = memo.try_emplace(node, kNoId);
+  if (!inserted)
+    return find(it->second);
+
+  Id id = makeSet();
+  it->second = id;
+  // Register the node as a parent of each distinct child class.
+  for (size_t i = 0, e = node.children.size(); i != e; ++i) {
+    Id child = node.children[i];
+    bool seen = false;
+    for (size_t j = 0; j != i && !seen; ++j)
+      seen = node.children[j] == child;
+    if (!seen)
+      classes[child].parents.emplace_back(node, id);
+  }
+  // The operator index stays sorted: a fresh id is larger than every other.
+  byOp[node.op].push_back(id);
+  EClass &cls = classes[id];
+  cls.id = id;
+  cls.nodes.push_back(node);
+  if (analysis)
+    analysis->make(id, cls.nodes.back());
+  return id;
+}
+
+bool EGraph::merge(Id a, Id b) {
+  a = find(a);
+  b = find(b);
+  if (a == b)
+    return false;
+  // Keep the class with more parents as the root: fewer parents move.
+  auto ita = classes.find(a), itb = classes.find(b);
+  assert(ita != classes.end() && itb != classes.end());
+  if (ita->second.parents.size() < itb->second.parents.size()) {
+    std::swap(a, b);
+    std::swap(ita, itb);
+  }
+  Id into = a, from = b;
+  EClass &dst = ita->second;
+  EClass &src = itb->second;
+  parent[from] = into;
+  pending.push_back(into);
+
+  if (analysis) {
+    // The core cannot tell whether the joined data differs from `from`'s, so
+    // the parents of `from` always re-derive their data; those of `into` only
+    // when its data changed.
+    if (analysis->merge(into, from))
+      analysisPending.push_back(into);
+    else
+      analysisPendingParents.insert(analysisPendingParents.end(),
+                                    src.parents.begin(), src.parents.end());
+  }
+
+  dst.nodes.insert(dst.nodes.end(), std::make_move_iterator(src.nodes.begin()),
+                   std::make_move_iterator(src.nodes.end()));
+  dst.parents.insert(dst.parents.end(),
+                     std::make_move_iterator(src.parents.begin()),
+                     std::make_move_iterator(src.parents.end()));
+  classes.erase(itb);
+  return true;
+}
+
+void EGraph::repair(Id id) {
+  auto it = classes.find(id);
+  assert(it != classes.end());
+  std::vector<std::pair<ENode, Id>> parents = std::move(it->second.parents);
+  it->second.parents.clear();
+
+  // Drop the stale memo entries, then re-insert the canonical forms; a
+  // canonical form already present is a congruent node: union the classes.
+  for (auto &entry : parents)
+    memo.erase(entry.first);
+  for (auto &entry : parents) {
+    for (Id &child : entry.first.children)
+      child = find(child);
+    auto [mit, inserted] = memo.try_emplace(entry.first, entry.second);
+    if (!inserted) {
+      if (merge(mit->second, entry.second))
+        ++rebuildUnions;
+      mit->second = find(entry.second);
+    }
+  }
+
+  // Deduplicate the parents by canonical node (congruent ones are one class).
+  std::sort(parents.begin(), parents.end(),
+            [](const auto &a, const auto &b) { return nodeLess(a.first, b.first); });
+  size_t out = 0;
+  for (size_t i = 0, e = parents.size(); i != e; ++i) {
+    if (out != 0 && parents[out - 1].first == parents[i].first)
+      continue;
+    if (out != i)
+      parents[out] = std::move(parents[i]);
+    ++out;
+  }
+  parents.resize(out);
+  for (auto &entry : parents)
+    entry.second = find(entry.second);
+
+  // `id` may itself have been merged away by a congruence union.
+  EClass &cls = classes.find(find(id))->second;
+  if (cls.parents.empty())
+    cls.parents = std::move(parents);
+  else
+    cls.parents.insert(cls.parents.end(),
+                       std::make_move_iterator(parents.begin()),
+                       std::make_move_iterator(parents.end()));
+}
+
+void EGraph::propagateAnalysis() {
+  // Parents of classes whose data changed re-derive theirs, to a fixpoint.
+  std::vector<Id> work;
+  std::vector<std::pair<ENode, Id>> nodes;
+  while (!analysisPending.empty() || !analysisPendingParents.empty()) {
+    work.swap(analysisPending);
+    analysisPending.clear();
+    nodes.swap(analysisPendingParents);
+    analysisPendingParents.clear();
+    for (auto &[node, cls] : nodes)
+      if (analysis->remake(find(cls), canonicalize(node)))
+        analysisPending.push_back(find(cls));
+    for (Id &id : work)
+      id = find(id);
+    std::sort(work.begin(), work.end());
+    work.erase(std::unique(work.begin(), work.end()), work.end());
+    for (Id id : work) {
+      // `remake` does not touch the e-graph, so the parent list is stable.
+      const EClass &cls = classes.find(id)->second;
+      for (const auto &[node, parentClass] : cls.parents)
+        if (analysis->remake(find(parentClass), canonicalize(node)))
+          analysisPending.push_back(find(parentClass));
+    }
+  }
+}
+
+size_t EGraph::rebuild() {
+  if (!isDirty() && analysisPendingParents.empty())
+    return 0;
+  rebuildUnions = 0;
+  std::vector<Id> todo;
+  while (!pending.empty() || !analysisPending.empty() ||
+         !analysisPendingParents.empty()) {
+    while (!pending.empty()) {
+      todo.swap(pending);
+      pending.clear();
+      for (Id &id : todo)
+        id = find(id);
+      std::sort(todo.begin(), todo.end());
+      todo.erase(std::unique(todo.begin(), todo.end()), todo.end());
+      for (Id id : todo)
+        repair(find(id));
+    }
+    if (analysis)
+      propagateAnalysis();
+    else
+      analysisPending.clear();
+  }
+
+  // Canonicalize and deduplicate the nodes of every class.
+  for (auto &[id, cls] : classes) {
+    for (ENode &node : cls.nodes)
+      for (Id &child : node.children)
+        child = find(child);
+    if (cls.nodes.size() > 1) {
+      std::sort(cls.nodes.begin(), cls.nodes.end(), nodeLess);
+      cls.nodes.erase(std::unique(cls.nodes.begin(), cls.nodes.end()),
+                      cls.nodes.end());
+    }
+  }
+  rebuildClassesByOp();
+  return rebuildUnions;
+}
+
+void EGraph::rebuildClassesByOp() {
+  for (auto &entry : byOp)
+    entry.second.clear();
+  // Walking the roots in id order keeps every list sorted.
+  for (Id id = 0, e = static_cast<Id>(parent.size()); id != e; ++id) {
+    if (parent[id] != id)
+      continue;
+    for (const ENode &node : classes.find(id)->second.nodes) {
+      std::vector<Id> &ids = byOp[node.op];
+      if (ids.empty() || ids.back() != id)
+        ids.push_back(id);
+    }
+  }
+}
+
+const EClass &EGraph::getClass(Id id) const {
+  auto it = classes.find(find(id));
+  assert(it != classes.end() && "unknown e-class");
+  return it->second;
+}
+
+std::vector<Id> EGraph::classIds() const {
+  std::vector<Id> ids;
+  ids.reserve(classes.size());
+  for (Id id = 0, e = static_cast<Id>(parent.size()); id != e; ++id)
+    if (parent[id] == id)
+      ids.push_back(id);
+  return ids;
+}
+
+llvm::ArrayRef<Id> EGraph::classesWithOp(uint32_t op) const {
+  auto it = byOp.find(op);
+  if (it == byOp.end())
+    return {};
+  return it->second;
+}
+
+void EGraph::reserve(size_t numNodes) {
+  parent.reserve(numNodes);
+  memo.reserve(numNodes);
+  classes.reserve(numNodes);
+}
