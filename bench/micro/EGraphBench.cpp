@@ -4,6 +4,7 @@
 // merges with rebuild, program counting, and a few runner iterations of
 // commutativity and associativity of + and *. Usage:
 //   tile-egraph-bench [nodes (default 50000)] [seed (default 1)]
+//                     [runner iterations (default 2)]
 //
 //===----------------------------------------------------------------------===//
 
@@ -139,6 +140,7 @@ void row(llvm::StringRef what, double seconds, size_t count,
 int main(int argc, char **argv) {
   size_t numNodes = argc > 1 ? std::strtoull(argv[1], nullptr, 10) : 50000;
   unsigned seed = argc > 2 ? std::atoi(argv[2]) : 1;
+  unsigned iterations = argc > 3 ? std::atoi(argv[3]) : 2;
   std::vector<ENode> dag = randomDag(numNodes, seed);
 
   llvm::outs() << "tile-egraph-bench: " << numNodes << " nodes, seed " << seed
@@ -191,8 +193,9 @@ int main(int argc, char **argv) {
   t = Clock::now();
   size_t unions = g.rebuild();
   double rebuildSeconds = secondsSince(t);
+  size_t classesAfterMerges = g.numClasses();
   row("merge (random leaf pairs)", mergeSeconds, numMerges, "ns/merge");
-  row("rebuild after the merges", rebuildSeconds, unions, "ns/union");
+  row("rebuild after the merges", rebuildSeconds, numMerges, "ns/merge");
 
   t = Clock::now();
   ProgramCount countAfter = g.countPrograms(ids.back());
@@ -202,9 +205,11 @@ int main(int argc, char **argv) {
   Commute addComm(Add, "add-comm"), mulComm(Mul, "mul-comm");
   Associate addAssoc(Add, "add-assoc"), mulAssoc(Mul, "mul-assoc");
   RunnerLimits limits;
-  limits.maxIterations = 3;
-  limits.maxNodes = 400000;
-  Runner runner(g, limits);
+  limits.maxIterations = iterations;
+  limits.maxNodes = 2000000;
+  BackoffOptions backoff;
+  backoff.matchLimit = 1000000;
+  Runner runner(g, limits, backoff);
   for (Rule *rule : {(Rule *)&addComm, (Rule *)&mulComm, (Rule *)&addAssoc,
                      (Rule *)&mulAssoc})
     runner.addRule(rule);
@@ -215,14 +220,20 @@ int main(int argc, char **argv) {
     applied += it.applied;
   row("runner: comm+assoc of + and *", report.totalSeconds,
       g.numNodes() - nodesBefore, "ns/new node");
+  t = Clock::now();
+  ProgramCount countSaturated = g.countPrograms(ids.back());
+  row("countPrograms (after the runner)", secondsSince(t), g.numClasses(),
+      "ns/class");
 
   llvm::outs() << "\nDAG: " << dag.size() << " nodes added, " << distinct
-               << " distinct; after merges: " << g.numClasses()
+               << " distinct; after merges: " << classesAfterMerges
                << " classes; congruence unions: " << unions << "\n";
   llvm::outs() << "programs at the last node: 10^"
                << llvm::format("%.1f", count.log10) << " (DAG), 10^"
                << llvm::format("%.1f", countAfter.log10)
-               << " (after merges)\n";
+               << " (after merges), 10^"
+               << llvm::format("%.1f", countSaturated.log10)
+               << " (after the runner)\n";
   llvm::outs() << "runner: stop " << stringifyStopReason(report.stopReason)
                << ", " << report.iterations.size() << " iterations, "
                << applied << " changing applications\n";

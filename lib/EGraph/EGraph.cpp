@@ -147,14 +147,21 @@ void EGraph::repair(Id id) {
   std::vector<std::pair<ENode, Id>> parents = std::move(it->second.parents);
   it->second.parents.clear();
 
-  // Drop the stale memo entries, then re-insert the canonical forms; a
-  // canonical form already present is a congruent node: union the classes.
-  for (auto &entry : parents)
-    memo.erase(entry.first);
+  // Replace the memo entries of parents whose children changed by their
+  // canonical forms (a stale form holds a non-canonical id, so it never equals
+  // a canonical one); a canonical form already present is a congruent node:
+  // union the classes.
   for (auto &entry : parents) {
-    for (Id &child : entry.first.children)
-      child = find(child);
-    auto [mit, inserted] = memo.try_emplace(entry.first, entry.second);
+    ENode &node = entry.first;
+    bool stale = false;
+    for (Id child : node.children)
+      stale |= parent[child] != child;
+    if (stale) {
+      memo.erase(node);
+      for (Id &child : node.children)
+        child = find(child);
+    }
+    auto [mit, inserted] = memo.try_emplace(node, entry.second);
     if (!inserted) {
       if (merge(mit->second, entry.second))
         ++rebuildUnions;
