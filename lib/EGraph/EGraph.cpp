@@ -244,6 +244,7 @@ size_t EGraph::rebuild() {
   }
 
   // Canonicalize and deduplicate the nodes of every class.
+  size_t totalNodes = 0;
   for (auto &[id, cls] : classes) {
     for (ENode &node : cls.nodes)
       for (Id &child : node.children)
@@ -253,7 +254,21 @@ size_t EGraph::rebuild() {
       cls.nodes.erase(std::unique(cls.nodes.begin(), cls.nodes.end()),
                       cls.nodes.end());
     }
+    totalNodes += cls.nodes.size();
   }
+  // A node whose children merged in different rounds can leave an older
+  // spelling in the memo (repair replaces only the spelling its own parent
+  // entry holds). Such a key has a non-canonical child forever: drop them.
+  if (memo.size() > totalNodes) {
+    for (auto it = memo.begin(), e = memo.end(); it != e; ++it) {
+      bool stale = false;
+      for (Id child : it->first.children)
+        stale |= parent[child] != child;
+      if (stale)
+        memo.erase(it);
+    }
+  }
+  assert(memo.size() == totalNodes && "memo out of sync with the classes");
   rebuildClassesByOp();
   return rebuildUnions;
 }

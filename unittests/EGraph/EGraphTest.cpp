@@ -195,4 +195,54 @@ TEST(EGraphTest, ManyRandomMergesKeepInvariants) {
                 g.find(sums[i * 10 + j / 7]));
 }
 
+TEST(EGraphTest, NoStaleSpellingAfterChildrenMergeInTurn) {
+  // n = a + b is a parent of a and of b. Merging a into x rewrites the memo
+  // entry to x + b through a's parent list; merging b into z later reaches n
+  // through b's parent list, which still spells it a + b.
+  EGraph g;
+  Id a = var(g, 0), b = var(g, 1), x = var(g, 2), z = var(g, 3);
+  for (uint32_t i = 0; i < 3; ++i) {
+    // More parents keep x and z the roots.
+    g.add(ENode(G, i, {x}));
+    g.add(ENode(G, i, {z}));
+  }
+  Id n = add(g, a, b);
+  g.merge(a, x);
+  g.rebuild();
+  EXPECT_EQ(g.numNodes(), 11u);
+  g.merge(b, z);
+  g.rebuild();
+  EXPECT_EQ(g.find(x), x);
+  EXPECT_EQ(g.find(z), z);
+  EXPECT_EQ(g.numNodes(), 11u);
+  EXPECT_EQ(g.lookup(ENode(Add, 0, {x, z})), g.find(n));
+}
+
+TEST(EGraphTest, MemoHoldsExactlyTheCanonicalNodes) {
+  // A node's children merge in separate rebuilds, each time on the side whose
+  // parent list has an older spelling of it: no stale spelling may survive.
+  for (uint32_t seed = 1; seed < 30; ++seed) {
+    EGraph g;
+    std::vector<Id> leaves;
+    for (uint32_t i = 0; i < 12; ++i)
+      leaves.push_back(var(g, i));
+    for (uint32_t i = 0; i < 12; ++i)
+      for (uint32_t j = 0; j < 12; ++j)
+        add(g, leaves[i], leaves[j]);
+    uint32_t state = seed;
+    for (int k = 0; k < 8; ++k) {
+      state = state * 1103515245 + 12345;
+      Id x = leaves[(state >> 8) % 12];
+      state = state * 1103515245 + 12345;
+      Id y = leaves[(state >> 8) % 12];
+      g.merge(x, y);
+      g.rebuild();
+      size_t total = 0;
+      for (Id id : g.classIds())
+        total += g.getClass(id).nodes.size();
+      ASSERT_EQ(total, g.numNodes()) << "seed " << seed << " step " << k;
+    }
+  }
+}
+
 } // namespace
