@@ -150,17 +150,20 @@ void EGraph::repair(Id id) {
   // Replace the memo entries of parents whose children changed by their
   // canonical forms (a stale form holds a non-canonical id, so it never equals
   // a canonical one); a canonical form already present is a congruent node:
-  // union the classes.
+  // union the classes. A parent whose children are all canonical is already
+  // in the memo under its form; a congruent stale one finds it there.
+  bool anyStale = false;
   for (auto &entry : parents) {
     ENode &node = entry.first;
     bool stale = false;
     for (Id child : node.children)
       stale |= parent[child] != child;
-    if (stale) {
-      memo.erase(node);
-      for (Id &child : node.children)
-        child = find(child);
-    }
+    if (!stale)
+      continue;
+    anyStale = true;
+    memo.erase(node);
+    for (Id &child : node.children)
+      child = find(child);
     auto [mit, inserted] = memo.try_emplace(node, entry.second);
     if (!inserted) {
       if (merge(mit->second, entry.second))
@@ -169,8 +172,10 @@ void EGraph::repair(Id id) {
     }
   }
 
-  // Deduplicate the parents by canonical node (congruent ones are one class).
-  std::sort(parents.begin(), parents.end(),
+  // Deduplicate the parents by canonical node (congruent ones are one class);
+  // duplicates only come from stale entries.
+  if (anyStale && parents.size() > 1)
+    std::sort(parents.begin(), parents.end(),
             [](const auto &a, const auto &b) { return nodeLess(a.first, b.first); });
   size_t out = 0;
   for (size_t i = 0, e = parents.size(); i != e; ++i) {

@@ -11,6 +11,7 @@
 
 #include "TileDialect/EGraph/Runner.h"
 
+#include <algorithm>
 #include <chrono>
 #include <limits>
 
@@ -113,9 +114,9 @@ RunReport Runner::run() {
     timedRebuild(stats);
 
     // Search.
+    std::fill(kept.begin(), kept.end(), 0);
     bool anyBanned = false, stopped = false;
     for (size_t i = 0, e = rules.size(); i != e; ++i) {
-      kept[i] = false;
       Schedule &sched = schedule[i];
       RuleStats &ruleStats = report.rules[i];
       if (backoff.enabled && iteration < sched.bannedUntil) {
