@@ -10,6 +10,8 @@
 
 #include "TileDialect/EGraph/EGraph.h"
 
+#include "llvm/Support/ErrorHandling.h"
+
 #include <algorithm>
 #include <cassert>
 
@@ -98,6 +100,7 @@ Id EGraph::add(ENode node) {
   EClass &cls = classes[id];
   cls.id = id;
   cls.nodes.push_back(node);
+  ++classNodes;
   if (analysis)
     analysis->make(id, cls.nodes.back());
   return id;
@@ -120,6 +123,7 @@ bool EGraph::merge(Id a, Id b) {
   EClass &src = itb->second;
   parent[from] = into;
   pending.push_back(into);
+  touched.push_back(into);
 
   if (analysis) {
     // The core cannot tell whether the joined data differs from `from`'s, so
@@ -161,6 +165,7 @@ void EGraph::repair(Id id) {
     if (!stale)
       continue;
     anyStale = true;
+    touched.push_back(entry.second);
     memo.erase(node);
     for (Id &child : node.children)
       child = find(child);
@@ -248,23 +253,31 @@ size_t EGraph::rebuild() {
       analysisPending.clear();
   }
 
-  // Canonicalize and deduplicate the nodes of every class.
-  size_t totalNodes = 0;
-  for (auto &[id, cls] : classes) {
-    for (ENode &node : cls.nodes)
+  // Canonicalize and deduplicate the nodes of the classes that gained nodes
+  // or hold a node whose children changed.
+  for (Id &id : touched)
+    id = find(id);
+  std::sort(touched.begin(), touched.end());
+  touched.erase(std::unique(touched.begin(), touched.end()), touched.end());
+  for (Id id : touched) {
+    std::vector<ENode> &nodes = classes.find(id)->second.nodes;
+    for (ENode &node : nodes)
       for (Id &child : node.children)
         child = find(child);
-    if (cls.nodes.size() > 1) {
-      std::sort(cls.nodes.begin(), cls.nodes.end(), nodeLess);
-      cls.nodes.erase(std::unique(cls.nodes.begin(), cls.nodes.end()),
-                      cls.nodes.end());
+    if (nodes.size() > 1) {
+      std::sort(nodes.begin(), nodes.end(), nodeLess);
+      auto last = std::unique(nodes.begin(), nodes.end());
+      classNodes -= static_cast<size_t>(nodes.end() - last);
+      nodes.erase(last, nodes.end());
     }
-    totalNodes += cls.nodes.size();
   }
+  bool merged = !touched.empty();
+  touched.clear();
+
   // A node whose children merged in different rounds can leave an older
   // spelling in the memo (repair replaces only the spelling its own parent
   // entry holds). Such a key has a non-canonical child forever: drop them.
-  if (memo.size() > totalNodes) {
+  if (memo.size() > classNodes) {
     for (auto it = memo.begin(), e = memo.end(); it != e; ++it) {
       bool stale = false;
       for (Id child : it->first.children)
@@ -273,24 +286,67 @@ size_t EGraph::rebuild() {
         memo.erase(it);
     }
   }
-  assert(memo.size() == totalNodes && "memo out of sync with the classes");
-  rebuildClassesByOp();
+  assert(memo.size() == classNodes && "memo out of sync with the classes");
+  if (merged)
+    rebuildClassesByOp();
+#ifdef TILE_EGRAPH_EXPENSIVE_CHECKS
+  std::string why;
+  if (!verify(&why))
+    llvm::report_fatal_error(("e-graph invariant broken: " + why).c_str());
+#endif
   return rebuildUnions;
 }
 
 void EGraph::rebuildClassesByOp() {
-  for (auto &entry : byOp)
-    entry.second.clear();
-  // Walking the roots in id order keeps every list sorted.
-  for (Id id = 0, e = static_cast<Id>(parent.size()); id != e; ++id) {
-    if (parent[id] != id)
-      continue;
-    for (const ENode &node : classes.find(id)->second.nodes) {
-      std::vector<Id> &ids = byOp[node.op];
-      if (ids.empty() || ids.back() != id)
-        ids.push_back(id);
+  // Merging only renames classes: map every id to its root and deduplicate.
+  for (auto &entry : byOp) {
+    std::vector<Id> &ids = entry.second;
+    bool sorted = true;
+    for (size_t i = 0, e = ids.size(); i != e; ++i) {
+      ids[i] = find(ids[i]);
+      sorted &= i == 0 || ids[i - 1] < ids[i];
+    }
+    if (!sorted) {
+      std::sort(ids.begin(), ids.end());
+      ids.erase(std::unique(ids.begin(), ids.end()), ids.end());
     }
   }
+}
+
+bool EGraph::verify(std::string *why) const {
+  auto fail = [&](const std::string &message) {
+    if (why)
+      *why = message;
+    return false;
+  };
+  if (isDirty())
+    return fail("merges are pending a rebuild");
+  size_t total = 0;
+  for (const auto &[id, cls] : classes) {
+    if (parent[id] != id || cls.id != id)
+      return fail("class e" + std::to_string(id) + " is not canonical");
+    total += cls.nodes.size();
+    for (size_t i = 0; i != cls.nodes.size(); ++i) {
+      const ENode &node = cls.nodes[i];
+      if (canonicalize(node) != node)
+        return fail("a node of e" + std::to_string(id) + " is not canonical");
+      if (lookup(node) != id)
+        return fail("a node of e" + std::to_string(id) +
+                    " is not in the memo under its class");
+      if (i != 0 && !nodeLess(cls.nodes[i - 1], node))
+        return fail("the nodes of e" + std::to_string(id) +
+                    " are not sorted and unique");
+    }
+  }
+  if (total != memo.size())
+    return fail("the memo holds " + std::to_string(memo.size()) +
+                " nodes, the classes " + std::to_string(total));
+  for (const auto &[op, ids] : byOp)
+    for (size_t i = 0; i != ids.size(); ++i)
+      if (parent[ids[i]] != ids[i] || (i != 0 && ids[i - 1] >= ids[i]))
+        return fail("the index of operator " + std::to_string(op) +
+                    " is not canonical and sorted");
+  return true;
 }
 
 const EClass &EGraph::getClass(Id id) const {

@@ -42,7 +42,6 @@ public:
     return data[g.find(id)];
   }
 
-private:
   std::optional<int64_t> fold(const ENode &node) const {
     switch (node.op) {
     case Num:
@@ -144,6 +143,47 @@ TEST(AnalysisTest, CongruenceAndAnalysisInterleave) {
   EXPECT_EQ(g.find(fa), g.find(fb));
   EXPECT_EQ(cf.at(g, s), 8);
   EXPECT_FALSE(g.isDirty());
+}
+
+TEST(AnalysisTest, FixpointAfterRandomMerges) {
+  // A random DAG over 40 variables; variables are merged with constants (or
+  // with each other) in several rounds. After each rebuild every node that
+  // folds must agree with the data of its class.
+  ConstantFolding cf;
+  EGraph g(&cf);
+  std::vector<Id> vars, all;
+  for (uint32_t i = 0; i < 40; ++i)
+    all.push_back(vars.emplace_back(var(g, i)));
+  uint32_t state = 7;
+  auto next = [&] {
+    state = state * 1103515245 + 12345;
+    return state >> 8;
+  };
+  for (int i = 0; i < 400; ++i) {
+    Id a = all[next() % all.size()], b = all[next() % all.size()];
+    all.push_back(next() % 2 ? add(g, a, b) : mul(g, a, b));
+  }
+  for (int round = 0; round < 8; ++round) {
+    for (int k = 0; k < 4; ++k) {
+      // Only merges that keep the constants consistent.
+      Id v = vars[next() % vars.size()];
+      Id w = vars[next() % vars.size()];
+      if (next() % 3 == 0) {
+        if (!cf.at(g, v) || !cf.at(g, w))
+          g.merge(v, w);
+      } else if (!cf.at(g, v)) {
+        g.merge(v, num(g, next() % 5));
+      }
+    }
+    g.rebuild();
+    std::string why;
+    ASSERT_TRUE(g.verify(&why)) << why;
+    for (Id id : g.classIds())
+      for (const ENode &node : g.getClass(id).nodes)
+        if (std::optional<int64_t> value = cf.fold(node))
+          ASSERT_EQ(cf.data[id], value) << "round " << round;
+  }
+  EXPECT_GT(cf.remakes, 0u);
 }
 
 } // namespace

@@ -25,6 +25,20 @@ TEST(EGraphTest, HashConsesEqualNodes) {
   EXPECT_FALSE(g.isDirty());
 }
 
+TEST(EGraphTest, VerifyReportsPendingMerges) {
+  EGraph g;
+  Id a = var(g, 0), b = var(g, 1);
+  f(g, a);
+  f(g, b);
+  EXPECT_TRUE(g.verify());
+  g.merge(a, b);
+  std::string why;
+  EXPECT_FALSE(g.verify(&why));
+  EXPECT_EQ(why, "merges are pending a rebuild");
+  g.rebuild();
+  EXPECT_TRUE(g.verify(&why)) << why;
+}
+
 TEST(EGraphTest, LookupNeverAdds) {
   EGraph g;
   Id a = var(g, 0);
@@ -87,6 +101,7 @@ TEST(EGraphTest, ChainsOfCongruences) {
     EXPECT_EQ(g.find(fas[i]), g.find(fbs[i]));
   EXPECT_EQ(g.numClasses(), 51u);
   EXPECT_EQ(g.numNodes(), 52u);
+  EXPECT_TRUE(g.verify());
 }
 
 TEST(EGraphTest, CongruenceOverSeveralChildren) {
@@ -184,6 +199,8 @@ TEST(EGraphTest, ManyRandomMergesKeepInvariants) {
   for (Id id : g.classIds())
     total += g.getClass(id).nodes.size();
   EXPECT_EQ(total, g.numNodes());
+  std::string why;
+  EXPECT_TRUE(g.verify(&why)) << why;
   for (Id id : g.classIds())
     for (const ENode &node : g.getClass(id).nodes) {
       EXPECT_EQ(g.canonicalize(node), node);
@@ -216,6 +233,8 @@ TEST(EGraphTest, NoStaleSpellingAfterChildrenMergeInTurn) {
   EXPECT_EQ(g.find(z), z);
   EXPECT_EQ(g.numNodes(), 11u);
   EXPECT_EQ(g.lookup(ENode(Add, 0, {x, z})), g.find(n));
+  std::string why;
+  EXPECT_TRUE(g.verify(&why)) << why;
 }
 
 TEST(EGraphTest, MemoHoldsExactlyTheCanonicalNodes) {
@@ -241,6 +260,8 @@ TEST(EGraphTest, MemoHoldsExactlyTheCanonicalNodes) {
       for (Id id : g.classIds())
         total += g.getClass(id).nodes.size();
       ASSERT_EQ(total, g.numNodes()) << "seed " << seed << " step " << k;
+      std::string why;
+      ASSERT_TRUE(g.verify(&why)) << why;
     }
   }
 }

@@ -6,6 +6,9 @@
 
 #include "gtest/gtest.h"
 
+#include <chrono>
+#include <thread>
+
 using namespace mlir::tileir::egraph;
 using namespace mlir::tileir::egraph::test;
 
@@ -134,7 +137,8 @@ TEST(RunnerTest, CommutativityAndAssociativitySaturate) {
   EXPECT_EQ(report.stopReason, StopReason::Saturated);
   EXPECT_EQ(progressCalls, report.iterations.size());
   EXPECT_EQ(g.numClasses(), 15u);
-  EXPECT_FALSE(g.isDirty());
+  std::string why;
+  EXPECT_TRUE(g.verify(&why)) << why;
   // x3 + (x1 + (x0 + x2)) is in the class of the original sum.
   Id other = add(g, var(g, 3), add(g, var(g, 1), add(g, var(g, 0), var(g, 2))));
   EXPECT_EQ(g.find(other), g.find(s));
@@ -166,6 +170,8 @@ TEST(RunnerTest, NodeLimit) {
   EXPECT_EQ(report.stopReason, StopReason::NodeLimit);
   EXPECT_GT(g.numNodes(), 60u);
   EXPECT_GT(report.iterations.back().nodes, 60u);
+  std::string why;
+  EXPECT_TRUE(g.verify(&why)) << why;
 }
 
 TEST(RunnerTest, TimeLimit) {
@@ -177,6 +183,38 @@ TEST(RunnerTest, TimeLimit) {
   RunReport report = runner.run();
   EXPECT_EQ(report.stopReason, StopReason::TimeLimit);
   EXPECT_FALSE(g.isDirty());
+}
+
+/// Finds one match slowly and counts its applications.
+class SlowRule : public Rule {
+public:
+  unsigned applies = 0, clears = 0;
+  llvm::StringRef getName() const override { return "slow"; }
+  size_t search(const EGraph &, size_t) override {
+    std::this_thread::sleep_for(std::chrono::milliseconds(60));
+    return 1;
+  }
+  size_t apply(EGraph &) override {
+    ++applies;
+    return 1;
+  }
+  void clearMatches() override { ++clears; }
+};
+
+TEST(RunnerTest, TimeLimitStopsAfterSearch) {
+  // The search phase overruns the limit: the iteration ends before applying.
+  EGraph g;
+  sumOfVars(g, 3);
+  SlowRule slow;
+  Runner runner(g, RunnerLimits{100, 100000, 0.03});
+  runner.addRule(&slow);
+  RunReport report = runner.run();
+  EXPECT_EQ(report.stopReason, StopReason::TimeLimit);
+  EXPECT_EQ(report.iterations.size(), 1u);
+  EXPECT_EQ(slow.applies, 0u);
+  EXPECT_EQ(slow.clears, 1u);
+  EXPECT_EQ(report.rules[0].matches, 1u);
+  EXPECT_GE(report.iterations[0].searchSeconds, 0.05);
 }
 
 TEST(RunnerTest, BackoffBansRulesWithManyMatches) {

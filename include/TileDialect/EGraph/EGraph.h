@@ -140,6 +140,11 @@ public:
 
   /// Reserves room for about `numNodes` nodes (ids, memo and classes).
   void reserve(size_t numNodes);
+  /// Checks the invariants of a rebuilt e-graph (canonical, sorted and
+  /// deduplicated class nodes, the memo holding exactly them, the operator
+  /// index canonical and sorted). On failure returns false and, when `why` is
+  /// given, says what is broken. Linear in the size of the e-graph.
+  bool verify(std::string *why = nullptr) const;
 
 private:
   Id makeSet();
@@ -164,6 +169,10 @@ private:
   std::vector<std::pair<ENode, Id>> analysisPendingParents;
   /// Unions performed by congruence closure during the current `rebuild`.
   size_t rebuildUnions = 0;
+  /// Classes whose node lists may hold non-canonical or duplicate nodes.
+  std::vector<Id> touched;
+  /// Nodes held by all classes (equals `memo.size()` after `rebuild`).
+  size_t classNodes = 0;
   /// Operator -> canonical classes holding a node with it.
   llvm::DenseMap<uint32_t, std::vector<Id>> byOp;
 };
