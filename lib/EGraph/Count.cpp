@@ -74,7 +74,7 @@ struct Frame {
 ProgramCount EGraph::countPrograms(Id root) const {
   root = find(root);
   llvm::DenseMap<Id, std::pair<State, Count>> memoCounts;
-  memoCounts.reserve(classes.size());
+  memoCounts.reserve(numClasses());
   std::vector<Frame> stack;
   stack.emplace_back(root, &getClass(root));
   memoCounts[root].first = State::OnPath;

@@ -50,6 +50,8 @@ Id EGraph::makeSet() {
   Id id = static_cast<Id>(parent.size());
   assert(id != kNoId && "e-graph id space exhausted");
   parent.push_back(id);
+  classes.emplace_back().id = id;
+  ++numLiveClasses;
   return id;
 }
 
@@ -98,7 +100,6 @@ Id EGraph::add(ENode node) {
   // The operator index stays sorted: a fresh id is larger than every other.
   byOp[node.op].push_back(id);
   EClass &cls = classes[id];
-  cls.id = id;
   cls.nodes.push_back(node);
   ++classNodes;
   if (analysis)
@@ -112,15 +113,11 @@ bool EGraph::merge(Id a, Id b) {
   if (a == b)
     return false;
   // Keep the class with more parents as the root: fewer parents move.
-  auto ita = classes.find(a), itb = classes.find(b);
-  assert(ita != classes.end() && itb != classes.end());
-  if (ita->second.parents.size() < itb->second.parents.size()) {
+  if (classes[a].parents.size() < classes[b].parents.size())
     std::swap(a, b);
-    std::swap(ita, itb);
-  }
   Id into = a, from = b;
-  EClass &dst = ita->second;
-  EClass &src = itb->second;
+  EClass &dst = classes[into];
+  EClass &src = classes[from];
   parent[from] = into;
   pending.push_back(into);
   touched.push_back(into);
@@ -141,15 +138,16 @@ bool EGraph::merge(Id a, Id b) {
   dst.parents.insert(dst.parents.end(),
                      std::make_move_iterator(src.parents.begin()),
                      std::make_move_iterator(src.parents.end()));
-  classes.erase(itb);
+  std::vector<ENode>().swap(src.nodes);
+  std::vector<std::pair<ENode, Id>>().swap(src.parents);
+  src.id = kNoId;
+  --numLiveClasses;
   return true;
 }
 
 void EGraph::repair(Id id) {
-  auto it = classes.find(id);
-  assert(it != classes.end());
-  std::vector<std::pair<ENode, Id>> parents = std::move(it->second.parents);
-  it->second.parents.clear();
+  std::vector<std::pair<ENode, Id>> parents = std::move(classes[id].parents);
+  classes[id].parents.clear();
 
   // Replace the memo entries of parents whose children changed by their
   // canonical forms (a stale form holds a non-canonical id, so it never equals
@@ -195,7 +193,7 @@ void EGraph::repair(Id id) {
     entry.second = find(entry.second);
 
   // `id` may itself have been merged away by a congruence union.
-  EClass &cls = classes.find(find(id))->second;
+  EClass &cls = classes[find(id)];
   if (cls.parents.empty())
     cls.parents = std::move(parents);
   else
@@ -222,7 +220,7 @@ void EGraph::propagateAnalysis() {
     work.erase(std::unique(work.begin(), work.end()), work.end());
     for (Id id : work) {
       // `remake` does not touch the e-graph, so the parent list is stable.
-      const EClass &cls = classes.find(id)->second;
+      const EClass &cls = classes[id];
       for (const auto &[node, parentClass] : cls.parents)
         if (analysis->remake(find(parentClass), canonicalize(node)))
           analysisPending.push_back(find(parentClass));
@@ -260,7 +258,7 @@ size_t EGraph::rebuild() {
   std::sort(touched.begin(), touched.end());
   touched.erase(std::unique(touched.begin(), touched.end()), touched.end());
   for (Id id : touched) {
-    std::vector<ENode> &nodes = classes.find(id)->second.nodes;
+    std::vector<ENode> &nodes = classes[id].nodes;
     for (ENode &node : nodes)
       for (Id &child : node.children)
         child = find(child);
@@ -322,9 +320,20 @@ bool EGraph::verify(std::string *why) const {
   if (isDirty())
     return fail("merges are pending a rebuild");
   size_t total = 0;
-  for (const auto &[id, cls] : classes) {
-    if (parent[id] != id || cls.id != id)
+  size_t live = 0;
+  for (Id id = 0, e = static_cast<Id>(classes.size()); id != e; ++id) {
+    const EClass &cls = classes[id];
+    if ((parent[id] == id) != (cls.id == id))
       return fail("class e" + std::to_string(id) + " is not canonical");
+    if (parent[id] != id) {
+      if (!cls.nodes.empty() || !cls.parents.empty())
+        return fail("merged-away class e" + std::to_string(id) +
+                    " holds nodes");
+      continue;
+    }
+    ++live;
+    if (cls.nodes.empty())
+      return fail("class e" + std::to_string(id) + " has no nodes");
     total += cls.nodes.size();
     for (size_t i = 0; i != cls.nodes.size(); ++i) {
       const ENode &node = cls.nodes[i];
@@ -338,6 +347,8 @@ bool EGraph::verify(std::string *why) const {
                     " are not sorted and unique");
     }
   }
+  if (live != numLiveClasses)
+    return fail("class count out of sync");
   if (total != memo.size())
     return fail("the memo holds " + std::to_string(memo.size()) +
                 " nodes, the classes " + std::to_string(total));
@@ -350,14 +361,12 @@ bool EGraph::verify(std::string *why) const {
 }
 
 const EClass &EGraph::getClass(Id id) const {
-  auto it = classes.find(find(id));
-  assert(it != classes.end() && "unknown e-class");
-  return it->second;
+  return classes[find(id)];
 }
 
 std::vector<Id> EGraph::classIds() const {
   std::vector<Id> ids;
-  ids.reserve(classes.size());
+  ids.reserve(numLiveClasses);
   for (Id id = 0, e = static_cast<Id>(parent.size()); id != e; ++id)
     if (parent[id] == id)
       ids.push_back(id);

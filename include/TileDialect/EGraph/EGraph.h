@@ -114,7 +114,8 @@ public:
   /// True when merges are pending a rebuild.
   bool isDirty() const { return !pending.empty() || !analysisPending.empty(); }
 
-  /// The class of a canonical id.
+  /// The class of a canonical id. The reference is valid until the next
+  /// `add`, `merge` or `rebuild`.
   const EClass &getClass(Id id) const;
   /// Canonical ids of all classes, in increasing order.
   std::vector<Id> classIds() const;
@@ -123,7 +124,7 @@ public:
   llvm::ArrayRef<Id> classesWithOp(uint32_t op) const;
 
   size_t numNodes() const { return memo.size(); }
-  size_t numClasses() const { return classes.size(); }
+  size_t numClasses() const { return numLiveClasses; }
   /// Total ids handed out (nodes ever added, including merged-away ones).
   size_t numIds() const { return parent.size(); }
 
@@ -157,8 +158,11 @@ private:
   mutable std::vector<Id> parent;
   /// Canonical node -> class id (not necessarily canonical between rebuilds).
   llvm::DenseMap<ENode, Id> memo;
-  /// Canonical id -> class.
-  llvm::DenseMap<Id, EClass> classes;
+  /// Id -> class, indexed densely; only canonical ids hold a live class
+  /// (merged-away entries are emptied).
+  std::vector<EClass> classes;
+  /// Live (canonical) classes.
+  size_t numLiveClasses = 0;
   /// Classes whose parents must be re-canonicalized.
   std::vector<Id> pending;
   /// Classes whose data changed: parents must re-derive their data.
