@@ -4,7 +4,8 @@
 // record the merged class as pending; `rebuild` re-canonicalizes the parents of
 // pending classes, re-hashes them in the memo (unioning congruent parents),
 // then re-derives analysis data up to a fixpoint, and finally canonicalizes and
-// deduplicates the nodes of every class and re-indexes classes by operator.
+// deduplicates the nodes of the classes that changed and renames the classes
+// in the operator index to their roots.
 //
 //===----------------------------------------------------------------------===//
 
@@ -20,7 +21,7 @@ using namespace mlir::tileir::egraph;
 Analysis::~Analysis() = default;
 
 namespace {
-/// One 64-bit mixing step (a multiply-xorshift, as in splitmix64).
+/// One 64-bit mixing step (a boost-style combine, then a multiply-xorshift).
 inline uint64_t mix(uint64_t h, uint64_t v) {
   h ^= v + 0x9e3779b97f4a7c15ull + (h << 6) + (h >> 2);
   h *= 0xbf58476d1ce4e5b9ull;
