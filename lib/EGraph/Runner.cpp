@@ -110,8 +110,8 @@ RunReport Runner::run() {
     }
 
     IterationStats stats;
-    size_t nodesBefore = egraph.numNodes(), classesBefore = egraph.numClasses();
     timedRebuild(stats);
+    size_t nodesBefore = egraph.numNodes(), classesBefore = egraph.numClasses();
 
     // Search.
     std::fill(kept.begin(), kept.end(), 0);
