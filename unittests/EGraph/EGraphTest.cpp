@@ -266,4 +266,99 @@ TEST(EGraphTest, MemoHoldsExactlyTheCanonicalNodes) {
   }
 }
 
+/// Congruence closure the slow way: a union-find over terms, closed by
+/// comparing every pair of terms until nothing changes.
+class NaiveClosure {
+public:
+  struct Term {
+    uint32_t op, payload;
+    std::vector<size_t> children;
+  };
+  std::vector<Term> terms;
+
+  size_t addTerm(Term term) {
+    terms.push_back(std::move(term));
+    parent.push_back(parent.size());
+    return terms.size() - 1;
+  }
+  size_t find(size_t x) {
+    while (parent[x] != x)
+      x = parent[x] = parent[parent[x]];
+    return x;
+  }
+  void merge(size_t a, size_t b) { parent[find(a)] = find(b); }
+  void close() {
+    for (bool changed = true; changed;) {
+      changed = false;
+      for (size_t i = 0; i < terms.size(); ++i)
+        for (size_t j = i + 1; j < terms.size(); ++j)
+          if (find(i) != find(j) && congruent(terms[i], terms[j])) {
+            merge(i, j);
+            changed = true;
+          }
+    }
+  }
+
+private:
+  bool congruent(const Term &a, const Term &b) {
+    if (a.op != b.op || a.payload != b.payload ||
+        a.children.size() != b.children.size())
+      return false;
+    for (size_t k = 0; k < a.children.size(); ++k)
+      if (find(a.children[k]) != find(b.children[k]))
+        return false;
+    return true;
+  }
+  std::vector<size_t> parent;
+};
+
+TEST(EGraphTest, MatchesNaiveCongruenceClosure) {
+  for (uint32_t seed = 1; seed <= 12; ++seed) {
+    EGraph g;
+    NaiveClosure ref;
+    std::vector<Id> ids;
+    uint32_t state = seed * 7919;
+    auto next = [&] {
+      state = state * 1103515245 + 12345;
+      return state >> 8;
+    };
+    auto addRandom = [&] {
+      NaiveClosure::Term term;
+      if (ids.size() < 6 || next() % 8 == 0) {
+        term = {Var, next() % 6, {}};
+      } else {
+        unsigned arity = 1 + next() % 2;
+        term = {arity == 1 ? F : Add, 0, {}};
+        for (unsigned k = 0; k < arity; ++k)
+          term.children.push_back(next() % ids.size());
+      }
+      ENode node(term.op, term.payload);
+      for (size_t child : term.children)
+        node.children.push_back(ids[child]);
+      ids.push_back(g.add(node));
+      ref.addTerm(term);
+    };
+    for (int i = 0; i < 120; ++i)
+      addRandom();
+    for (int round = 0; round < 6; ++round) {
+      for (int k = 0; k < 3; ++k) {
+        size_t a = next() % ids.size(), b = next() % ids.size();
+        g.merge(ids[a], ids[b]);
+        ref.merge(a, b);
+        // Adding while merges are pending must not lose congruences.
+        addRandom();
+      }
+      g.rebuild();
+      ref.close();
+      std::string why;
+      ASSERT_TRUE(g.verify(&why)) << why;
+      for (size_t i = 0; i < ids.size(); ++i)
+        for (size_t j = i + 1; j < ids.size(); ++j)
+          ASSERT_EQ(g.find(ids[i]) == g.find(ids[j]), ref.find(i) == ref.find(j))
+              << "seed " << seed << " round " << round << " terms " << i
+              << ", " << j;
+    }
+  }
+}
+
 } // namespace
