@@ -114,7 +114,8 @@ public:
   /// True when merges are pending a rebuild.
   bool isDirty() const { return !pending.empty() || !analysisPending.empty(); }
 
-  /// The class of a canonical id.
+  /// The class of a canonical id. The reference is valid until the next
+  /// `add`, `merge` or `rebuild`.
   const EClass &getClass(Id id) const;
   /// Canonical ids of all classes, in increasing order.
   std::vector<Id> classIds() const;
@@ -123,7 +124,7 @@ public:
   llvm::ArrayRef<Id> classesWithOp(uint32_t op) const;
 
   size_t numNodes() const { return memo.size(); }
-  size_t numClasses() const { return classes.size(); }
+  size_t numClasses() const { return numLiveClasses; }
   /// Total ids handed out (nodes ever added, including merged-away ones).
   size_t numIds() const { return parent.size(); }
 
@@ -140,6 +141,11 @@ public:
 
   /// Reserves room for about `numNodes` nodes (ids, memo and classes).
   void reserve(size_t numNodes);
+  /// Checks the invariants of a rebuilt e-graph (canonical, sorted and
+  /// deduplicated class nodes, the memo holding exactly them, the operator
+  /// index canonical and sorted). On failure returns false and, when `why` is
+  /// given, says what is broken. Linear in the size of the e-graph.
+  bool verify(std::string *why = nullptr) const;
 
 private:
   Id makeSet();
@@ -152,8 +158,11 @@ private:
   mutable std::vector<Id> parent;
   /// Canonical node -> class id (not necessarily canonical between rebuilds).
   llvm::DenseMap<ENode, Id> memo;
-  /// Canonical id -> class.
-  llvm::DenseMap<Id, EClass> classes;
+  /// Id -> class, indexed densely; only canonical ids hold a live class
+  /// (merged-away entries are emptied).
+  std::vector<EClass> classes;
+  /// Live (canonical) classes.
+  size_t numLiveClasses = 0;
   /// Classes whose parents must be re-canonicalized.
   std::vector<Id> pending;
   /// Classes whose data changed: parents must re-derive their data.
@@ -164,6 +173,10 @@ private:
   std::vector<std::pair<ENode, Id>> analysisPendingParents;
   /// Unions performed by congruence closure during the current `rebuild`.
   size_t rebuildUnions = 0;
+  /// Classes whose node lists may hold non-canonical or duplicate nodes.
+  std::vector<Id> touched;
+  /// Nodes held by all classes (equals `memo.size()` after `rebuild`).
+  size_t classNodes = 0;
   /// Operator -> canonical classes holding a node with it.
   llvm::DenseMap<uint32_t, std::vector<Id>> byOp;
 };
