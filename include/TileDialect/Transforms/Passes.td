@@ -65,7 +65,7 @@ def TileSaturate : Pass<"tile-saturate", "::mlir::ModuleOp"> {
                "Do not apply these rules or rule families">,
     Option<"backoff", "backoff", "bool", /*default=*/"true",
            "Use egg's backoff scheduler (ban rules with too many matches)">,
-    Option<"matchLimit", "match-limit", "unsigned", /*default=*/"1000",
+    Option<"matchLimit", "match-limit", "unsigned", /*default=*/"5000",
            "Backoff scheduler: matches per iteration before a rule is banned">,
     Option<"banLength", "ban-length", "unsigned", /*default=*/"5",
            "Backoff scheduler: iterations a banned rule sits out">,
