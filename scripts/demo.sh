@@ -31,3 +31,17 @@ for f in "$ROOT"/examples/*.mlir; do
   "$TILE_OPT" "$f" | "$TILE_OPT" >/dev/null
   echo "   ok  examples/$(basename "$f")"
 done
+echo
+echo "== tile-opt $EXAMPLE --tile-saturate: equality saturation (8 iterations)"
+"$TILE_OPT" "$EXAMPLE" --tile-saturate="progress=true report=$TMP/sat.json" -o /dev/null
+python3 - "$TMP/sat.json" <<'PY'
+import json, sys
+d = json.load(open(sys.argv[1]))
+print("   %d e-classes, %d e-nodes, 10^%.1f programs represented, %.2f s, %s" % (
+    d["eclasses"], d["enodes"], d["log10_programs"], d["seconds"], d["stop_reason"]))
+PY
+echo
+echo "== start => goal: the saturated e-graph represents FlashAttention (Trinity Fig. 4(d)) and the fully fused program (Fig. 4(f))"
+for g in fig4d fig4f; do
+  "$TILE_OPT" "$EXAMPLE" --tile-saturate="goal=$ROOT/examples/goals/vanilla-$g.mlir" -o /dev/null 2>&1 | grep -o "goal @.*"
+done
