@@ -5,13 +5,14 @@
 
 // @fires: S is an intermediate whose only writer is the accumulation (starts at zero), d = D[:] does not use i; the rule factors d out of the loop
 // CHECK-DAG: remark: goal @fires is represented
-// @blocked: S is inout, so it starts with a value the factored form would also divide (ZeroInitAccumulator is false); the factored form must not appear
+// @blocked: d = E[i] uses i: a different divisor per iteration cannot move after the loop (NotUsesVar(i, d) is false); the factored form must not appear
 // CHECK-DAG: error: goal @blocked is not represented
 
 // Start: S is an intermediate whose only writer is the accumulation (starts at zero), d = D[:] does not use i
 tile.program @fires(
     %A: !tile.tensor<16xf32, input>,
     %D: !tile.tensor<4xf32, input>,
+    %E: !tile.tensor<16xf32, input>,
     %M: !tile.tensor<4xf32, input>,
     %S: !tile.tensor<4xf32, intermediate>,
     %O: !tile.tensor<4xf32, output>) {
@@ -37,12 +38,13 @@ tile.program @fires(
   tile.yield %r
 }
 
-// Start: S is inout, so it starts with a value the factored form would also divide (ZeroInitAccumulator is false)
+// Start: d = E[i] uses i: a different divisor per iteration cannot move after the loop (NotUsesVar(i, d) is false)
 tile.program @blocked(
     %A: !tile.tensor<16xf32, input>,
     %D: !tile.tensor<4xf32, input>,
+    %E: !tile.tensor<16xf32, input>,
     %M: !tile.tensor<4xf32, input>,
-    %S: !tile.tensor<4xf32, inout>,
+    %S: !tile.tensor<4xf32, intermediate>,
     %O: !tile.tensor<4xf32, output>) {
   %full = tile.full
   %i = tile.var "i"
@@ -52,15 +54,15 @@ tile.program @blocked(
   %tj = tile.tile %j
   %lo = tile.const_tile 0, 4
   %hi = tile.const_tile 12, 4
-  %s = tile.load %S[%full] : !tile.tensor<4xf32, inout> -> !tile.tile<[4], f32>
+  %s = tile.load %S[%full] : !tile.tensor<4xf32, intermediate> -> !tile.tile<[4], f32>
   %a = tile.load %A[%ti] : !tile.tensor<16xf32, input> -> !tile.tile<[4], f32>
-  %d = tile.load %D[%full] : !tile.tensor<4xf32, input> -> !tile.tile<[4], f32>
+  %d = tile.load %E[%ti] : !tile.tensor<16xf32, input> -> !tile.tile<[4], f32>
   %m = tile.load %M[%full] : !tile.tensor<4xf32, input> -> !tile.tile<[4], f32>
   %q = tile.div %a, %d : !tile.tile<[4], f32>
   %n = tile.add %s, %q : !tile.tile<[4], f32>
-  %b = tile.store %n, %S[%full] : !tile.tile<[4], f32>, !tile.tensor<4xf32, inout>
+  %b = tile.store %n, %S[%full] : !tile.tile<[4], f32>, !tile.tensor<4xf32, intermediate>
   %l = tile.loop %i = 0 to 16 step %c4 body %b
-  %sv = tile.load %S[%full] : !tile.tensor<4xf32, inout> -> !tile.tile<[4], f32>
+  %sv = tile.load %S[%full] : !tile.tensor<4xf32, intermediate> -> !tile.tile<[4], f32>
   %t = tile.store %sv, %O[%full] : !tile.tile<[4], f32>, !tile.tensor<4xf32, output>
   %r = tile.seq %l, %t
   tile.yield %r

@@ -4,6 +4,7 @@
 tile.program @fires(
     %A: !tile.tensor<16xf32, input>,
     %D: !tile.tensor<4xf32, input>,
+    %E: !tile.tensor<16xf32, input>,
     %M: !tile.tensor<4xf32, input>,
     %S: !tile.tensor<4xf32, intermediate>,
     %O: !tile.tensor<4xf32, output>) {
@@ -36,6 +37,7 @@ tile.program @fires(
 tile.program @blocked(
     %A: !tile.tensor<16xf32, input>,
     %D: !tile.tensor<4xf32, input>,
+    %E: !tile.tensor<16xf32, input>,
     %M: !tile.tensor<4xf32, input>,
     %S: !tile.tensor<4xf32, inout>,
     %O: !tile.tensor<4xf32, output>) {
