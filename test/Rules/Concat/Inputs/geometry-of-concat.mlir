@@ -1,0 +1,39 @@
+// Goals for geometry-of-concat.mlir (rule geometry-of-concat).
+
+// The rewritten form; it must be in the e-graph.
+tile.program @fires(
+    %X: !tile.tensor<2x2xf32, input>,
+    %Y: !tile.tensor<2x2xf32, input>,
+    %Z: !tile.tensor<2x2xf32, input>,
+    %W: !tile.tensor<2x2xf32, input>,
+    %O: !tile.tensor<4x4xf32, output>) {
+  %full = tile.full
+  %x = tile.load %X[%full, %full] : !tile.tensor<2x2xf32, input> -> !tile.tile<[2, 2], f32>
+  %y = tile.load %Y[%full, %full] : !tile.tensor<2x2xf32, input> -> !tile.tile<[2, 2], f32>
+  %z = tile.load %Z[%full, %full] : !tile.tensor<2x2xf32, input> -> !tile.tile<[2, 2], f32>
+  %w = tile.load %W[%full, %full] : !tile.tensor<2x2xf32, input> -> !tile.tile<[2, 2], f32>
+  %c0 = tile.concat %x, %y axis 1 : !tile.tile<[2, 2], f32>, !tile.tile<[2, 2], f32> -> !tile.tile<[2, 4], f32>
+  %c1 = tile.concat %z, %w axis 1 : !tile.tile<[2, 2], f32>, !tile.tile<[2, 2], f32> -> !tile.tile<[2, 4], f32>
+  %r = tile.concat %c0, %c1 axis 0 : !tile.tile<[2, 4], f32>, !tile.tile<[2, 4], f32> -> !tile.tile<[4, 4], f32>
+  %st = tile.store %r, %O[%full, %full] : !tile.tile<[4, 4], f32>, !tile.tensor<4x4xf32, output>
+  tile.yield %st
+}
+
+// The form the rule must not produce here.
+tile.program @blocked(
+    %X: !tile.tensor<1x2xf32, input>,
+    %Y: !tile.tensor<2x2xf32, input>,
+    %Z: !tile.tensor<3x2xf32, input>,
+    %W: !tile.tensor<2x2xf32, input>,
+    %O: !tile.tensor<4x4xf32, output>) {
+  %full = tile.full
+  %x = tile.load %X[%full, %full] : !tile.tensor<1x2xf32, input> -> !tile.tile<[1, 2], f32>
+  %y = tile.load %Y[%full, %full] : !tile.tensor<2x2xf32, input> -> !tile.tile<[2, 2], f32>
+  %z = tile.load %Z[%full, %full] : !tile.tensor<3x2xf32, input> -> !tile.tile<[3, 2], f32>
+  %w = tile.load %W[%full, %full] : !tile.tensor<2x2xf32, input> -> !tile.tile<[2, 2], f32>
+  %c0 = tile.concat %y, %w axis 0 : !tile.tile<[2, 2], f32>, !tile.tile<[2, 2], f32> -> !tile.tile<[4, 2], f32>
+  %c1 = tile.concat %x, %z axis 0 : !tile.tile<[1, 2], f32>, !tile.tile<[3, 2], f32> -> !tile.tile<[4, 2], f32>
+  %r = tile.concat %c0, %c1 axis 1 : !tile.tile<[4, 2], f32>, !tile.tile<[4, 2], f32> -> !tile.tile<[4, 4], f32>
+  %st = tile.store %r, %O[%full, %full] : !tile.tile<[4, 4], f32>, !tile.tensor<4x4xf32, output>
+  tile.yield %st
+}

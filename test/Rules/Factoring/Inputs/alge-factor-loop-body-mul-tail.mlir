@@ -1,0 +1,67 @@
+// Goals for alge-factor-loop-body-mul-tail.mlir (rule alge-factor-loop-body-mul-tail).
+
+// The rewritten form; it must be in the e-graph.
+tile.program @fires(
+    %A: !tile.tensor<16xf32, input>,
+    %D: !tile.tensor<4xf32, input>,
+    %E: !tile.tensor<16xf32, input>,
+    %M: !tile.tensor<4xf32, input>,
+    %S: !tile.tensor<4xf32, intermediate>,
+    %O: !tile.tensor<4xf32, output>) {
+  %full = tile.full
+  %i = tile.var "i"
+  %j = tile.var "j"
+  %c4 = tile.size 4
+  %ti = tile.tile %i
+  %tj = tile.tile %j
+  %lo = tile.const_tile 0, 4
+  %hi = tile.const_tile 12, 4
+  %s = tile.load %S[%full] : !tile.tensor<4xf32, intermediate> -> !tile.tile<[4], f32>
+  %a = tile.load %A[%ti] : !tile.tensor<16xf32, input> -> !tile.tile<[4], f32>
+  %d = tile.load %D[%full] : !tile.tensor<4xf32, input> -> !tile.tile<[4], f32>
+  %m = tile.load %M[%full] : !tile.tensor<4xf32, input> -> !tile.tile<[4], f32>
+  %sm = tile.mul %s, %m : !tile.tile<[4], f32>
+  %n = tile.add %sm, %a : !tile.tile<[4], f32>
+  %b = tile.store %n, %S[%full] : !tile.tile<[4], f32>, !tile.tensor<4xf32, intermediate>
+  %l = tile.loop %i = 0 to 16 step %c4 body %b
+  %f = tile.mul %s, %d : !tile.tile<[4], f32>
+  %fx = tile.store %f, %S[%full] : !tile.tile<[4], f32>, !tile.tensor<4xf32, intermediate>
+  %sv = tile.load %S[%full] : !tile.tensor<4xf32, intermediate> -> !tile.tile<[4], f32>
+  %t = tile.store %sv, %O[%full] : !tile.tile<[4], f32>, !tile.tensor<4xf32, output>
+  %ft = tile.seq %fx, %t
+  %r = tile.seq %l, %ft
+  tile.yield %r
+}
+
+// The form the rule must not produce here.
+tile.program @blocked(
+    %A: !tile.tensor<16xf32, input>,
+    %D: !tile.tensor<4xf32, input>,
+    %E: !tile.tensor<16xf32, input>,
+    %M: !tile.tensor<4xf32, input>,
+    %S: !tile.tensor<4xf32, inout>,
+    %O: !tile.tensor<4xf32, output>) {
+  %full = tile.full
+  %i = tile.var "i"
+  %j = tile.var "j"
+  %c4 = tile.size 4
+  %ti = tile.tile %i
+  %tj = tile.tile %j
+  %lo = tile.const_tile 0, 4
+  %hi = tile.const_tile 12, 4
+  %s = tile.load %S[%full] : !tile.tensor<4xf32, inout> -> !tile.tile<[4], f32>
+  %a = tile.load %A[%ti] : !tile.tensor<16xf32, input> -> !tile.tile<[4], f32>
+  %d = tile.load %D[%full] : !tile.tensor<4xf32, input> -> !tile.tile<[4], f32>
+  %m = tile.load %M[%full] : !tile.tensor<4xf32, input> -> !tile.tile<[4], f32>
+  %sm = tile.mul %s, %m : !tile.tile<[4], f32>
+  %n = tile.add %sm, %a : !tile.tile<[4], f32>
+  %b = tile.store %n, %S[%full] : !tile.tile<[4], f32>, !tile.tensor<4xf32, inout>
+  %l = tile.loop %i = 0 to 16 step %c4 body %b
+  %f = tile.mul %s, %d : !tile.tile<[4], f32>
+  %fx = tile.store %f, %S[%full] : !tile.tile<[4], f32>, !tile.tensor<4xf32, inout>
+  %sv = tile.load %S[%full] : !tile.tensor<4xf32, inout> -> !tile.tile<[4], f32>
+  %t = tile.store %sv, %O[%full] : !tile.tile<[4], f32>, !tile.tensor<4xf32, output>
+  %ft = tile.seq %fx, %t
+  %r = tile.seq %l, %ft
+  tile.yield %r
+}

@@ -1,0 +1,65 @@
+// RUN: not tile-opt %s --tile-saturate="only=loop-fusion-reindex-tail iterations=1 backoff=false propagate=false goal=%S/Inputs/loop-fusion-reindex-tail.mlir" -o /dev/null 2>&1 | FileCheck %s
+
+// loop-fusion-reindex-tail: seq(loop i b1, loop j b2) -> loop i (b1; b2[j := i]) for loops
+// of equal trip count, guarded by ReindexFusionLegal.
+
+// @fires: b1: X[i] = A[i], b2: P[j] = X[j]; the rule fuses the loops over i
+// CHECK-DAG: remark: goal @fires is represented
+// @blocked: b1: X[i] = A[i], b2: P[j] = X[12:16], a dependence across iterations (ReindexFusionLegal is false); the fused loop must not appear
+// CHECK-DAG: error: goal @blocked is not represented
+
+// Start: b1: X[i] = A[i], b2: P[j] = X[j]
+tile.program @fires(
+    %A: !tile.tensor<16xf32, input>,
+    %B: !tile.tensor<16xf32, input>,
+    %C: !tile.tensor<16xf32, input>,
+    %X: !tile.tensor<16xf32, intermediate>,
+    %Q: !tile.tensor<16xf32, inout>,
+    %O: !tile.tensor<16xf32, output>,
+    %P: !tile.tensor<16xf32, output>,
+    %R: !tile.tensor<16xf32, output>) {
+  %full = tile.full
+  %i = tile.var "i"
+  %j = tile.var "j"
+  %c4 = tile.size 4
+  %ti = tile.tile %i
+  %tj = tile.tile %j
+  %lo = tile.const_tile 0, 4
+  %hi = tile.const_tile 12, 4
+  %b1v = tile.load %A[%ti] : !tile.tensor<16xf32, input> -> !tile.tile<[4], f32>
+  %b1 = tile.store %b1v, %X[%ti] : !tile.tile<[4], f32>, !tile.tensor<16xf32, intermediate>
+  %b2v = tile.load %X[%tj] : !tile.tensor<16xf32, intermediate> -> !tile.tile<[4], f32>
+  %b2 = tile.store %b2v, %P[%tj] : !tile.tile<[4], f32>, !tile.tensor<16xf32, output>
+  %l1 = tile.loop %i = 0 to 16 step %c4 body %b1
+  %l2 = tile.loop %j = 0 to 16 step %c4 body %b2
+  %r = tile.seq %l1, %l2
+  tile.yield %r
+}
+
+// Start: b1: X[i] = A[i], b2: P[j] = X[12:16], a dependence across iterations (ReindexFusionLegal is false)
+tile.program @blocked(
+    %A: !tile.tensor<16xf32, input>,
+    %B: !tile.tensor<16xf32, input>,
+    %C: !tile.tensor<16xf32, input>,
+    %X: !tile.tensor<16xf32, intermediate>,
+    %Q: !tile.tensor<16xf32, inout>,
+    %O: !tile.tensor<16xf32, output>,
+    %P: !tile.tensor<16xf32, output>,
+    %R: !tile.tensor<16xf32, output>) {
+  %full = tile.full
+  %i = tile.var "i"
+  %j = tile.var "j"
+  %c4 = tile.size 4
+  %ti = tile.tile %i
+  %tj = tile.tile %j
+  %lo = tile.const_tile 0, 4
+  %hi = tile.const_tile 12, 4
+  %b1v = tile.load %A[%ti] : !tile.tensor<16xf32, input> -> !tile.tile<[4], f32>
+  %b1 = tile.store %b1v, %X[%ti] : !tile.tile<[4], f32>, !tile.tensor<16xf32, intermediate>
+  %b2v = tile.load %X[%hi] : !tile.tensor<16xf32, intermediate> -> !tile.tile<[4], f32>
+  %b2 = tile.store %b2v, %P[%tj] : !tile.tile<[4], f32>, !tile.tensor<16xf32, output>
+  %l1 = tile.loop %i = 0 to 16 step %c4 body %b1
+  %l2 = tile.loop %j = 0 to 16 step %c4 body %b2
+  %r = tile.seq %l1, %l2
+  tile.yield %r
+}

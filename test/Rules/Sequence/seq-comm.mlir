@@ -1,0 +1,60 @@
+// RUN: not tile-opt %s --tile-saturate="only=seq-comm iterations=1 backoff=false propagate=false goal=%S/Inputs/seq-comm.mlir" -o /dev/null 2>&1 | FileCheck %s
+
+// seq-comm: seq(a, b) -> seq(b, a), guarded by Commutes(a, b) (no common element with a write).
+
+// @fires: a: O = A and b: P = B touch different tensors; the rule adds seq(b, a)
+// CHECK-DAG: remark: goal @fires is represented
+// @blocked: a: X = A and b: P = X, a read-after-write of X (Commutes is false); seq(b, a) must not appear
+// CHECK-DAG: error: goal @blocked is not represented
+
+// Start: a: O = A and b: P = B touch different tensors
+tile.program @fires(
+    %A: !tile.tensor<16xf32, input>,
+    %B: !tile.tensor<16xf32, input>,
+    %C: !tile.tensor<16xf32, input>,
+    %X: !tile.tensor<16xf32, intermediate>,
+    %Q: !tile.tensor<16xf32, inout>,
+    %O: !tile.tensor<16xf32, output>,
+    %P: !tile.tensor<16xf32, output>,
+    %R: !tile.tensor<16xf32, output>) {
+  %full = tile.full
+  %i = tile.var "i"
+  %j = tile.var "j"
+  %c4 = tile.size 4
+  %ti = tile.tile %i
+  %tj = tile.tile %j
+  %lo = tile.const_tile 0, 4
+  %hi = tile.const_tile 12, 4
+  %s1v = tile.load %A[%full] : !tile.tensor<16xf32, input> -> !tile.tile<[16], f32>
+  %s1 = tile.store %s1v, %O[%full] : !tile.tile<[16], f32>, !tile.tensor<16xf32, output>
+  %s2v = tile.load %B[%full] : !tile.tensor<16xf32, input> -> !tile.tile<[16], f32>
+  %s2 = tile.store %s2v, %P[%full] : !tile.tile<[16], f32>, !tile.tensor<16xf32, output>
+  %r = tile.seq %s1, %s2
+  tile.yield %r
+}
+
+// Start: a: X = A and b: P = X, a read-after-write of X (Commutes is false)
+tile.program @blocked(
+    %A: !tile.tensor<16xf32, input>,
+    %B: !tile.tensor<16xf32, input>,
+    %C: !tile.tensor<16xf32, input>,
+    %X: !tile.tensor<16xf32, intermediate>,
+    %Q: !tile.tensor<16xf32, inout>,
+    %O: !tile.tensor<16xf32, output>,
+    %P: !tile.tensor<16xf32, output>,
+    %R: !tile.tensor<16xf32, output>) {
+  %full = tile.full
+  %i = tile.var "i"
+  %j = tile.var "j"
+  %c4 = tile.size 4
+  %ti = tile.tile %i
+  %tj = tile.tile %j
+  %lo = tile.const_tile 0, 4
+  %hi = tile.const_tile 12, 4
+  %s1v = tile.load %A[%full] : !tile.tensor<16xf32, input> -> !tile.tile<[16], f32>
+  %s1 = tile.store %s1v, %X[%full] : !tile.tile<[16], f32>, !tile.tensor<16xf32, intermediate>
+  %s2v = tile.load %X[%full] : !tile.tensor<16xf32, intermediate> -> !tile.tile<[16], f32>
+  %s2 = tile.store %s2v, %P[%full] : !tile.tile<[16], f32>, !tile.tensor<16xf32, output>
+  %r = tile.seq %s1, %s2
+  tile.yield %r
+}
