@@ -94,6 +94,20 @@ Value ProgramOp::getRoot() {
   return yield ? yield.getRoot() : Value();
 }
 
+void mlir::tileir::collectSequenceLeaves(Value stmt,
+                                         SmallVectorImpl<Value> &out) {
+  SmallVector<Value> work{stmt};
+  while (!work.empty()) {
+    Value v = work.pop_back_val();
+    if (auto seq = v.getDefiningOp<SeqOp>()) {
+      work.push_back(seq.getSecond());
+      work.push_back(seq.getFirst());
+      continue;
+    }
+    out.push_back(v);
+  }
+}
+
 StringRef ProgramOp::getTensorName(Value tensor) {
   auto arg = dyn_cast<BlockArgument>(tensor);
   if (!arg || arg.getOwner() != &getBodyBlock())

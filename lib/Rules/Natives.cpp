@@ -19,23 +19,13 @@ static uint32_t varOf(RuleContext &ctx, const PdlSlot *s) {
   return ctx.tg.data(s->cls).var;
 }
 
-/// Only the accesses of `d` with the given direction.
-static ClassData filtered(const ClassData &d, bool writes) {
-  ClassData out = d;
-  out.accesses.clear();
-  for (const Access &a : d.accesses)
-    if (a.write == writes)
-      out.accesses.push_back(a);
-  return out;
-}
-
 /// Whether something `x` reads may be written by `y` (or the other way):
 /// reads of x against writes of y.
 static bool readsMeetWrites(const ClassData &x, const ClassData &y) {
-  return mayConflict(filtered(x, false), filtered(y, true));
+  return mayConflict(onlyAccesses(x, false), onlyAccesses(y, true));
 }
 static bool writesMeetWrites(const ClassData &x, const ClassData &y) {
-  return mayConflict(filtered(x, true), filtered(y, true));
+  return mayConflict(onlyAccesses(x, true), onlyAccesses(y, true));
 }
 
 static bool isClass(llvm::ArrayRef<const PdlSlot *> args, size_t n) {

@@ -108,6 +108,14 @@ private:
   void alias(Value v, int slot) { slots[v] = slot; }
   LogicalResult matcherOp(Operation *op);
   LogicalResult rewriteOp(Operation *op);
+  /// Ops both regions share (attributes, types, results); null if `op` is
+  /// none of them.
+  std::optional<LogicalResult> commonOp(Operation *op, bool inRewrite);
+  /// The attribute slots and the result type slot of a `pdl.operation`.
+  LogicalResult operationSlots(
+      pdl::OperationOp o,
+      llvm::SmallVectorImpl<std::pair<StringAttr, int>> &attrs,
+      int &typeSlot);
 
   PdlRule::Program &prog;
   TileEGraph &tg;
@@ -118,39 +126,28 @@ private:
 };
 } // namespace
 
-LogicalResult Compiler::matcherOp(Operation *op) {
-  if (auto o = dyn_cast<pdl::OperandOp>(op)) {
-    int s = slotOf(o);
-    if (o.getValueType())
-      prog.operandTypes.push_back({s, slotOf(o.getValueType())});
-    return success();
-  }
-  if (auto o = dyn_cast<pdl::OperandsOp>(op)) {
-    slotOf(o);
-    return success();
-  }
+std::optional<LogicalResult> Compiler::commonOp(Operation *op,
+                                                bool inRewrite) {
   if (auto a = dyn_cast<pdl::AttributeOp>(op)) {
     int s = slotOf(a);
-    if (a.getValue()) {
-      prog.initial[s].kind = PdlSlot::Attr;
-      prog.initial[s].attr = *a.getValue();
+    if (!a.getValue()) {
+      if (inRewrite)
+        return op->emitError("attributes created in a rewrite need a value");
+      return success();
     }
+    prog.initial[s].kind = PdlSlot::Attr;
+    prog.initial[s].attr = *a.getValue();
     return success();
   }
   if (auto t = dyn_cast<pdl::TypeOp>(op)) {
     int s = slotOf(t);
-    if (t.getConstantType()) {
-      prog.initial[s].kind = PdlSlot::TypeVal;
-      prog.initial[s].type = *t.getConstantType();
+    if (!t.getConstantType()) {
+      if (inRewrite)
+        return op->emitError("types created in a rewrite need a value");
+      return success();
     }
-    return success();
-  }
-  if (auto t = dyn_cast<pdl::TypesOp>(op)) {
-    int s = slotOf(t);
-    if (auto c = t.getConstantTypes(); c && c->size() == 1) {
-      prog.initial[s].kind = PdlSlot::TypeVal;
-      prog.initial[s].type = cast<TypeAttr>((*c)[0]).getValue();
-    }
+    prog.initial[s].kind = PdlSlot::TypeVal;
+    prog.initial[s].type = *t.getConstantType();
     return success();
   }
   if (auto r = dyn_cast<pdl::ResultOp>(op)) {
@@ -163,6 +160,43 @@ LogicalResult Compiler::matcherOp(Operation *op) {
     alias(r, slotOf(r.getParent()));
     return success();
   }
+  return std::nullopt;
+}
+
+LogicalResult Compiler::operationSlots(
+    pdl::OperationOp o,
+    llvm::SmallVectorImpl<std::pair<StringAttr, int>> &attrs, int &typeSlot) {
+  for (auto [nameAttr, value] :
+       llvm::zip(o.getAttributeValueNames(), o.getAttributeValues()))
+    attrs.push_back({cast<StringAttr>(nameAttr), slotOf(value)});
+  if (o.getTypeValues().size() > 1)
+    return o.emitError("tile ops have one result");
+  if (!o.getTypeValues().empty())
+    typeSlot = slotOf(o.getTypeValues()[0]);
+  return success();
+}
+
+LogicalResult Compiler::matcherOp(Operation *op) {
+  if (auto o = dyn_cast<pdl::OperandOp>(op)) {
+    int s = slotOf(o);
+    if (o.getValueType())
+      prog.operandTypes.push_back({s, slotOf(o.getValueType())});
+    return success();
+  }
+  if (auto o = dyn_cast<pdl::OperandsOp>(op)) {
+    slotOf(o);
+    return success();
+  }
+  if (auto t = dyn_cast<pdl::TypesOp>(op)) {
+    int s = slotOf(t);
+    if (auto c = t.getConstantTypes(); c && c->size() == 1) {
+      prog.initial[s].kind = PdlSlot::TypeVal;
+      prog.initial[s].type = cast<TypeAttr>((*c)[0]).getValue();
+    }
+    return success();
+  }
+  if (std::optional<LogicalResult> done = commonOp(op, /*inRewrite=*/false))
+    return *done;
   if (auto o = dyn_cast<pdl::OperationOp>(op)) {
     Atom atom;
     if (auto name = o.getOpName())
@@ -179,13 +213,8 @@ LogicalResult Compiler::matcherOp(Operation *op) {
       }
       atom.operands.push_back(slotOf(v));
     }
-    for (auto [nameAttr, value] :
-         llvm::zip(o.getAttributeValueNames(), o.getAttributeValues()))
-      atom.attrs.push_back({cast<StringAttr>(nameAttr), slotOf(value)});
-    if (o.getTypeValues().size() > 1)
-      return op->emitError("tile ops have one result");
-    if (!o.getTypeValues().empty())
-      atom.typeSlot = slotOf(o.getTypeValues()[0]);
+    if (failed(operationSlots(o, atom.attrs, atom.typeSlot)))
+      return failure();
     atomOfSlot[atom.slot] = pending.size();
     pending.push_back(std::move(atom));
     return success();
@@ -209,30 +238,8 @@ LogicalResult Compiler::matcherOp(Operation *op) {
 }
 
 LogicalResult Compiler::rewriteOp(Operation *op) {
-  if (auto a = dyn_cast<pdl::AttributeOp>(op)) {
-    int s = slotOf(a);
-    if (!a.getValue())
-      return op->emitError("attributes created in a rewrite need a value");
-    prog.initial[s].kind = PdlSlot::Attr;
-    prog.initial[s].attr = *a.getValue();
-    return success();
-  }
-  if (auto t = dyn_cast<pdl::TypeOp>(op)) {
-    int s = slotOf(t);
-    if (!t.getConstantType())
-      return op->emitError("types created in a rewrite need a value");
-    prog.initial[s].kind = PdlSlot::TypeVal;
-    prog.initial[s].type = *t.getConstantType();
-    return success();
-  }
-  if (auto r = dyn_cast<pdl::ResultOp>(op)) {
-    alias(r, slotOf(r.getParent()));
-    return success();
-  }
-  if (auto r = dyn_cast<pdl::ResultsOp>(op)) {
-    alias(r, slotOf(r.getParent()));
-    return success();
-  }
+  if (std::optional<LogicalResult> done = commonOp(op, /*inRewrite=*/true))
+    return *done;
   if (auto o = dyn_cast<pdl::OperationOp>(op)) {
     if (!o.getOpName())
       return op->emitError("created operations need a name");
@@ -240,13 +247,8 @@ LogicalResult Compiler::rewriteOp(Operation *op) {
     act.name = OperationName(*o.getOpName(), op->getContext());
     for (Value v : o.getOperandValues())
       act.operands.push_back(slotOf(v));
-    for (auto [nameAttr, value] :
-         llvm::zip(o.getAttributeValueNames(), o.getAttributeValues()))
-      act.attrs.push_back({cast<StringAttr>(nameAttr), slotOf(value)});
-    if (o.getTypeValues().size() > 1)
-      return op->emitError("tile ops have one result");
-    if (!o.getTypeValues().empty())
-      act.typeSlot = slotOf(o.getTypeValues()[0]);
+    if (failed(operationSlots(o, act.attrs, act.typeSlot)))
+      return failure();
     act.result = slotOf(o);
     prog.actions.push_back(std::move(act));
     return success();

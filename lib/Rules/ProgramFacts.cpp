@@ -6,30 +6,6 @@
 using namespace mlir;
 using namespace mlir::tileir;
 
-/// The top-level statements of a program, in order (the right-nested seq
-/// chain of its yield).
-static llvm::SmallVector<Value> topLevelStatements(ProgramOp program) {
-  llvm::SmallVector<Value> out;
-  Value v = program.getYield()->getOperand(0);
-  while (auto seq = v.getDefiningOp<SeqOp>()) {
-    Value first = seq.getFirst();
-    // Flatten left-nested prefixes too.
-    llvm::SmallVector<Value> prefix{first};
-    while (!prefix.empty()) {
-      Value p = prefix.pop_back_val();
-      if (auto inner = p.getDefiningOp<SeqOp>()) {
-        prefix.push_back(inner.getSecond());
-        prefix.push_back(inner.getFirst());
-        continue;
-      }
-      out.push_back(p);
-    }
-    v = seq.getSecond();
-  }
-  out.push_back(v);
-  return out;
-}
-
 /// Stores reachable from a statement through operands.
 static void collectStores(Value stmt, llvm::SmallVectorImpl<StoreOp> &out) {
   llvm::SmallVector<Value> work{stmt};
@@ -76,7 +52,8 @@ ProgramFacts mlir::tileir::computeProgramFacts(TileEGraph &tg,
   // all its writes accumulate.
   llvm::DenseMap<Value, int> writer;
   llvm::DenseMap<Value, bool> accumulates;
-  llvm::SmallVector<Value> stmts = topLevelStatements(program);
+  llvm::SmallVector<Value> stmts;
+  collectSequenceLeaves(program.getRoot(), stmts);
   for (auto [i, stmt] : llvm::enumerate(stmts)) {
     llvm::SmallVector<StoreOp> stores;
     collectStores(stmt, stores);

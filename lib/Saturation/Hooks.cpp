@@ -35,29 +35,6 @@ size_t mlir::tileir::canonicalizeSequences(TileEGraph &tg) {
   return changed;
 }
 
-/// `d` restricted to its writes.
-static ClassData writesOf(const ClassData &d) {
-  ClassData out = d;
-  out.accesses.clear();
-  for (const Access &a : d.accesses)
-    if (a.write)
-      out.accesses.push_back(a);
-  return out;
-}
-
-/// `d` restricted to its reads, marked as writes (so any overlap with
-/// another side's accesses counts).
-static ClassData readsAsWrites(const ClassData &d) {
-  ClassData out = d;
-  out.accesses.clear();
-  for (const Access &a : d.accesses)
-    if (!a.write) {
-      out.accesses.push_back(a);
-      out.accesses.back().write = true;
-    }
-  return out;
-}
-
 size_t ExpressionPropagation::run(TileEGraph &tg) {
   if (bannedFor) {
     --bannedFor;
@@ -109,8 +86,9 @@ size_t ExpressionPropagation::run(TileEGraph &tg) {
     region.write = true;
     written.accesses.push_back(region);
     written.freeVars = tg.data(first).freeVars;
-    ClassData nextWrites = writesOf(nextData);
-    ClassData valueReads = readsAsWrites(tg.data(value));
+    ClassData nextWrites = onlyAccesses(nextData, /*writes=*/true);
+    ClassData valueReads =
+        onlyAccesses(tg.data(value), /*writes=*/false, /*asWrites=*/true);
     if (mayConflict(written, nextWrites) ||
         mayConflict(valueReads, nextWrites) ||
         mayConflict(valueReads, written))

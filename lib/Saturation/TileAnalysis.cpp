@@ -174,8 +174,7 @@ void TileAnalysis::make(Id id, const ENode &node) {
 bool TileAnalysis::merge(Id into, Id from) {
   if (data.size() <= std::max(into, from))
     data.resize(std::max(into, from) + 1);
-  ClassData fromData = data[from];
-  return join(data[into], fromData);
+  return join(data[into], data[from]);
 }
 
 bool TileAnalysis::remake(Id id, const ENode &node) {
@@ -227,6 +226,18 @@ bool mlir::tileir::mayConflict(const ClassData &a, const ClassData &b,
       if (accessesMayOverlap(x, y, differentIter, a, b))
         return true;
   return false;
+}
+
+ClassData mlir::tileir::onlyAccesses(const ClassData &d, bool writes,
+                                    bool asWrites) {
+  ClassData out = d;
+  out.accesses.clear();
+  for (const Access &a : d.accesses)
+    if (a.write == writes) {
+      out.accesses.push_back(a);
+      out.accesses.back().write |= asWrites;
+    }
+  return out;
 }
 
 bool mlir::tileir::isIdempotent(const ClassData &s) {

@@ -18,19 +18,6 @@ using namespace mlir::tileir;
 
 namespace {
 
-/// The statements a program runs one after another at its top level: the
-/// leaves of the `tile.seq` tree above any loop.
-void collectTopLevel(Value stmt, SmallVectorImpl<Operation *> &out) {
-  Operation *op = stmt.getDefiningOp();
-  if (auto seq = dyn_cast_or_null<SeqOp>(op)) {
-    collectTopLevel(seq.getFirst(), out);
-    collectTopLevel(seq.getSecond(), out);
-    return;
-  }
-  if (op)
-    out.push_back(op);
-}
-
 /// The number of nodes of the tree a value denotes once the DAG is unfolded,
 /// saturating at UINT64_MAX.
 uint64_t treeSize(Value value, DenseMap<Operation *, uint64_t> &memo) {
@@ -86,11 +73,11 @@ struct TileProgramStatsPass
     os << ")\n";
 
     // Top-level statements and loop nests.
-    SmallVector<Operation *> topLevel;
+    SmallVector<Value> topLevel;
     if (Value root = program.getRoot())
-      collectTopLevel(root, topLevel);
+      collectSequenceLeaves(root, topLevel);
     unsigned nests = llvm::count_if(
-        topLevel, [](Operation *op) { return isa<LoopOp>(op); });
+        topLevel, [](Value stmt) { return stmt.getDefiningOp<LoopOp>(); });
     numKernels += nests;
     os << "  top-level loop nests: " << nests << " of " << topLevel.size()
        << " top-level statements\n";

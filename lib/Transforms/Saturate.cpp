@@ -111,11 +111,10 @@ struct TileSaturatePass
       numApplied += r.applied;
       numBlocked += r.blocked;
     }
-    double log10 = eg.countPrograms(s.getRoot()).log10;
+    llvm::json::Object json = s.toJSON();
+    double log10 = *json.getNumber("log10_programs");
     if (std::isfinite(log10) && log10 > 0)
       numLog10Programs += (uint64_t)log10;
-
-    llvm::json::Object json = s.toJSON();
     json["program"] = name;
     LogicalResult goalResult = success();
     if (goals) {

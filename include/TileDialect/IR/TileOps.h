@@ -20,6 +20,10 @@ namespace mlir::tileir {
 /// A discardable attribute of tile.program: the names of the tensors that
 /// hold the results of the function the program was converted from, in order.
 constexpr llvm::StringLiteral kResultsAttrName = "tile.results";
+
+/// The statements `stmt` runs one after another: the leaves of its
+/// `tile.seq` tree (however nested), in order.
+void collectSequenceLeaves(Value stmt, llvm::SmallVectorImpl<Value> &out);
 } // namespace mlir::tileir
 
 #endif // TILEDIALECT_IR_TILEOPS_H

@@ -103,6 +103,11 @@ private:
 bool mayConflict(const ClassData &a, const ClassData &b,
                  std::optional<uint32_t> differentIter = std::nullopt);
 
+/// `d` with only its writes (`writes`) or only its reads. With `asWrites`
+/// the kept accesses are marked as writes, so that any overlap with another
+/// side's accesses counts in `mayConflict`.
+ClassData onlyAccesses(const ClassData &d, bool writes, bool asWrites = false);
+
 /// Whether running statement `s` twice leaves the state of running it once:
 /// nothing it writes may be read or read-modify-written by it.
 bool isIdempotent(const ClassData &s);
