@@ -134,6 +134,28 @@ LogicalResult ProgramOp::verify() {
              << name << "' twice (arguments #" << it->second << " and #"
              << arg.getArgNumber() << ")";
   }
+  // `tile.may_alias = [["A", "B"], ...]`: pairs of tensors the caller may
+  // pass the same buffer for; legality checks treat them as one memory.
+  if (Attribute attr = (*this)->getAttr("tile.may_alias")) {
+    auto pairs = dyn_cast<ArrayAttr>(attr);
+    if (!pairs)
+      return emitOpError("'tile.may_alias' must be an array of tensor name "
+                         "pairs");
+    for (Attribute p : pairs) {
+      auto pair = dyn_cast<ArrayAttr>(p);
+      if (!pair || pair.size() != 2 || !isa<StringAttr>(pair[0]) ||
+          !isa<StringAttr>(pair[1]))
+        return emitOpError("'tile.may_alias' entries must be pairs of tensor "
+                           "names, got ")
+               << p;
+      for (Attribute n : pair)
+        if (!seen.count(cast<StringAttr>(n).getValue()))
+          return emitOpError("'tile.may_alias' names unknown tensor ") << n;
+      if (pair[0] == pair[1])
+        return emitOpError("'tile.may_alias' pairs a tensor with itself: ")
+               << p;
+    }
+  }
   return success();
 }
 

@@ -2,6 +2,7 @@
 
 #include "TileDialect/Rules/Natives.h"
 #include "TileDialect/IR/TileTypes.h"
+#include "TileDialect/Saturation/Legality.h"
 #include "TileDialect/Saturation/Substitute.h"
 
 using namespace mlir;
@@ -19,13 +20,15 @@ static uint32_t varOf(RuleContext &ctx, const PdlSlot *s) {
   return ctx.tg.data(s->cls).var;
 }
 
-/// Whether something `x` reads may be written by `y` (or the other way):
-/// reads of x against writes of y.
-static bool readsMeetWrites(const ClassData &x, const ClassData &y) {
-  return mayConflict(onlyAccesses(x, false), onlyAccesses(y, true));
+/// Whether nothing `x` reads may be written by `y`.
+static bool readsMissWrites(RuleContext &ctx, const ClassData &x,
+                            const ClassData &y) {
+  return independent(ctx.tg, x, y, AccessFilter::Reads, AccessFilter::Writes);
 }
-static bool writesMeetWrites(const ClassData &x, const ClassData &y) {
-  return mayConflict(onlyAccesses(x, true), onlyAccesses(y, true));
+static bool writesMissWrites(RuleContext &ctx, const ClassData &x,
+                             const ClassData &y) {
+  return independent(ctx.tg, x, y, AccessFilter::Writes,
+                     AccessFilter::Writes);
 }
 
 static bool isClass(llvm::ArrayRef<const PdlSlot *> args, size_t n) {
@@ -46,19 +49,21 @@ static bool commutes(RuleContext &ctx, llvm::ArrayRef<const PdlSlot *> args) {
   if (!isClass(args, 2))
     return false;
   const ClassData &a = dataOf(ctx, args[0]), &b = dataOf(ctx, args[1]);
-  return a.hasNonSeqNode && b.hasNonSeqNode && !mayConflict(a, b);
+  return a.hasNonSeqNode && b.hasNonSeqNode && independent(ctx.tg, a, b);
 }
 
 /// FusionLegal(v, b1, b2): `loop v b1; loop v b2` == `loop v (b1; b2)`:
-/// no access of b1 in one iteration meets a conflicting access of b2 in
-/// another.
+/// no access of b1 in iteration i meets a conflicting access of b2 in an
+/// earlier iteration j < i (the pairs whose order fusion swaps).
 static bool fusionLegal(RuleContext &ctx,
                         llvm::ArrayRef<const PdlSlot *> args) {
   if (!isClass(args, 3))
     return false;
   uint32_t v = varOf(ctx, args[0]);
   return v != ~0u &&
-         !mayConflict(dataOf(ctx, args[1]), dataOf(ctx, args[2]), v);
+         independent(ctx.tg, dataOf(ctx, args[1]), dataOf(ctx, args[2]),
+                     AccessFilter::All, AccessFilter::All,
+                     DependenceQuery::Order{v, v});
 }
 
 /// InsertAfterLegal(v, b1, b2): `loop v b1; b2` == `loop v (b1; b2)`: b2
@@ -71,7 +76,7 @@ static bool insertAfterLegal(RuleContext &ctx,
   uint32_t v = varOf(ctx, args[0]);
   const ClassData &b1 = dataOf(ctx, args[1]), &b2 = dataOf(ctx, args[2]);
   return v != ~0u && !b2.usesVar(v) && b2.boundVars.empty() && b2.hasNonSeqNode &&
-         isIdempotent(b2) && !readsMeetWrites(b1, b2);
+         isIdempotent(ctx.tg, b2) && readsMissWrites(ctx, b1, b2);
 }
 
 /// InsertBeforeLegal(v, b1, b2): `b1; loop v b2` == `loop v (b1; b2)`: b1
@@ -84,8 +89,8 @@ static bool insertBeforeLegal(RuleContext &ctx,
   uint32_t v = varOf(ctx, args[0]);
   const ClassData &b1 = dataOf(ctx, args[1]), &b2 = dataOf(ctx, args[2]);
   return v != ~0u && !b1.usesVar(v) && b1.boundVars.empty() && b1.hasNonSeqNode &&
-         isIdempotent(b1) && !readsMeetWrites(b1, b2) &&
-         !writesMeetWrites(b1, b2);
+         isIdempotent(ctx.tg, b1) && readsMissWrites(ctx, b1, b2) &&
+         writesMissWrites(ctx, b1, b2);
 }
 
 /// LoopInvariant(v, body): `loop v body` == `body`.
@@ -95,7 +100,7 @@ static bool loopInvariant(RuleContext &ctx,
     return false;
   uint32_t v = varOf(ctx, args[0]);
   const ClassData &body = dataOf(ctx, args[1]);
-  return v != ~0u && !body.usesVar(v) && isIdempotent(body);
+  return v != ~0u && !body.usesVar(v) && isIdempotent(ctx.tg, body);
 }
 
 /// NotUsesVar(v, x).
@@ -463,7 +468,8 @@ static bool reindexFusionLegal(RuleContext &ctx,
     b1 = renamed(b1, plan->from, plan->to);
   else
     b2 = renamed(b2, plan->from, plan->to);
-  return !mayConflict(b1, b2, plan->to);
+  return independent(ctx.tg, b1, b2, AccessFilter::All, AccessFilter::All,
+                     DependenceQuery::Order{plan->to, plan->to});
 }
 
 /// ReindexFuse(v1, b1, v2, b2) -> `loop to (b1'; b2')`.

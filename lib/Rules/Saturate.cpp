@@ -57,6 +57,19 @@ size_t Saturation::getFailed(size_t rule) const {
   return rules.getRules()[rule]->numFailed();
 }
 
+llvm::json::Object mlir::tileir::legalityJSON(const DependenceStats &s) {
+  return llvm::json::Object{{"queries", (int64_t)s.queries},
+                            {"independent", (int64_t)s.independent},
+                            {"conflicts", (int64_t)s.conflicts},
+                            {"unknown", (int64_t)s.unknown},
+                            {"timeouts", (int64_t)s.timeouts},
+                            {"access_pairs", (int64_t)s.pairs},
+                            {"trivial_pairs", (int64_t)s.trivialPairs},
+                            {"cache_hits", (int64_t)s.cacheHits},
+                            {"solver_calls", (int64_t)s.solverCalls},
+                            {"solver_seconds", s.solverSeconds}};
+}
+
 llvm::json::Object Saturation::toJSON() const {
   const egraph::EGraph &eg = tg.graph();
   egraph::ProgramCount count = eg.countPrograms(getRoot());
@@ -96,5 +109,6 @@ llvm::json::Object Saturation::toJSON() const {
         {"apply_seconds", r.applySeconds}});
   }
   out["rules"] = std::move(rulesJson);
+  out["legality"] = legalityJSON(tg.dependence().getStats());
   return out;
 }

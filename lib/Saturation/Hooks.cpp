@@ -1,6 +1,7 @@
 //===- Hooks.cpp - Work between saturation iterations ---------------------===//
 
 #include "TileDialect/Saturation/Hooks.h"
+#include "TileDialect/Saturation/Legality.h"
 #include "TileDialect/IR/TileTypes.h"
 #include "TileDialect/Saturation/Substitute.h"
 
@@ -86,12 +87,12 @@ size_t ExpressionPropagation::run(TileEGraph &tg) {
     region.write = true;
     written.accesses.push_back(region);
     written.freeVars = tg.data(first).freeVars;
-    ClassData nextWrites = onlyAccesses(nextData, /*writes=*/true);
-    ClassData valueReads =
-        onlyAccesses(tg.data(value), /*writes=*/false, /*asWrites=*/true);
-    if (mayConflict(written, nextWrites) ||
-        mayConflict(valueReads, nextWrites) ||
-        mayConflict(valueReads, written))
+    const ClassData &valueData = tg.data(value);
+    if (!independent(tg, written, nextData, AccessFilter::All,
+                     AccessFilter::Writes) ||
+        !independent(tg, valueData, nextData, AccessFilter::Reads,
+                     AccessFilter::Writes) ||
+        !independent(tg, valueData, written, AccessFilter::Reads))
       return;
     work.push_back({cls, first, next, tail, value, *load});
   };

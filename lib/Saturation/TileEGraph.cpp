@@ -90,8 +90,11 @@ Id TileEGraph::add(OperationName name, ArrayRef<Id> children,
     auto start = attrs.getAs<IntegerAttr>("start");
     auto end = attrs.getAs<IntegerAttr>("end");
     if (v.var != ~0u && s.size && start && end &&
-        !loopRanges[v.var])
+        !loopRanges[v.var]) {
       loopRanges[v.var] = LoopRange{start.getInt(), end.getInt(), *s.size};
+      oracle.setLoop(v.var, LoopInfo{varNames[v.var].str(), start.getInt(),
+                                     end.getInt(), *s.size});
+    }
   }
   return id;
 }
@@ -126,10 +129,21 @@ static Id tensorLeaf(TileEGraph &tg, ProgramOp program, unsigned i,
                      bool addIt, std::optional<Id> &found) {
   MLIRContext *ctx = program.getContext();
   StringAttr name = StringAttr::get(ctx, program.getTensorName(i));
-  tg.getTensorId(name);
+  uint32_t id = tg.getTensorId(name);
   auto attrs = DictionaryAttr::get(
       ctx, {NamedAttribute(StringAttr::get(ctx, "name"), name)});
   Type type = program.getBody().front().getArgument(i).getType();
+  auto tensorType = dyn_cast<TensorRefType>(type);
+  if (addIt && tensorType && !tg.dependence().getTensor(id)) {
+    TensorInfo info;
+    info.name = name.str();
+    info.shape.assign(tensorType.getShape().begin(),
+                      tensorType.getShape().end());
+    Type elt = tensorType.getElementType();
+    info.elementBytes =
+        elt.isIntOrFloat() ? std::max(1u, elt.getIntOrFloatBitWidth() / 8) : 4;
+    tg.dependence().setTensor(id, std::move(info));
+  }
   ENode node(tg.getTensorOp(), tg.getPayload(attrs, type));
   if (addIt)
     return tg.graph().add(node);
@@ -143,6 +157,11 @@ FailureOr<Id> TileEGraph::addProgram(ProgramOp program) {
   std::optional<Id> unused;
   for (unsigned i = 0, e = body.getNumArguments(); i < e; ++i)
     classOf[body.getArgument(i)] = tensorLeaf(*this, program, i, true, unused);
+  if (auto pairs = program->getAttrOfType<ArrayAttr>("tile.may_alias"))
+    for (Attribute p : pairs)
+      if (auto pair = dyn_cast<ArrayAttr>(p); pair && pair.size() == 2)
+        oracle.addMayAlias(getTensorId(cast<StringAttr>(pair[0])),
+                           getTensorId(cast<StringAttr>(pair[1])));
   originalNodes.clear();
   for (Operation &op : body.without_terminator()) {
     std::optional<ENode> node = nodeFor(*this, &op, classOf);

@@ -29,6 +29,9 @@ struct SaturateOptions {
   std::function<void(unsigned, const egraph::IterationStats &)> progress;
 };
 
+/// The dependence oracle's counters as JSON (the report's "legality").
+llvm::json::Object legalityJSON(const DependenceStats &stats);
+
 /// A saturated e-graph of one program.
 class Saturation {
 public:

@@ -11,6 +11,7 @@
 #ifndef TILEDIALECT_SATURATION_TILEANALYSIS_H
 #define TILEDIALECT_SATURATION_TILEANALYSIS_H
 
+#include "TileDialect/Analysis/Access.h"
 #include "TileDialect/EGraph/EGraph.h"
 #include "TileDialect/IR/TileDim.h"
 
@@ -22,41 +23,6 @@
 namespace mlir::tileir {
 
 class TileEGraph;
-
-/// What one index expression selects in one dimension.
-struct IndexTerm {
-  enum Kind : uint8_t { Full, Tile, Elem, Const };
-  Kind kind = Full;
-  uint32_t var = ~0u; ///< loop variable id for Tile and Elem
-  int64_t base = 0, size = 0; ///< for Const
-
-  bool operator==(const IndexTerm &o) const {
-    return kind == o.kind && var == o.var && base == o.base && size == o.size;
-  }
-  bool operator<(const IndexTerm &o) const {
-    return std::tie(kind, var, base, size) <
-           std::tie(o.kind, o.var, o.base, o.size);
-  }
-};
-
-/// One read or write of a tensor region.
-struct Access {
-  uint32_t tensor = 0; ///< tensor id (TileEGraph::tensorId)
-  bool write = false;
-  llvm::SmallVector<IndexTerm, 4> dims;
-
-  bool operator==(const Access &o) const {
-    return tensor == o.tensor && write == o.write && dims == o.dims;
-  }
-  bool operator<(const Access &o) const {
-    if (tensor != o.tensor)
-      return tensor < o.tensor;
-    if (write != o.write)
-      return write < o.write;
-    return std::lexicographical_compare(dims.begin(), dims.end(),
-                                        o.dims.begin(), o.dims.end());
-  }
-};
 
 /// The analysis data of one e-class.
 struct ClassData {
@@ -94,23 +60,6 @@ private:
   TileEGraph &tg;
   std::vector<ClassData> data; // indexed by id
 };
-
-/// Whether some access of `a` and some access of `b` to the same tensor, one
-/// of them a write, may touch the same element. Loop variables free in either
-/// take the same value on both sides, except `differentIter`, which is
-/// assumed to differ (two iterations of a loop binding it); variables bound
-/// inside either side range freely.
-bool mayConflict(const ClassData &a, const ClassData &b,
-                 std::optional<uint32_t> differentIter = std::nullopt);
-
-/// `d` with only its writes (`writes`) or only its reads. With `asWrites`
-/// the kept accesses are marked as writes, so that any overlap with another
-/// side's accesses counts in `mayConflict`.
-ClassData onlyAccesses(const ClassData &d, bool writes, bool asWrites = false);
-
-/// Whether running statement `s` twice leaves the state of running it once:
-/// nothing it writes may be read or read-modify-written by it.
-bool isIdempotent(const ClassData &s);
 
 } // namespace mlir::tileir
 

@@ -11,6 +11,7 @@
 #ifndef TILEDIALECT_SATURATION_TILEEGRAPH_H
 #define TILEDIALECT_SATURATION_TILEEGRAPH_H
 
+#include "TileDialect/Analysis/Dependence.h"
 #include "TileDialect/EGraph/EGraph.h"
 #include "TileDialect/IR/TileOps.h"
 #include "TileDialect/Saturation/TileAnalysis.h"
@@ -66,6 +67,10 @@ public:
   StringAttr getTensorName(uint32_t id) const { return tensorNames[id]; }
   /// The range of a loop variable, once a loop binding it was added.
   const LoopRange *getLoopRange(uint32_t var) const;
+  /// The dependence oracle, told about every tensor and loop added (tensor
+  /// ids and loop variable ids as here).
+  DependenceOracle &dependence() { return oracle; }
+  const DependenceOracle &dependence() const { return oracle; }
   /// The class of `tile.var "name"` (added on demand).
   egraph::Id getVarClass(uint32_t var);
 
@@ -105,6 +110,7 @@ private:
   MLIRContext *context;
   TileAnalysis tileAnalysis;
   egraph::EGraph egraph;
+  DependenceOracle oracle;
 
   llvm::DenseMap<OperationName, uint32_t> opIds;
   std::vector<OperationName> opNames;
