@@ -417,20 +417,19 @@ std::string DependenceOracle::describe(const Access &a) const {
   return os.str();
 }
 
-std::string DependenceOracle::describe(const DependenceWitness &w) const {
+std::string DependenceOracle::describe(const DependenceWitness &w,
+                                      llvm::StringRef first,
+                                      llvm::StringRef second) const {
   std::ostringstream os;
-  auto vars = [&](const std::vector<std::pair<std::string, int64_t>> &vs) {
-    if (vs.empty()) {
-      os << "no loop variables";
-      return;
-    }
+  auto side = [&](llvm::StringRef name,
+                  const std::vector<std::pair<std::string, int64_t>> &vs) {
+    os << name.str();
     for (size_t i = 0; i < vs.size(); ++i)
-      os << (i ? ", " : "") << vs[i].first << " = " << vs[i].second;
+      os << (i ? ", " : " at ") << vs[i].first << " = " << vs[i].second;
   };
-  os << "the first at ";
-  vars(w.firstVars);
-  os << " and the second at ";
-  vars(w.secondVars);
+  side(first, w.firstVars);
+  os << " and ";
+  side(second, w.secondVars);
   if (!w.sizes.empty()) {
     os << " (";
     for (size_t i = 0; i < w.sizes.size(); ++i)

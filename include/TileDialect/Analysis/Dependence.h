@@ -130,8 +130,11 @@ public:
 
   /// `T[tile n, full]`, `write of T[...]` for diagnostics.
   std::string describe(const Access &a) const;
-  /// `n = 16, k = 0 (first); n = 0 (second); tile_k = 32; element T[0, 16]`.
-  std::string describe(const DependenceWitness &w) const;
+  /// `the previous loop at n = 16 and this loop at n = 0 (tile_k = 32) both
+  /// touch T[16, 0]`, naming the sides `first` and `second`.
+  std::string describe(const DependenceWitness &w,
+                       llvm::StringRef first = "the first",
+                       llvm::StringRef second = "the second") const;
 
 private:
   struct Solver;

@@ -28,6 +28,45 @@ def TileProgramStats : Pass<"tile-program-stats", "::mlir::ModuleOp"> {
   ];
 }
 
+def TileCheckLegality : Pass<"tile-check-legality", "::mlir::ModuleOp"> {
+  let summary = "Report which adjacent statements may be swapped and which "
+                "adjacent loops may be fused";
+  let description = [{
+    For every sequence in each tile program (at any depth), asks the
+    dependence analysis (Z3, `lib/Analysis`) about each pair of adjacent
+    statements and reports, as remarks on the second statement:
+
+    - whether the two may be swapped: no write of one and read or write of
+      the other touch the same element, for any values of the enclosing
+      loop variables and any iterations of their own loops;
+    - when both are loops over the same range and step, whether they may be
+      fused: no access of the first loop in iteration i conflicts with an
+      access of the second in an earlier iteration j < i (the pairs fusion
+      reorders).
+
+    A refusal names the conflicting accesses and a witness from the model:
+    the loop variable values on each side, tile-size values, and an element
+    both touch. A query the solver cannot answer within `timeout-ms` is
+    reported as refused ("unknown"). Each program gets a summary remark.
+
+    Example: `tile-opt --tile-check-legality prog.mlir -o /dev/null`
+  }];
+  let options = [
+    Option<"timeoutMs", "timeout-ms", "unsigned", /*default=*/"2000",
+           "Time limit of one solver call in milliseconds">
+  ];
+  let statistics = [
+    Statistic<"numSwapsLegal", "swaps-legal", "Adjacent pairs that may swap">,
+    Statistic<"numSwapsRefused", "swaps-refused",
+              "Adjacent pairs that may not swap">,
+    Statistic<"numFusionsLegal", "fusions-legal",
+              "Adjacent loop pairs that may fuse">,
+    Statistic<"numFusionsRefused", "fusions-refused",
+              "Adjacent loop pairs that may not fuse">,
+    Statistic<"numUnknown", "unknown", "Queries the solver gave up on">
+  ];
+}
+
 def TileSaturate : Pass<"tile-saturate", "::mlir::ModuleOp"> {
   let summary = "Equality saturation of each tile program over the rewrite rules";
   let description = [{
