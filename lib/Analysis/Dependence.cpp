@@ -117,8 +117,6 @@ public:
     }
     int id = problem.vars.size();
     problem.vars.push_back(v);
-    instanceVar.push_back(var);
-    instanceSide.push_back(side);
     instances[key] = id;
     return id;
   }
@@ -158,8 +156,6 @@ public:
   }
 
   solver::Problem problem;
-  std::vector<uint32_t> instanceVar;
-  std::vector<Side> instanceSide;
 
 private:
   /// The symbol's index; -1 if no value of it fits every loop using it.
@@ -241,14 +237,20 @@ PairAnswer DependenceOracle::Solver::solvePair(
   case solver::Answer::Sat: {
     answer.verdict = DependenceVerdict::Conflict;
     const solver::Problem &p = builder.problem;
-    for (size_t i = 0; i < p.vars.size(); ++i) {
-      std::pair<std::string, int64_t> entry{p.vars[i].name, a.varValues[i]};
-      Side side = builder.instanceSide[i];
-      if (side != Side::Second)
-        w.firstVars.push_back(entry);
-      if (side != Side::First)
-        w.secondVars.push_back(entry);
-    }
+    // Each side lists the variables its access (or the order) uses.
+    auto uses = [&](const solver::Access &acc, int ordered) {
+      std::vector<std::pair<std::string, int64_t>> out;
+      for (size_t i = 0; i < p.vars.size(); ++i) {
+        bool used = int(i) == ordered;
+        for (const solver::Dim &d : acc.dims)
+          used |= d.var == int(i);
+        if (used)
+          out.push_back({p.vars[i].name, a.varValues[i]});
+      }
+      return out;
+    };
+    w.firstVars = uses(p.first, p.order ? p.order->first : -1);
+    w.secondVars = uses(p.second, p.order ? p.order->second : -1);
     for (size_t i = 0; i < p.symbols.size(); ++i)
       w.sizes.push_back({p.symbols[i].name, a.symbolValues[i]});
     w.element.assign(a.element.begin(), a.element.end());

@@ -13,6 +13,7 @@ Saturation::run(ProgramOp program, const SaturateOptions &options) {
   if (failed(root))
     return failure();
   sat->root = *root;
+  sat->tg.dependence().setTimeoutMs(options.legalityTimeoutMs);
   sat->facts = computeProgramFacts(sat->tg, program);
   FailureOr<RuleSet> rules =
       RuleSet::load(program.getContext(), sat->context, options.ruleFiles);

@@ -86,6 +86,7 @@ struct TileSaturatePass
     options.only.assign(only.begin(), only.end());
     options.disable.assign(disable.begin(), disable.end());
     options.propagateExpressions = propagate;
+    options.legalityTimeoutMs = legalityTimeoutMs;
     std::string name = program.getSymName().str();
     if (progress)
       options.progress = [name](unsigned i,

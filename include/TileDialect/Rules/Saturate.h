@@ -25,6 +25,8 @@ struct SaturateOptions {
   std::vector<std::string> only, disable;
   bool canonicalizeSequences = true;
   bool propagateExpressions = true;
+  /// Time limit of one dependence solver call, in milliseconds.
+  unsigned legalityTimeoutMs = 2000;
   /// Called after each iteration (progress output).
   std::function<void(unsigned, const egraph::IterationStats &)> progress;
 };

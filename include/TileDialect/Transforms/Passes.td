@@ -110,6 +110,10 @@ def TileSaturate : Pass<"tile-saturate", "::mlir::ModuleOp"> {
            "Backoff scheduler: iterations a banned rule sits out">,
     Option<"propagate", "propagate", "bool", /*default=*/"true",
            "Run expression propagation between iterations">,
+    Option<"legalityTimeoutMs", "legality-timeout-ms", "unsigned",
+           /*default=*/"2000",
+           "Time limit of one dependence-analysis solver call (ms); an "
+           "unanswered query blocks the rule application">,
     Option<"reportPath", "report", "std::string", /*default=*/"\"\"",
            "Write a JSON report to this path ('-' for stdout)">,
     Option<"goalPath", "goal", "std::string", /*default=*/"\"\"",

@@ -62,6 +62,38 @@ func.func private @f(!tile.tile<[4], i32>)
 
 // -----
 
+// expected-error @+1 {{'tile.program' op 'tile.may_alias' must be an array of tensor name pairs}}
+tile.program @p(%A: !tile.tensor<4xf32, input>) attributes {tile.may_alias = "A"} {
+  %n = tile.nop
+  tile.yield %n
+}
+
+// -----
+
+// expected-error @+1 {{'tile.program' op 'tile.may_alias' entries must be pairs of tensor names, got ["A"]}}
+tile.program @p(%A: !tile.tensor<4xf32, input>) attributes {tile.may_alias = [["A"]]} {
+  %n = tile.nop
+  tile.yield %n
+}
+
+// -----
+
+// expected-error @+1 {{'tile.program' op 'tile.may_alias' names unknown tensor "C"}}
+tile.program @p(%A: !tile.tensor<4xf32, input>) attributes {tile.may_alias = [["A", "C"]]} {
+  %n = tile.nop
+  tile.yield %n
+}
+
+// -----
+
+// expected-error @+1 {{'tile.program' op 'tile.may_alias' pairs a tensor with itself: ["A", "A"]}}
+tile.program @p(%A: !tile.tensor<4xf32, input>) attributes {tile.may_alias = [["A", "A"]]} {
+  %n = tile.nop
+  tile.yield %n
+}
+
+// -----
+
 tile.program @p() {
   %n = tile.var "n"
   // expected-note @-1 {{previous declaration}}
