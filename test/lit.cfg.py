@@ -27,6 +27,8 @@ llvm_config.with_environment("PATH", config.llvm_tools_dir, append_path=True)
 
 tool_dirs = [config.tile_tools_dir, config.llvm_tools_dir]
 tools = [ToolSubst("tile-opt", unresolved="fatal"), ToolSubst("tile-run", unresolved="fatal")]
+if config.tile_have_z3:
+    tools.append(ToolSubst("tile-prove", unresolved="fatal"))
 llvm_config.add_tool_substitutions(tools, tool_dirs)
 
 # Optional pieces are lit features; tests that need them say REQUIRES.
