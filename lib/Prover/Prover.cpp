@@ -104,7 +104,7 @@ RuleResult mlir::tileir::prover::proveRule(const RuleTerm &rule,
   Solver solver(options.timeoutMs);
   std::set<std::string> axioms;
   std::string unknown;
-  bool fpExact = true;
+  bool fpExact = true, divisorHyp = false, expHyp = false;
   for (unsigned r = 1; r <= options.maxRank; ++r) {
     for (size_t c = 0; c < combos; ++c) {
       std::vector<AttrVal> choice;
@@ -139,6 +139,8 @@ RuleResult mlir::tileir::prover::proveRule(const RuleTerm &rule,
         continue;
       ++res.instances;
       axioms.insert(norm.axiomsUsed().begin(), norm.axiomsUsed().end());
+      divisorHyp |= solver.usedDivisorHypothesis();
+      expHyp |= solver.usedExpPositivity();
       if (v == SolverVerdict::Equal) {
         // Floating-point exactness: the same question without real laws.
         Normalizer exact(/*exact=*/true);
@@ -168,10 +170,10 @@ RuleResult mlir::tileir::prover::proveRule(const RuleTerm &rule,
     }
   }
   res.fpExact = fpExact && res.instances;
-  if (axioms.erase("divisors nonzero") || solver.usedDivisorHypothesis())
+  if (axioms.erase("divisors nonzero") || divisorHyp)
     res.assumptions.push_back("divisors nonzero");
   res.axioms.assign(axioms.begin(), axioms.end());
-  if (solver.usedExpPositivity())
+  if (expHyp)
     res.assumptions.push_back("exp(x) > 0");
   if (!unknown.empty()) {
     res.detail = unknown;

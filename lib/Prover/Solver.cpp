@@ -148,6 +148,7 @@ SolverVerdict Solver::check(const SolverQuery &q, std::string &reason) {
     s.model.reset();
     s.hyps.clear();
     s.atoms.clear();
+    s.divisor = s.expPos = false;
     z3::expr lhs = s.tree(q.lhs), rhs = s.tree(q.rhs);
     for (const Lin &l : q.positive)
       s.solver.add(s.lin(l) > 0);

@@ -91,6 +91,7 @@ int main(int argc, char **argv) {
   MLIRContext context;
   context.loadDialect<pdl::PDLDialect>();
   context.allowUnregisteredDialects();
+  context.printOpOnDiagnostic(false);
   llvm::SourceMgr sourceMgr;
   SourceMgrDiagnosticHandler diagHandler(sourceMgr, &context);
 

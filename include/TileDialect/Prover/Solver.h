@@ -52,7 +52,7 @@ public:
   std::optional<int64_t> intValue(const std::string &symbol);
   std::optional<double> elementValue(const std::string &tile,
                                      const std::vector<int64_t> &idx);
-  /// Whether the last query used a divisor or an exp positivity hypothesis.
+  /// Whether the last query assumed a divisor nonzero or exp positive.
   bool usedDivisorHypothesis() const;
   bool usedExpPositivity() const;
 
