@@ -100,22 +100,38 @@ public:
 } // namespace
 
 static double apply(const std::string &op, double a, double b) {
-  if (op == "tile.add") return a + b;
-  if (op == "tile.sub") return a - b;
-  if (op == "tile.mul") return a * b;
-  if (op == "tile.div") return a / b;
-  if (op == "tile.max") return std::max(a, b);
-  if (op == "tile.min") return std::min(a, b);
-  if (op == "tile.neg") return -a;
-  if (op == "tile.abs") return std::fabs(a);
-  if (op == "tile.sqr") return a * a;
-  if (op == "tile.exp") return std::exp(a);
-  if (op == "tile.log") return std::log(a);
-  if (op == "tile.sqrt") return std::sqrt(a);
-  if (op == "tile.rsqrt") return 1 / std::sqrt(a);
-  if (op == "tile.sigmoid") return 1 / (1 + std::exp(-a));
-  if (op == "tile.tanh") return std::tanh(a);
-  if (op == "tile.erf") return std::erf(a);
+  if (op == "tile.add")
+    return a + b;
+  if (op == "tile.sub")
+    return a - b;
+  if (op == "tile.mul")
+    return a * b;
+  if (op == "tile.div")
+    return a / b;
+  if (op == "tile.max")
+    return std::max(a, b);
+  if (op == "tile.min")
+    return std::min(a, b);
+  if (op == "tile.neg")
+    return -a;
+  if (op == "tile.abs")
+    return std::fabs(a);
+  if (op == "tile.sqr")
+    return a * a;
+  if (op == "tile.exp")
+    return std::exp(a);
+  if (op == "tile.log")
+    return std::log(a);
+  if (op == "tile.sqrt")
+    return std::sqrt(a);
+  if (op == "tile.rsqrt")
+    return 1 / std::sqrt(a);
+  if (op == "tile.sigmoid")
+    return 1 / (1 + std::exp(-a));
+  if (op == "tile.tanh")
+    return std::tanh(a);
+  if (op == "tile.erf")
+    return std::erf(a);
   return a; // cast
 }
 
@@ -220,11 +236,10 @@ static bool differ(double a, double b) {
 
 /// Looks for a difference at the given extents: first with the model's
 /// element values (when `element` is given), then with random ones.
-static std::string tryExtents(
-    const Instance &inst, const std::map<std::string, int64_t> &ext,
-    const std::function<std::optional<double>(const std::string &,
-                                              const std::vector<int64_t> &)>
-        *element) {
+static std::string
+tryExtents(const Instance &inst, const std::map<std::string, int64_t> &ext,
+           const std::function<std::optional<double>(
+               const std::string &, const std::vector<int64_t> &)> *element) {
   Concrete c(inst, ext);
   const RuleTerm &rule = inst.getRule();
   for (const Lin &l : inst.positiveHyps())
@@ -272,9 +287,8 @@ static std::string tryExtents(
 std::string mlir::tileir::prover::findCounterexample(
     const Instance &inst,
     const std::function<std::optional<int64_t>(const std::string &)> &extent,
-    const std::function<std::optional<double>(const std::string &,
-                                              const std::vector<int64_t> &)>
-        &element) {
+    const std::function<std::optional<double>(
+        const std::string &, const std::vector<int64_t> &)> &element) {
   // The model's extents first, then every free extent 2, then 3: a model
   // with extent-1 reductions may hide the difference.
   for (int64_t uniform : {int64_t(0), int64_t(2), int64_t(3)}) {

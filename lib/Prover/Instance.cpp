@@ -52,10 +52,10 @@ AttrVal mlir::tileir::prover::attrValOf(Attribute a) {
 
 static bool isElementwise(llvm::StringRef op) {
   static const llvm::StringSet<> ops = {
-      "tile.add",  "tile.sub",   "tile.mul",  "tile.div",     "tile.max",
-      "tile.min",  "tile.neg",   "tile.abs",  "tile.sqr",     "tile.exp",
-      "tile.log",  "tile.sqrt",  "tile.rsqrt", "tile.sigmoid", "tile.tanh",
-      "tile.erf",  "tile.cast"};
+      "tile.add", "tile.sub",  "tile.mul",   "tile.div",     "tile.max",
+      "tile.min", "tile.neg",  "tile.abs",   "tile.sqr",     "tile.exp",
+      "tile.log", "tile.sqrt", "tile.rsqrt", "tile.sigmoid", "tile.tanh",
+      "tile.erf", "tile.cast"};
   return ops.contains(op);
 }
 
@@ -163,9 +163,8 @@ bool Instance::assignRank(unsigned id, int r) {
 
 Lin Instance::freshSymbol(const std::string &base) {
   std::string name = "n_" + base;
-  for (int i = 2; std::find(symbols.begin(), symbols.end(), name) !=
-                  symbols.end();
-       ++i)
+  for (int i = 2;
+       std::find(symbols.begin(), symbols.end(), name) != symbols.end(); ++i)
     name = "n_" + base + "_" + std::to_string(i);
   symbols.push_back(name);
   return Lin::var(name);
@@ -221,8 +220,8 @@ bool Instance::computeShape(unsigned id) {
       s = *shapes[n.like];
     } else {
       for (int d = 0; d < r; ++d)
-        s.push_back(freshSymbol("c" + std::to_string(id) + "_" +
-                                std::to_string(d)));
+        s.push_back(
+            freshSymbol("c" + std::to_string(id) + "_" + std::to_string(d)));
     }
   } else if (isElementwise(op)) {
     s = sh(0);
@@ -332,8 +331,7 @@ bool Instance::applyConstraints() {
     }
     if (c.name == "BroadcastsLastDim") {
       const AttrVal *d = attrArg(0);
-      if (!d || c.args.size() < 2 ||
-          c.args[1].kind != ConstraintUse::Arg::Type)
+      if (!d || c.args.size() < 2 || c.args[1].kind != ConstraintUse::Arg::Type)
         continue;
       int node = rule.types[c.args[1].index].node;
       if (node < 0)
@@ -541,12 +539,12 @@ TreeRef Instance::eval(Normalizer &norm, unsigned id,
   if (op == "tile.matmul") {
     size_t r = idx.size();
     std::string k = norm.fresh();
-    std::vector<Lin> a(idx.begin(), idx.end() - 1), b(idx.begin(), idx.end() - 2);
+    std::vector<Lin> a(idx.begin(), idx.end() - 1),
+        b(idx.begin(), idx.end() - 2);
     a.push_back(Lin::var(k));
     b.push_back(Lin::var(k));
     b.push_back(idx[r - 1]);
-    return norm.bind("sum", k, sh(0)[r - 1],
-                     norm.mul(arg(0, a), arg(1, b)));
+    return norm.bind("sum", k, sh(0)[r - 1], norm.mul(arg(0, a), arg(1, b)));
   }
   if (op == "tile.permute") {
     const auto &p = attr(id, "permutation").arr;

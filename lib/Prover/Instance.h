@@ -93,9 +93,8 @@ private:
 std::string findCounterexample(
     const Instance &inst,
     const std::function<std::optional<int64_t>(const std::string &)> &extent,
-    const std::function<std::optional<double>(const std::string &,
-                                              const std::vector<int64_t> &)>
-        &element);
+    const std::function<std::optional<double>(
+        const std::string &, const std::vector<int64_t> &)> &element);
 
 } // namespace mlir::tileir::prover
 

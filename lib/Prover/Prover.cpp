@@ -81,7 +81,7 @@ static std::vector<AttrVal> candidates(const RuleTerm &rule, unsigned slot,
 }
 
 RuleResult mlir::tileir::prover::proveRule(const RuleTerm &rule,
-                             const ProverOptions &options) {
+                                           const ProverOptions &options) {
   RuleResult res;
   res.name = rule.name;
   res.family = rule.family;
@@ -166,7 +166,8 @@ RuleResult mlir::tileir::prover::proveRule(const RuleTerm &rule,
         return res;
       }
       unknown = "not proved, and no concrete counterexample found at the "
-                "solver's model (at " + inst.describe() + ")";
+                "solver's model (at " +
+                inst.describe() + ")";
     }
   }
   res.fpExact = fpExact && res.instances;
@@ -180,8 +181,8 @@ RuleResult mlir::tileir::prover::proveRule(const RuleTerm &rule,
     return res;
   }
   if (!res.instances) {
-    res.detail = "no well-shaped instance up to rank " +
-                 std::to_string(options.maxRank);
+    res.detail =
+        "no well-shaped instance up to rank " + std::to_string(options.maxRank);
     return res;
   }
   res.verdict = Verdict::Proved;

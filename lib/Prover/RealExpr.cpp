@@ -254,8 +254,8 @@ AtomRef Normalizer::finish(Atom a) {
   case Atom::Bind: {
     key = a.name + "{";
     for (size_t i = 0; i < a.bounds.size(); ++i) {
-      key += (i ? "," : "") + a.bounds[i].first + "<" +
-             a.bounds[i].second.str();
+      key +=
+          (i ? "," : "") + a.bounds[i].first + "<" + a.bounds[i].second.str();
       addFree(a.freeVars, a.bounds[i].second);
     }
     key += "}(" + a.body->str() + ")";
@@ -275,8 +275,7 @@ AtomRef Normalizer::finish(Atom a) {
       key += (i ? "; " : "") + a.args[i].str();
       for (const Mono &m : a.args[i].terms)
         for (const auto &f : m.f)
-          a.freeVars.insert(f.first->freeVars.begin(),
-                            f.first->freeVars.end());
+          a.freeVars.insert(f.first->freeVars.begin(), f.first->freeVars.end());
       a.height = std::max(a.height, polyHeight(a.args[i]));
     }
     key += ")";
@@ -479,11 +478,11 @@ TreeRef Normalizer::combine(TreeRef a, TreeRef b, bool isMul, Ctx &ctx) {
                   : combine(branch, b, isMul, ctx);
     }
     ctx.push_back({x->cond, true});
-    TreeRef r1 = side ? combine(a, x->t, isMul, ctx)
-                      : combine(x->t, b, isMul, ctx);
+    TreeRef r1 =
+        side ? combine(a, x->t, isMul, ctx) : combine(x->t, b, isMul, ctx);
     ctx.back().second = false;
-    TreeRef r2 = side ? combine(a, x->f, isMul, ctx)
-                      : combine(x->f, b, isMul, ctx);
+    TreeRef r2 =
+        side ? combine(a, x->f, isMul, ctx) : combine(x->f, b, isMul, ctx);
     ctx.pop_back();
     return ite(x->cond, r1, r2);
   }
@@ -605,7 +604,8 @@ AtomRef Normalizer::makeBind(const std::string &op,
       bestKey = key;
       best = a;
     }
-  } while (bounds.size() <= 5 && std::next_permutation(perm.begin(), perm.end()));
+  } while (bounds.size() <= 5 &&
+           std::next_permutation(perm.begin(), perm.end()));
   return finish(std::move(best));
 }
 
@@ -620,16 +620,16 @@ Poly Normalizer::sumMono(const std::string &var, const Lin &len,
   outPoly.terms.push_back(out);
   if (in.empty()) {
     note("sum of a constant = extent * constant");
-    return pmul(outPoly, extentPoly(*this, len,
-                                    [&](Atom a) { return finish(a); }));
+    return pmul(outPoly,
+                extentPoly(*this, len, [&](Atom a) { return finish(a); }));
   }
   if (!out.f.empty() || !(out.c == Rat(1)))
     note("sum linearity");
   std::vector<std::pair<std::string, Lin>> bounds = {{var, len}};
   Poly body = Poly::cst(Rat(1));
   for (const auto &[a, e] : in) {
-    if (a->kind == Atom::Bind && a->name == "sum" && e == 1 &&
-        a->body->leaf && a->body->p.terms.size() == 1) {
+    if (a->kind == Atom::Bind && a->name == "sum" && e == 1 && a->body->leaf &&
+        a->body->p.terms.size() == 1) {
       note("sum exchange");
       TreeRef inner = a->body;
       for (const auto &[bv, bl] : a->bounds) {
@@ -746,8 +746,7 @@ AtomRef Normalizer::substAtom(const AtomRef &a, const std::string &var,
   return makeBind(a->name, bounds, subst(body, var, value));
 }
 
-TreeRef Normalizer::subst(TreeRef t, const std::string &var,
-                          const Lin &value) {
+TreeRef Normalizer::subst(TreeRef t, const std::string &var, const Lin &value) {
   if (t->leaf)
     return leaf(substPoly(t->p, var, value));
   TreeRef r = ite(t->cond.subst(var, value), subst(t->t, var, value),

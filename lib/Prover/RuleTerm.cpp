@@ -14,13 +14,13 @@ using namespace mlir::tileir::prover;
 
 bool mlir::tileir::prover::isKnownValueOp(StringRef name) {
   static const llvm::StringSet<> known = {
-      "tile.add",     "tile.sub",       "tile.mul",    "tile.div",
-      "tile.max",     "tile.min",       "tile.neg",    "tile.abs",
-      "tile.sqr",     "tile.exp",       "tile.log",    "tile.sqrt",
-      "tile.rsqrt",   "tile.sigmoid",   "tile.tanh",   "tile.erf",
-      "tile.rsum",    "tile.rmax",      "tile.rmin",   "tile.matmul",
-      "tile.permute", "tile.transpose", "tile.bcast",  "tile.squeeze",
-      "tile.unsqueeze", "tile.concat",  "tile.cast",   "tile.constant"};
+      "tile.add",       "tile.sub",       "tile.mul",   "tile.div",
+      "tile.max",       "tile.min",       "tile.neg",   "tile.abs",
+      "tile.sqr",       "tile.exp",       "tile.log",   "tile.sqrt",
+      "tile.rsqrt",     "tile.sigmoid",   "tile.tanh",  "tile.erf",
+      "tile.rsum",      "tile.rmax",      "tile.rmin",  "tile.matmul",
+      "tile.permute",   "tile.transpose", "tile.bcast", "tile.squeeze",
+      "tile.unsqueeze", "tile.concat",    "tile.cast",  "tile.constant"};
   return known.contains(name);
 }
 
@@ -54,7 +54,8 @@ static std::string sourceName(Location loc) {
   auto ident = [](StringRef s) {
     return s.take_while([](char c) { return isalnum(c) || c == '_'; });
   };
-  StringRef at = text.drop_front(std::min<size_t>(fl.getColumn() - 1, text.size()));
+  StringRef at =
+      text.drop_front(std::min<size_t>(fl.getColumn() - 1, text.size()));
   if (at.starts_with("%"))
     return ident(at.drop_front()).str();
   StringRef id = ident(at);
@@ -87,8 +88,7 @@ private:
   FailureOr<unsigned> node(Operation *user, Value v) {
     auto it = values.find(v);
     if (it == values.end())
-      return user->emitError("prover: unsupported value in a rule"),
-             failure();
+      return user->emitError("prover: unsupported value in a rule"), failure();
     return it->second;
   }
   LogicalResult readOperation(pdl::OperationOp op, bool rhs);
@@ -105,8 +105,8 @@ LogicalResult Reader::readOperation(pdl::OperationOp op, bool rhs) {
   if (!name)
     return op.emitError("prover: operation without a name in a rule");
   if (!isKnownValueOp(*name))
-    return op.emitError("prover: unknown operation '") << *name
-           << "' in a value rule";
+    return op.emitError("prover: unknown operation '")
+           << *name << "' in a value rule";
   TermNode n;
   n.kind = TermNode::Op;
   n.name = name->str();
@@ -312,11 +312,10 @@ LogicalResult Reader::readRewrite(pdl::RewriteOp rewrite) {
 }
 
 FailureOr<RuleTerm> mlir::tileir::prover::readRule(pdl::PatternOp pattern,
-                                     StringRef family) {
+                                                   StringRef family) {
   RuleTerm rule(pattern.getLoc());
-  rule.name = pattern.getSymName()
-                  ? PdlRule::kebabName(*pattern.getSymName())
-                  : std::string("unnamed");
+  rule.name = pattern.getSymName() ? PdlRule::kebabName(*pattern.getSymName())
+                                   : std::string("unnamed");
   rule.family = family.str();
   pdl::RewriteOp rewrite = pattern.getRewriter();
   if (Value root = rewrite.getRoot())

@@ -75,7 +75,7 @@ static void writeJson(llvm::raw_ostream &os,
           });
           if (!r.detail.empty())
             j.attribute(r.verdict == Verdict::Refuted ? "counterexample"
-                                                       : "detail",
+                                                      : "detail",
                         r.detail);
         });
     });
@@ -98,8 +98,8 @@ int main(int argc, char **argv) {
   std::vector<Input> inputs;
   if (inputFiles.empty()) {
     for (const BundledRules &b : getBundledRules()) {
-      OwningOpRef<ModuleOp> m = parseSourceString<ModuleOp>(
-          b.pdl, ParserConfig(&context), b.family);
+      OwningOpRef<ModuleOp> m =
+          parseSourceString<ModuleOp>(b.pdl, ParserConfig(&context), b.family);
       if (!m)
         return 2;
       inputs.push_back({std::move(m), b.family.str()});
@@ -114,9 +114,9 @@ int main(int argc, char **argv) {
           parseSourceFile<ModuleOp>(file, sourceMgr, ParserConfig(&context));
       if (!m)
         return 2;
-      inputs.push_back({std::move(m), llvm::sys::path::stem(
-                                          llvm::sys::path::stem(file))
-                                          .str()});
+      inputs.push_back(
+          {std::move(m),
+           llvm::sys::path::stem(llvm::sys::path::stem(file)).str()});
     }
   }
 
@@ -203,6 +203,5 @@ int main(int argc, char **argv) {
       writeJson(file, results);
     }
   }
-  return counts[int(Verdict::Refuted)] || counts[int(Verdict::Unknown)] ? 1
-                                                                        : 0;
+  return counts[int(Verdict::Refuted)] || counts[int(Verdict::Unknown)] ? 1 : 0;
 }

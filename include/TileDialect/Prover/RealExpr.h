@@ -1,4 +1,5 @@
-//===- RealExpr.h - Normalized real expressions of the rule prover -*- C++ -*-===//
+//===- RealExpr.h - Normalized real expressions of the rule prover -*- C++
+//-*-===//
 //
 // The value of a tile expression at one index point, as a real expression in
 // a normal form: a decision tree over linear index conditions whose leaves
@@ -176,8 +177,7 @@ private:
   AtomRef makeBind(const std::string &op,
                    std::vector<std::pair<std::string, Lin>> bounds,
                    TreeRef body);
-  AtomRef substAtom(const AtomRef &a, const std::string &var,
-                    const Lin &value);
+  AtomRef substAtom(const AtomRef &a, const std::string &var, const Lin &value);
   Poly substPoly(const Poly &p, const std::string &var, const Lin &value);
   AtomRef finish(Atom a);
 

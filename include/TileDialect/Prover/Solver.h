@@ -33,10 +33,10 @@ struct SolverQuery {
 };
 
 enum class SolverVerdict {
-  Equal,    ///< lhs == rhs under the hypotheses
-  Differ,   ///< a model where they differ (maybe spurious: abstractions)
-  Unknown,  ///< timeout or incompleteness
-  Vacuous,  ///< the hypotheses alone are unsatisfiable
+  Equal,   ///< lhs == rhs under the hypotheses
+  Differ,  ///< a model where they differ (maybe spurious: abstractions)
+  Unknown, ///< timeout or incompleteness
+  Vacuous, ///< the hypotheses alone are unsatisfiable
 };
 
 class Solver {
