@@ -26,7 +26,7 @@ llvm_config.use_default_substitutions()
 llvm_config.with_environment("PATH", config.llvm_tools_dir, append_path=True)
 
 tool_dirs = [config.tile_tools_dir, config.llvm_tools_dir]
-tools = [ToolSubst("tile-opt", unresolved="fatal"), ToolSubst("tile-run", unresolved="fatal")]
+tools = [ToolSubst(t, unresolved="fatal") for t in ("tile-opt", "tile-run", "tile-prove")]
 llvm_config.add_tool_substitutions(tools, tool_dirs)
 
 # Optional pieces are lit features; tests that need them say REQUIRES.
