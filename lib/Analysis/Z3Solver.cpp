@@ -23,6 +23,9 @@ using namespace mlir::tileir::solver;
 
 struct Backend::Impl {
   z3::context ctx;
+  /// One solver reused across questions (push / pop).
+  z3::solver solver{ctx, "QF_LIA"};
+  unsigned timeoutMs = 0;
 };
 
 Backend::Backend() : impl(std::make_unique<Impl>()) {}
@@ -141,10 +144,23 @@ Answer Backend::solve(const Problem &p, unsigned timeoutMs) {
   Answer answer;
   try {
     z3::context &c = impl->ctx;
-    z3::solver s(c, "QF_LIA");
-    z3::params params(c);
-    params.set("timeout", timeoutMs);
-    s.set(params);
+    z3::solver &s = impl->solver;
+    if (impl->timeoutMs != timeoutMs) {
+      z3::params params(c);
+      params.set("timeout", timeoutMs);
+      s.set(params);
+      impl->timeoutMs = timeoutMs;
+    }
+    s.push();
+    struct PopOnExit {
+      z3::solver &s;
+      ~PopOnExit() {
+        try {
+          s.pop();
+        } catch (...) {
+        }
+      }
+    } popOnExit{s};
     Encoder enc(c, s, p);
     std::vector<z3::expr> a = enc.coordinates(p.first, "a");
     std::vector<z3::expr> b = enc.coordinates(p.second, "b");
