@@ -67,6 +67,55 @@ def TileCheckLegality : Pass<"tile-check-legality", "::mlir::ModuleOp"> {
   ];
 }
 
+def TileExtract : Pass<"tile-extract", "::mlir::ModuleOp"> {
+  let summary = "Saturate each tile program and replace it by its best "
+                "checked candidates (two-pass extraction)";
+  let description = [{
+    Saturates each program (as `--tile-saturate` with its defaults and the
+    limits below), then extracts candidates with Trinity's two-pass
+    algorithm (docs/Extraction.md): pass 1 keeps the `top-k` loop structures
+    with the fewest kernels (ties: fewer loops, then fewer stores) as k-best
+    lists per e-class relaxed to a fixpoint, never enumerating programs;
+    pass 2 fills each structure's loop bodies kernel by kernel, costing a
+    load as HBM traffic unless its tensor is written by the same kernel.
+
+    Every candidate is run by the CPU interpreter against the input program
+    on seeded random inputs (`check`); one whose outputs differ by more than
+    `tolerance` (max absolute error over max absolute reference value) is
+    dropped and counted. The candidates replace the input program, named
+    `<name>_c<i>` best first, with attributes `tile.kernels`,
+    `tile.value_cost` and `tile.check_error`.
+
+    Example: `tile-opt prog.mlir --tile-extract="top-k=4"`
+  }];
+  let options = [
+    Option<"topK", "top-k", "unsigned", /*default=*/"4",
+           "Candidates to keep per program">,
+    Option<"perClass", "per-class", "unsigned", /*default=*/"8",
+           "Loop-structure derivations kept per e-class in pass 1">,
+    Option<"iterations", "iterations", "unsigned", /*default=*/"8",
+           "Saturation iteration limit">,
+    Option<"maxNodes", "max-nodes", "unsigned", /*default=*/"200000",
+           "Saturation e-node limit">,
+    Option<"timeout", "timeout", "double", /*default=*/"60.0",
+           "Saturation time limit in seconds">,
+    Option<"check", "check", "bool", /*default=*/"true",
+           "Check every candidate against the input program">,
+    Option<"tolerance", "tolerance", "double", /*default=*/"1e-2",
+           "Largest normalized output error a checked candidate may have">,
+    Option<"seed", "seed", "uint64_t", /*default=*/"0",
+           "Seed of the check's random inputs">,
+    Option<"keepInput", "keep-input", "bool", /*default=*/"false",
+           "Keep the input program next to its candidates">,
+    Option<"reportPath", "report", "std::string", /*default=*/"\"\"",
+           "Write a JSON report (saturation, extraction, candidates) here">
+  ];
+  let statistics = [
+    Statistic<"numCandidates", "candidates", "Candidates emitted">,
+    Statistic<"numDropped", "dropped", "Candidates dropped by the check">
+  ];
+}
+
 def TileSaturate : Pass<"tile-saturate", "::mlir::ModuleOp"> {
   let summary = "Equality saturation of each tile program over the rewrite rules";
   let description = [{

@@ -1,0 +1,34 @@
+//===- Check.h - Numerical check of a candidate against its input -*- C++ -*-===//
+//
+// Runs a candidate program and the program it was derived from with the CPU
+// interpreter (fp64) on the same seeded random inputs and compares their
+// outputs. Every extracted candidate goes through this before it is emitted.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef TILEDIALECT_EXTRACTION_CHECK_H
+#define TILEDIALECT_EXTRACTION_CHECK_H
+
+#include "TileDialect/IR/TileOps.h"
+
+#include <string>
+
+namespace mlir::tileir {
+
+struct CheckResult {
+  bool passed = false;
+  /// max |candidate - reference| / max |reference| over all outputs.
+  double maxRelError = 0;
+  /// Why the check could not run, if it could not.
+  std::string error;
+};
+
+/// Compares the outputs of `candidate` and `reference` (same tensors) on
+/// inputs drawn with `seed`; passes when the normalized error is at most
+/// `tolerance`.
+CheckResult checkCandidate(ProgramOp candidate, ProgramOp reference,
+                           uint64_t seed, double tolerance);
+
+} // namespace mlir::tileir
+
+#endif // TILEDIALECT_EXTRACTION_CHECK_H

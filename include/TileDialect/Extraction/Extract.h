@@ -1,0 +1,82 @@
+//===- Extract.h - Two-pass extraction of candidate programs ----*- C++ -*-===//
+//
+// Trinity's two-pass extraction (section 5.1, Algorithm 1) over a saturated
+// tile e-graph:
+//
+//   Pass 1 picks loop structures: for the e-classes of statements (seq,
+//   loop, store, nop) the k best derivations by kernel count (the number of
+//   top-level statements of the root sequence), ties broken by fewer loops
+//   and then fewer stores. Values are left open (semi-expressions).
+//   Derivations are k-best lists per e-class, relaxed to a fixpoint, so the
+//   10^14+ programs of an e-graph are never enumerated.
+//
+//   Pass 2 fills in the values of each semi-expression kernel by kernel:
+//   with kernel boundaries fixed, a load costs HBM traffic when its tensor
+//   is an input, inout or written by another kernel, and almost nothing when
+//   this kernel writes it (Trinity 5.2); compute ops cost their FLOPs. Each
+//   value e-class takes its cheapest node under that kernel's costs.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef TILEDIALECT_EXTRACTION_EXTRACT_H
+#define TILEDIALECT_EXTRACTION_EXTRACT_H
+
+#include "TileDialect/Saturation/TileEGraph.h"
+
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace mlir::tileir {
+
+struct ExtractOptions {
+  /// Candidates to return.
+  unsigned topK = 4;
+  /// Derivations kept per e-class in pass 1 (at least topK).
+  unsigned perClass = 8;
+  /// Relaxation rounds of pass 1 before giving up on a fixpoint.
+  unsigned maxRounds = 64;
+  /// Extent assumed for symbolic tile sizes in pass 2's costs.
+  int64_t symbolicExtent = 64;
+};
+
+/// Pass 1's cost of a loop structure (compared lexicographically).
+struct StructureCost {
+  unsigned kernels = 0, loops = 0, stores = 0;
+  bool operator<(const StructureCost &o) const {
+    return std::tie(kernels, loops, stores) <
+           std::tie(o.kernels, o.loops, o.stores);
+  }
+  bool operator==(const StructureCost &o) const {
+    return kernels == o.kernels && loops == o.loops && stores == o.stores;
+  }
+  StructureCost operator+(const StructureCost &o) const {
+    return {kernels + o.kernels, loops + o.loops, stores + o.stores};
+  }
+};
+
+/// One extracted candidate.
+struct Candidate {
+  ProgramOp program;
+  StructureCost structure;
+  /// Pass 2's cost: weighted HBM bytes and FLOPs of the chosen values.
+  double valueCost = 0;
+};
+
+struct ExtractStats {
+  unsigned statementClasses = 0, rounds = 0, semiExpressions = 0,
+           cyclicSkipped = 0, duplicateSkipped = 0;
+  bool fixpoint = false;
+  double seconds = 0;
+};
+
+/// Extracts up to `options.topK` distinct programs rooted at `root`, built
+/// with `like`'s tensors and named `<like>_c<i>`, best first. The programs
+/// are created before `like` in its block.
+FailureOr<std::vector<Candidate>>
+extractCandidates(TileEGraph &tg, egraph::Id root, ProgramOp like,
+                  const ExtractOptions &options, ExtractStats &stats);
+
+} // namespace mlir::tileir
+
+#endif // TILEDIALECT_EXTRACTION_EXTRACT_H

@@ -1,0 +1,91 @@
+//===- Check.cpp - Numerical check of a candidate against its input -------===//
+
+#include "TileDialect/Extraction/Check.h"
+#include "TileDialect/Interpreter/TileInterpreter.h"
+#include "TileDialect/Support/ElementKindOf.h"
+#include "TileDialect/Support/RandomInit.h"
+
+#include <cmath>
+
+using namespace mlir;
+using namespace mlir::tileir;
+
+/// Fresh tensors for `program`: inputs and inout tensors filled from the
+/// stream of their argument index, the rest zero.
+static FailureOr<std::vector<HostTensor>> makeTensors(ProgramOp program,
+                                                      uint64_t seed) {
+  std::vector<HostTensor> tensors;
+  for (BlockArgument arg : program.getBodyBlock().getArguments()) {
+    auto type = cast<TensorRefType>(arg.getType());
+    std::optional<ElementKind> kind = elementKindOf(type.getElementType());
+    if (!kind)
+      return failure();
+    std::string name = program.getTensorName(arg.getArgNumber()).str();
+    HostTensor t(name,
+                 std::vector<int64_t>(type.getShape().begin(),
+                                      type.getShape().end()),
+                 *kind);
+    if (type.getRole() == TensorRole::Input ||
+        type.getRole() == TensorRole::InOut)
+      fillRandom(t, seed, arg.getArgNumber(), defaultInitFor(name));
+    tensors.push_back(std::move(t));
+  }
+  return tensors;
+}
+
+/// The indices of the tensors a program produces.
+static std::vector<unsigned> outputsOf(ProgramOp program) {
+  std::vector<unsigned> out;
+  if (auto results = program->getAttrOfType<ArrayAttr>(kResultsAttrName)) {
+    for (Attribute a : results)
+      for (unsigned i = 0, e = program.getTensorNames().size(); i < e; ++i)
+        if (program.getTensorName(i) == cast<StringAttr>(a).getValue())
+          out.push_back(i);
+    return out;
+  }
+  for (BlockArgument arg : program.getBodyBlock().getArguments()) {
+    TensorRole role = cast<TensorRefType>(arg.getType()).getRole();
+    if (role == TensorRole::Output || role == TensorRole::InOut)
+      out.push_back(arg.getArgNumber());
+  }
+  return out;
+}
+
+static LogicalResult run(ProgramOp program, std::vector<HostTensor> &tensors) {
+  TileInterpreterOptions options;
+  options.precision = Precision::F64;
+  options.tileSizes = chooseDefaultTileSizes(program);
+  return interpretTileProgram(program, tensors, options);
+}
+
+CheckResult mlir::tileir::checkCandidate(ProgramOp candidate,
+                                         ProgramOp reference, uint64_t seed,
+                                         double tolerance) {
+  CheckResult result;
+  FailureOr<std::vector<HostTensor>> ref = makeTensors(reference, seed);
+  FailureOr<std::vector<HostTensor>> cand = makeTensors(candidate, seed);
+  if (failed(ref) || failed(cand) || ref->size() != cand->size()) {
+    result.error = "the programs' tensors differ or have unsupported types";
+    return result;
+  }
+  if (failed(run(reference, *ref))) {
+    result.error = "the input program failed to run";
+    return result;
+  }
+  if (failed(run(candidate, *cand))) {
+    result.error = "the candidate failed to run";
+    return result;
+  }
+  double maxErr = 0, maxRef = 0;
+  for (unsigned i : outputsOf(reference)) {
+    const std::vector<double> &a = (*cand)[i].data, &b = (*ref)[i].data;
+    for (size_t j = 0; j < b.size(); ++j) {
+      double err = std::fabs(a[j] - b[j]);
+      maxErr = std::isnan(err) ? INFINITY : std::max(maxErr, err);
+      maxRef = std::max(maxRef, std::fabs(b[j]));
+    }
+  }
+  result.maxRelError = maxRef > 0 ? maxErr / maxRef : maxErr;
+  result.passed = result.maxRelError <= tolerance;
+  return result;
+}

@@ -1,0 +1,149 @@
+//===- Extract.cpp - The --tile-extract pass ------------------------------===//
+//
+// Saturates each program, extracts its best loop structures and bodies
+// (lib/Extraction), checks each candidate against the input on the CPU, and
+// replaces the input by the candidates that pass.
+//
+//===----------------------------------------------------------------------===//
+
+#include "TileDialect/Extraction/Check.h"
+#include "TileDialect/Extraction/Extract.h"
+#include "TileDialect/IR/TileOps.h"
+#include "TileDialect/Rules/Saturate.h"
+#include "TileDialect/Transforms/Passes.h"
+
+#include "mlir/IR/BuiltinOps.h"
+#include "mlir/Support/FileUtilities.h"
+#include "llvm/Support/ToolOutputFile.h"
+
+namespace mlir::tileir {
+#define GEN_PASS_DEF_TILEEXTRACT
+#include "TileDialect/Transforms/Passes.h.inc"
+} // namespace mlir::tileir
+
+using namespace mlir;
+using namespace mlir::tileir;
+
+namespace {
+
+struct TileExtractPass
+    : public tileir::impl::TileExtractBase<TileExtractPass> {
+  using Base::Base;
+
+  void runOnOperation() override {
+    llvm::json::Array reports;
+    bool ok = true;
+    for (ProgramOp program :
+         llvm::to_vector(getOperation().getOps<ProgramOp>()))
+      ok &= succeeded(extract(program, reports));
+    if (!reportPath.empty()) {
+      std::string error;
+      std::unique_ptr<llvm::ToolOutputFile> file =
+          openOutputFile(reportPath, &error);
+      if (!file) {
+        getOperation().emitError("cannot write '")
+            << reportPath << "': " << error;
+        return signalPassFailure();
+      }
+      file->os() << llvm::formatv("{0:2}", llvm::json::Value(
+                                               std::move(reports)))
+                 << "\n";
+      file->keep();
+    }
+    if (!ok)
+      signalPassFailure();
+  }
+
+  LogicalResult extract(ProgramOp program, llvm::json::Array &reports) {
+    SaturateOptions sopts;
+    sopts.limits.maxIterations = iterations;
+    sopts.limits.maxNodes = maxNodes;
+    sopts.limits.maxSeconds = timeout;
+    FailureOr<std::unique_ptr<Saturation>> sat =
+        Saturation::run(program, sopts);
+    if (failed(sat))
+      return failure();
+    ExtractOptions eopts;
+    eopts.topK = topK;
+    eopts.perClass = perClass;
+    ExtractStats stats;
+    FailureOr<std::vector<Candidate>> cands = extractCandidates(
+        (*sat)->getEGraph(), (*sat)->getRoot(), program, eopts, stats);
+    if (failed(cands))
+      return failure();
+
+    llvm::json::Array candJson;
+    unsigned kept = 0, dropped = 0;
+    MLIRContext *ctx = &getContext();
+    for (Candidate &c : *cands) {
+      CheckResult check;
+      if (this->check)
+        check = checkCandidate(c.program, program, seed, tolerance);
+      llvm::json::Object entry{
+          {"name", c.program.getSymName().str()},
+          {"kernels", (int64_t)c.structure.kernels},
+          {"loops", (int64_t)c.structure.loops},
+          {"value_cost", c.valueCost}};
+      if (this->check) {
+        entry["check"] = check.passed ? "passed" : "failed";
+        entry["max_rel_error"] = check.maxRelError;
+        if (!check.error.empty())
+          entry["check_error"] = check.error;
+      }
+      candJson.push_back(std::move(entry));
+      if (this->check && !check.passed) {
+        emitRemark(program.getLoc())
+            << "candidate " << c.program.getSymName() << " dropped: "
+            << (check.error.empty() ? "outputs differ by "
+                                    : check.error + " ")
+            << (check.error.empty() ? std::to_string(check.maxRelError)
+                                    : "");
+        c.program.erase();
+        ++dropped;
+        continue;
+      }
+      auto i64 = [&](int64_t v) {
+        return IntegerAttr::get(IntegerType::get(ctx, 64), v);
+      };
+      c.program->setAttr("tile.kernels", i64(c.structure.kernels));
+      c.program->setAttr("tile.value_cost",
+                         FloatAttr::get(Float64Type::get(ctx), c.valueCost));
+      if (this->check)
+        c.program->setAttr("tile.check_error",
+                           FloatAttr::get(Float64Type::get(ctx),
+                                          check.maxRelError));
+      ++kept;
+    }
+    numCandidates += kept;
+    numDropped += dropped;
+    emitRemark(program.getLoc())
+        << "extracted " << kept << " candidate(s) of @"
+        << program.getSymName() << " (" << dropped
+        << " dropped by the check) in "
+        << llvm::formatv("{0:F2}", stats.seconds).str() << " s; best has "
+        << (kept ? std::to_string(cands->front().structure.kernels) : "-")
+        << " kernel(s)";
+    llvm::json::Object report{
+        {"program", program.getSymName().str()},
+        {"saturation", (*sat)->toJSON()},
+        {"extraction",
+         llvm::json::Object{
+             {"statement_classes", (int64_t)stats.statementClasses},
+             {"rounds", (int64_t)stats.rounds},
+             {"fixpoint", stats.fixpoint},
+             {"semi_expressions", (int64_t)stats.semiExpressions},
+             {"unusable_skipped", (int64_t)stats.cyclicSkipped},
+             {"duplicates_skipped", (int64_t)stats.duplicateSkipped},
+             {"seconds", stats.seconds}}},
+        {"candidates", std::move(candJson)},
+        {"dropped", (int64_t)dropped}};
+    reports.push_back(std::move(report));
+    if (!keepInput)
+      program.erase();
+    if (kept == 0)
+      return emitError(UnknownLoc::get(ctx), "no candidate passed");
+    return success();
+  }
+};
+
+} // namespace
