@@ -117,6 +117,7 @@ public:
     }
     int id = problem.vars.size();
     problem.vars.push_back(v);
+    sides.push_back(side);
     instances[key] = id;
     return id;
   }
@@ -156,6 +157,7 @@ public:
   }
 
   solver::Problem problem;
+  Side sideOf(size_t instance) const { return sides[instance]; }
 
 private:
   /// The symbol's index; -1 if no value of it fits every loop using it.
@@ -196,6 +198,7 @@ private:
   std::map<std::string, std::vector<int64_t>> &symbolCache;
   const std::vector<std::optional<LoopInfo>> &loops;
   std::map<std::pair<uint32_t, Side>, int> instances;
+  std::vector<Side> sides;
 };
 } // namespace
 
@@ -237,20 +240,15 @@ PairAnswer DependenceOracle::Solver::solvePair(
   case solver::Answer::Sat: {
     answer.verdict = DependenceVerdict::Conflict;
     const solver::Problem &p = builder.problem;
-    // Each side lists the variables its access (or the order) uses.
-    auto uses = [&](const solver::Access &acc, int ordered) {
-      std::vector<std::pair<std::string, int64_t>> out;
-      for (size_t i = 0; i < p.vars.size(); ++i) {
-        bool used = int(i) == ordered;
-        for (const solver::Dim &d : acc.dims)
-          used |= d.var == int(i);
-        if (used)
-          out.push_back({p.vars[i].name, a.varValues[i]});
-      }
-      return out;
-    };
-    w.firstVars = uses(p.first, p.order ? p.order->first : -1);
-    w.secondVars = uses(p.second, p.order ? p.order->second : -1);
+    // Each side lists its own variables and the shared ones (enclosing
+    // loops run both statements at the same values).
+    for (size_t i = 0; i < p.vars.size(); ++i) {
+      std::pair<std::string, int64_t> entry{p.vars[i].name, a.varValues[i]};
+      if (builder.sideOf(i) != Side::Second)
+        w.firstVars.push_back(entry);
+      if (builder.sideOf(i) != Side::First)
+        w.secondVars.push_back(entry);
+    }
     for (size_t i = 0; i < p.symbols.size(); ++i)
       w.sizes.push_back({p.symbols[i].name, a.symbolValues[i]});
     w.element.assign(a.element.begin(), a.element.end());

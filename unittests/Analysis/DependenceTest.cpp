@@ -202,7 +202,7 @@ TEST_F(DependenceTest, DescribesWitnesses) {
   ASSERT_TRUE(r.witness);
   EXPECT_EQ(oracle.describe(r.witness->first), "write of A[elem h]");
   EXPECT_EQ(oracle.describe(*r.witness, "P", "Q"),
-            "P at h = 6 and Q both touch A[3]");
+            "P at h = 6 and Q at h = 6 both touch A[3]");
 }
 
 } // namespace
