@@ -7,6 +7,8 @@
 #include "llvm/ADT/StringSet.h"
 
 #include <chrono>
+#include <functional>
+#include <map>
 
 using namespace mlir;
 using namespace mlir::tileir;
@@ -33,13 +35,35 @@ struct Deriv {
   unsigned nodes = 0;
   /// Creation order, for a deterministic sort.
   uint64_t seq = 0;
+  /// What the structure does, up to the order of statements in sequences:
+  /// which stores sit in which loops. Derivations that differ only in
+  /// order (the sequence rules make many) count once per list.
+  uint64_t signature = 0;
+  /// Intermediates stored anywhere in the derivation and outside any loop
+  /// of it; intermediates read by stores outside any loop of it (a store
+  /// anywhere in the enclosing loop serves them) and reads that escaped a
+  /// loop of it (only a store directly in an enclosing loop serves them: a
+  /// tile from a sibling loop is an HBM round trip).
+  llvm::SmallVector<uint32_t, 4> storedAll, storedDirect, pendingAny,
+      pendingDirect;
   Id cls;
   const ENode *node;
   llvm::SmallVector<std::shared_ptr<const Deriv>, 2> children;
 
+  /// Pending reads of intermediates the derivation does not store: a
+  /// crossing unless the loop around it stores them.
+  unsigned openReads = 0;
+
+  /// The cost used to rank derivations of one class: open reads count as
+  /// crossings (a derivation storing what it reads never does worse later).
+  StructureCost rank() const {
+    StructureCost r = cost;
+    r.crossings += openReads;
+    return r;
+  }
   bool better(const Deriv &o) const {
-    if (!(cost == o.cost))
-      return cost < o.cost;
+    if (!(rank() == o.rank()))
+      return rank() < o.rank();
     if (nodes != o.nodes)
       return nodes < o.nodes;
     return seq < o.seq;
@@ -49,9 +73,13 @@ using DerivPtr = std::shared_ptr<const Deriv>;
 
 class StructurePass {
 public:
+  /// `reads(value)`: the tensors a value class's expression loads.
   StructurePass(TileEGraph &tg, const ExtractOptions &options,
+                const llvm::DenseSet<uint32_t> &offChip,
+                std::function<llvm::ArrayRef<uint32_t>(Id)> reads,
                 ExtractStats &stats)
-      : tg(tg), eg(tg.graph()), options(options), stats(stats) {}
+      : tg(tg), eg(tg.graph()), options(options), offChip(offChip),
+        reads(std::move(reads)), stats(stats) {}
 
   void run() {
     llvm::DenseSet<Id> seen;
@@ -90,7 +118,7 @@ private:
     for (const ENode &n : eg.getClass(cls).nodes) {
       switch (tg.getKind(n)) {
       case NodeKind::Store:
-        add(cands, cls, &n, {m == Top ? 1u : 0u, 0, 1}, {});
+        add(cands, cls, &n, {m == Top ? 1u : 0u, 0, 0, 1}, {});
         break;
       case NodeKind::Nop:
         add(cands, cls, &n, {}, {});
@@ -98,7 +126,7 @@ private:
       case NodeKind::Loop: {
         Id body = eg.find(n.children.back());
         for (const DerivPtr &b : get(body, Nested))
-          add(cands, cls, &n, {m == Top ? 1u : 0u, 1, 0}, {b});
+          add(cands, cls, &n, {m == Top ? 1u : 0u, 0, 1, 0}, {b});
         break;
       }
       case NodeKind::Seq: {
@@ -117,8 +145,15 @@ private:
                      [](const DerivPtr &a, const DerivPtr &b) {
                        return a->better(*b);
                      });
-    if (cands.size() > options.perClass)
-      cands.resize(options.perClass);
+    llvm::SmallVector<DerivPtr> kept;
+    llvm::SmallDenseSet<uint64_t, 16> signatures;
+    for (DerivPtr &c : cands) {
+      if (kept.size() >= options.perClass)
+        break;
+      if (signatures.insert(c->signature).second)
+        kept.push_back(std::move(c));
+    }
+    cands = std::move(kept);
     llvm::SmallVector<DerivPtr> &old = lists[m][cls];
     bool same = old.size() == cands.size();
     for (size_t i = 0; same && i < old.size(); ++i)
@@ -147,12 +182,92 @@ private:
       d->nodes += c->nodes;
       d->children.push_back(c);
     }
+    d->signature = signature(*n, children);
+    placement(*d, cls);
     cands.push_back(std::move(d));
+  }
+
+  /// Tracks stored and read intermediates and charges loop crossings (see
+  /// Deriv): a loop settles what its subtree serves; what escapes the root
+  /// statement of a kernel is a crossing.
+  void placement(Deriv &d, Id cls) {
+    auto unite = [](llvm::SmallVectorImpl<uint32_t> &into,
+                    llvm::ArrayRef<uint32_t> from) {
+      for (uint32_t t : from)
+        if (!llvm::is_contained(into, t))
+          into.push_back(t);
+    };
+    NodeKind kind = tg.getKind(*d.node);
+    if (kind == NodeKind::Store) {
+      uint32_t t = tg.data(d.node->children[1]).tensor;
+      if (!offChip.contains(t)) {
+        d.storedAll.push_back(t);
+        d.storedDirect.push_back(t);
+      }
+      for (uint32_t r : reads(d.node->children[0]))
+        if (!offChip.contains(r) && !llvm::is_contained(d.pendingAny, r))
+          d.pendingAny.push_back(r);
+    }
+    if (kind == NodeKind::Loop) {
+      const Deriv &b = *d.children[0];
+      d.storedAll = b.storedAll;
+      for (uint32_t t : b.pendingAny)
+        if (!llvm::is_contained(b.storedAll, t))
+          unite(d.pendingDirect, {t});
+      for (uint32_t t : b.pendingDirect)
+        if (!llvm::is_contained(b.storedDirect, t))
+          unite(d.pendingDirect, {t});
+    } else {
+      for (const DerivPtr &c : d.children) {
+        unite(d.storedAll, c->storedAll);
+        unite(d.storedDirect, c->storedDirect);
+        unite(d.pendingAny, c->pendingAny);
+        unite(d.pendingDirect, c->pendingDirect);
+      }
+    }
+    auto open = [&] {
+      return (unsigned)(llvm::count_if(d.pendingAny,
+                                       [&](uint32_t t) {
+                                         return !llvm::is_contained(
+                                             d.storedAll, t);
+                                       }) +
+                        llvm::count_if(d.pendingDirect, [&](uint32_t t) {
+                          return !llvm::is_contained(d.storedDirect, t);
+                        }));
+    };
+    if (kind != NodeKind::Seq && isTop(d)) {
+      d.cost.crossings += open();
+      d.pendingAny.clear();
+      d.pendingDirect.clear();
+      return;
+    }
+    d.openReads = open();
+  }
+  bool isTop(const Deriv &d) const { return d.cost.kernels > 0; }
+
+  uint64_t signature(const ENode &n, llvm::ArrayRef<DerivPtr> children) {
+    switch (tg.getKind(n)) {
+    case NodeKind::Seq: // a multiset of statements: order-free sum
+      return children[0]->signature + children[1]->signature;
+    case NodeKind::Loop:
+      return llvm::hash_combine(1, tg.data(n.children[0]).var,
+                                children[0]->signature);
+    case NodeKind::Store: {
+      llvm::hash_code h = llvm::hash_value(2);
+      for (size_t i = 1; i < n.children.size(); ++i)
+        h = llvm::hash_combine(h, eg.find(n.children[i]));
+      return h;
+    }
+    default:
+      return llvm::hash_value(3);
+    }
   }
 
   TileEGraph &tg;
   egraph::EGraph &eg;
   const ExtractOptions &options;
+  const llvm::DenseSet<uint32_t> &offChip;
+  std::function<llvm::ArrayRef<uint32_t>(Id)> reads;
   ExtractStats &stats;
   std::vector<Id> classes;
   llvm::DenseMap<Id, llvm::SmallVector<DerivPtr>> lists[2];
@@ -171,10 +286,10 @@ constexpr double kHbmByte = 1.0, kOnChipByte = 0.02, kVectorFlop = 0.056,
 class BodyPass {
 public:
   BodyPass(TileEGraph &tg, const ExtractOptions &options,
-           const llvm::DenseSet<uint32_t> &writtenHere,
+           llvm::DenseSet<uint32_t> writtenHere,
            const llvm::DenseSet<uint32_t> &offChipTensors)
-      : tg(tg), eg(tg.graph()), options(options), writtenHere(writtenHere),
-        offChip(offChipTensors) {}
+      : tg(tg), eg(tg.graph()), options(options),
+        writtenHere(std::move(writtenHere)), offChip(offChipTensors) {}
 
   /// The cheapest node of every value class (egg-style fixpoint).
   void run() {
@@ -281,7 +396,8 @@ private:
   TileEGraph &tg;
   egraph::EGraph &eg;
   const ExtractOptions &options;
-  const llvm::DenseSet<uint32_t> &writtenHere, &offChip;
+  llvm::DenseSet<uint32_t> writtenHere;
+  const llvm::DenseSet<uint32_t> &offChip;
   llvm::DenseMap<Id, std::pair<double, const ENode *>> best;
 };
 
@@ -300,29 +416,79 @@ void collectKernels(const DerivPtr &d, TileEGraph &tg,
   out.push_back(d);
 }
 
-/// Tensors the stores of a derivation write.
-void collectWrites(const DerivPtr &d, TileEGraph &tg,
-                   llvm::DenseSet<uint32_t> &out) {
-  if (tg.getKind(*d->node) == NodeKind::Store)
-    out.insert(tg.data(d->node->children[1]).tensor);
-  for (const DerivPtr &c : d->children)
-    collectWrites(c, tg, out);
-}
+/// The value choices of every loop context of one candidate: a load is on
+/// chip when its tensor is an intermediate stored inside the loop (or
+/// kernel) that holds the load, nested loops included; otherwise it comes
+/// from HBM (Trinity 5.2: a tile stored in a different loop is reloaded).
+class Contexts {
+public:
+  Contexts(TileEGraph &tg, const ExtractOptions &options,
+           const llvm::DenseSet<uint32_t> &offChip)
+      : tg(tg), options(options), offChip(offChip) {}
 
-/// Pass 2's cost of a kernel: each store's value and the store itself.
-double kernelValueCost(const DerivPtr &d, TileEGraph &tg,
-                       const BodyPass &body) {
-  double cost = 0;
-  if (tg.getKind(*d->node) == NodeKind::Store) {
-    Id value = d->node->children[0];
-    cost += body.cost(value) +
-            body.storeCost(tg.data(value).type,
-                           tg.data(d->node->children[1]).tensor);
+  /// The pass for statement derivation `d` (a kernel or a loop).
+  const BodyPass &get(const Deriv *d) {
+    auto it = byDeriv.find(d);
+    if (it != byDeriv.end())
+      return *it->second;
+    llvm::DenseSet<uint32_t> writes;
+    collect(d, writes);
+    llvm::SmallVector<uint32_t> key(writes.begin(), writes.end());
+    llvm::sort(key);
+    auto &pass = bySet[key];
+    if (!pass) {
+      pass = std::make_unique<BodyPass>(tg, options, std::move(writes),
+                                        offChip);
+      pass->run();
+    }
+    byDeriv[d] = pass.get();
+    return *pass;
   }
-  for (const DerivPtr &c : d->children)
-    cost += kernelValueCost(c, tg, body);
-  return cost;
-}
+
+  /// Pass 2's cost of statement `d` in context `ctx`: each store's value
+  /// and the store itself, times the trip counts of the loops around it.
+  double cost(const DerivPtr &d, const BodyPass &ctx, double trips) {
+    double total = 0;
+    NodeKind kind = tg.getKind(*d->node);
+    if (kind == NodeKind::Store) {
+      Id value = d->node->children[0];
+      total += trips * (ctx.cost(value) +
+                        ctx.storeCost(tg.data(value).type,
+                                      tg.data(d->node->children[1]).tensor));
+    }
+    const BodyPass *inner = &ctx;
+    if (kind == NodeKind::Loop) {
+      inner = &get(d.get());
+      trips *= tripCount(*d->node);
+    }
+    for (const DerivPtr &c : d->children)
+      total += cost(c, *inner, trips);
+    return total;
+  }
+
+private:
+  void collect(const Deriv *d, llvm::DenseSet<uint32_t> &out) {
+    if (tg.getKind(*d->node) == NodeKind::Store)
+      out.insert(tg.data(d->node->children[1]).tensor);
+    for (const DerivPtr &c : d->children)
+      collect(c.get(), out);
+  }
+
+  double tripCount(const ENode &loop) {
+    const LoopRange *r = tg.getLoopRange(tg.data(loop.children[0]).var);
+    if (!r)
+      return 1;
+    double step = r->step.coeff *
+                  (r->step.isConcrete() ? 1 : options.symbolicExtent);
+    return std::max(1.0, double(r->end - r->start) / step);
+  }
+
+  TileEGraph &tg;
+  const ExtractOptions &options;
+  const llvm::DenseSet<uint32_t> &offChip;
+  llvm::DenseMap<const Deriv *, const BodyPass *> byDeriv;
+  std::map<llvm::SmallVector<uint32_t>, std::unique_ptr<BodyPass>> bySet;
+};
 
 /// Whether a derivation goes through one e-class twice on a path.
 bool isCyclic(const DerivPtr &d, llvm::SmallVectorImpl<Id> &path) {
@@ -347,14 +513,19 @@ public:
           arg;
   }
 
-  /// Builds statement derivation `d` with values chosen by `body`.
-  FailureOr<Value> statement(const DerivPtr &d, const BodyPass &body) {
+  /// Builds statement derivation `d` with values chosen by `body`, and
+  /// those inside loops by the loop's context.
+  FailureOr<Value> statement(const DerivPtr &d, const BodyPass &body,
+                             Contexts &contexts) {
+    const BodyPass &inner = tg.getKind(*d->node) == NodeKind::Loop
+                                ? contexts.get(d.get())
+                                : body;
     llvm::SmallVector<Value> operands;
     unsigned next = 0;
     for (Id child : d->node->children) {
       FailureOr<Value> v =
           isa<StmtType>(tg.data(child).type)
-              ? statement(d->children[next++], body)
+              ? statement(d->children[next++], inner, contexts)
               : value(child, body);
       if (failed(v))
         return failure();
@@ -445,37 +616,55 @@ mlir::tileir::extractCandidates(TileEGraph &tg, Id root, ProgramOp like,
   auto start = std::chrono::steady_clock::now();
   ExtractOptions opts = options;
   opts.perClass = std::max(opts.perClass, opts.topK);
-  StructurePass structures(tg, opts, stats);
-  structures.run();
   llvm::DenseSet<uint32_t> offChip = offChipTensors(tg, like);
+  // Pass 1 charges crossings by the loads of each stored value's cheapest
+  // expression with every load on chip (a context-free proxy).
+  llvm::DenseSet<uint32_t> everything;
+  for (uint32_t t = 0; tg.dependence().getTensor(t); ++t)
+    everything.insert(t);
+  static const llvm::DenseSet<uint32_t> none;
+  BodyPass cheapest(tg, opts, everything, none);
+  cheapest.run();
+  // A node-stable map: the recursion hands out references into it.
+  std::map<Id, llvm::SmallVector<uint32_t, 4>> readsOf;
+  std::function<llvm::ArrayRef<uint32_t>(Id)> reads =
+      [&](Id cls) -> llvm::ArrayRef<uint32_t> {
+    cls = tg.graph().find(cls);
+    auto it = readsOf.find(cls);
+    if (it != readsOf.end())
+      return it->second;
+    readsOf[cls]; // cuts cycles
+    llvm::SmallVector<uint32_t, 4> out;
+    if (const ENode *n = cheapest.choice(cls)) {
+      if (tg.getKind(*n) == NodeKind::Load)
+        out.push_back(tg.data(n->children[0]).tensor);
+      for (Id c : n->children)
+        for (uint32_t t : reads(c))
+          if (!llvm::is_contained(out, t))
+            out.push_back(t);
+    }
+    return readsOf[cls] = std::move(out);
+  };
+  StructurePass structures(tg, opts, offChip, reads, stats);
+  structures.run();
 
   std::vector<Candidate> out;
   llvm::DenseSet<llvm::hash_code> seenPrograms;
   OpBuilder top(like);
   for (const DerivPtr &d : structures.get(root, Top)) {
-    if (out.size() >= opts.topK)
-      break;
     ++stats.semiExpressions;
     llvm::SmallVector<Id> path;
     if (isCyclic(d, path)) {
       ++stats.cyclicSkipped;
       continue;
     }
-    // Pass 2, kernel by kernel.
+    // Pass 2, loop context by loop context.
     llvm::SmallVector<DerivPtr> kernels;
     collectKernels(d, tg, kernels);
-    std::vector<std::unique_ptr<llvm::DenseSet<uint32_t>>> writes;
-    std::vector<std::unique_ptr<BodyPass>> bodies;
-    llvm::DenseMap<const Deriv *, const BodyPass *> bodyOf;
+    auto contexts = std::make_unique<Contexts>(tg, opts, offChip);
     double valueCost = 0;
-    for (const DerivPtr &k : kernels) {
-      writes.push_back(std::make_unique<llvm::DenseSet<uint32_t>>());
-      collectWrites(k, tg, *writes.back());
-      bodies.push_back(
-          std::make_unique<BodyPass>(tg, opts, *writes.back(), offChip));
-      bodies.back()->run();
-      bodyOf[k.get()] = bodies.back().get();
-    }
+    for (const DerivPtr &k : kernels)
+      valueCost += contexts->cost(k, contexts->get(k.get()), 1.0);
     std::string name =
         (like.getSymName() + "_c" + llvm::Twine(out.size())).str();
     auto program = cast<ProgramOp>(top.clone(*like.getOperation()));
@@ -488,7 +677,8 @@ mlir::tileir::extractCandidates(TileEGraph &tg, Id root, ProgramOp like,
     llvm::SmallVector<Value> stmts;
     bool ok = true;
     for (const DerivPtr &k : kernels) {
-      FailureOr<Value> s = builder.statement(k, *bodyOf[k.get()]);
+      FailureOr<Value> s =
+          builder.statement(k, contexts->get(k.get()), *contexts);
       if (failed(s)) {
         ok = false;
         break;
@@ -518,9 +708,23 @@ mlir::tileir::extractCandidates(TileEGraph &tg, Id root, ProgramOp like,
       ++stats.duplicateSkipped;
       continue;
     }
-    for (const DerivPtr &k : kernels)
-      valueCost += kernelValueCost(k, tg, *bodyOf[k.get()]);
     out.push_back({program, d->cost, valueCost});
+  }
+  // Final ranking: kernels first (pass 1's objective), then pass 2's cost
+  // under each structure's own memory placement.
+  std::stable_sort(out.begin(), out.end(),
+                   [](const Candidate &a, const Candidate &b) {
+                     if (a.structure.kernels != b.structure.kernels)
+                       return a.structure.kernels < b.structure.kernels;
+                     return a.valueCost < b.valueCost;
+                   });
+  for (size_t i = opts.topK; i < out.size(); ++i)
+    out[i].program.erase();
+  if (out.size() > opts.topK)
+    out.resize(opts.topK);
+  for (auto [i, c] : llvm::enumerate(out)) {
+    c.program.setSymName((like.getSymName() + "_c" + llvm::Twine(i)).str());
+    c.program->moveBefore(like);
   }
   stats.seconds = std::chrono::duration<double>(
                       std::chrono::steady_clock::now() - start)

@@ -83,6 +83,7 @@ struct TileExtractPass
           {"name", c.program.getSymName().str()},
           {"kernels", (int64_t)c.structure.kernels},
           {"loops", (int64_t)c.structure.loops},
+          {"crossings", (int64_t)c.structure.crossings},
           {"value_cost", c.valueCost}};
       if (this->check) {
         entry["check"] = check.passed ? "passed" : "failed";

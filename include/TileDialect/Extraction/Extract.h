@@ -32,26 +32,32 @@ namespace mlir::tileir {
 struct ExtractOptions {
   /// Candidates to return.
   unsigned topK = 4;
-  /// Derivations kept per e-class in pass 1 (at least topK).
-  unsigned perClass = 8;
+  /// Derivations kept per e-class in pass 1 (at least topK); the root's
+  /// list is the pool of semi-expressions pass 2 completes and ranks.
+  unsigned perClass = 16;
   /// Relaxation rounds of pass 1 before giving up on a fixpoint.
   unsigned maxRounds = 64;
   /// Extent assumed for symbolic tile sizes in pass 2's costs.
   int64_t symbolicExtent = 64;
 };
 
-/// Pass 1's cost of a loop structure (compared lexicographically).
+/// Pass 1's cost of a loop structure (compared lexicographically): kernels,
+/// then loop crossings (an intermediate a store reads that is not stored
+/// inside the innermost loop around that store, so it makes an HBM round
+/// trip under Trinity's placement), then loops and stores.
 struct StructureCost {
-  unsigned kernels = 0, loops = 0, stores = 0;
+  unsigned kernels = 0, crossings = 0, loops = 0, stores = 0;
   bool operator<(const StructureCost &o) const {
-    return std::tie(kernels, loops, stores) <
-           std::tie(o.kernels, o.loops, o.stores);
+    return std::tie(kernels, crossings, loops, stores) <
+           std::tie(o.kernels, o.crossings, o.loops, o.stores);
   }
   bool operator==(const StructureCost &o) const {
-    return kernels == o.kernels && loops == o.loops && stores == o.stores;
+    return kernels == o.kernels && crossings == o.crossings &&
+           loops == o.loops && stores == o.stores;
   }
   StructureCost operator+(const StructureCost &o) const {
-    return {kernels + o.kernels, loops + o.loops, stores + o.stores};
+    return {kernels + o.kernels, crossings + o.crossings, loops + o.loops,
+            stores + o.stores};
   }
 };
 
