@@ -58,18 +58,31 @@ static LogicalResult run(ProgramOp program, std::vector<HostTensor> &tensors) {
   return interpretTileProgram(program, tensors, options);
 }
 
-CheckResult mlir::tileir::checkCandidate(ProgramOp candidate,
-                                         ProgramOp reference, uint64_t seed,
-                                         double tolerance) {
-  CheckResult result;
+CandidateChecker::CandidateChecker(ProgramOp reference, uint64_t seed,
+                                   double tolerance)
+    : reference(reference), seed(seed), tolerance(tolerance) {
   FailureOr<std::vector<HostTensor>> ref = makeTensors(reference, seed);
-  FailureOr<std::vector<HostTensor>> cand = makeTensors(candidate, seed);
-  if (failed(ref) || failed(cand) || ref->size() != cand->size()) {
-    result.error = "the programs' tensors differ or have unsupported types";
-    return result;
+  if (failed(ref)) {
+    error = "the input program has unsupported tensor types";
+    return;
   }
   if (failed(run(reference, *ref))) {
-    result.error = "the input program failed to run";
+    error = "the input program failed to run";
+    return;
+  }
+  for (unsigned i : outputsOf(reference))
+    outputs.push_back(std::move((*ref)[i].data));
+}
+
+CheckResult CandidateChecker::check(ProgramOp candidate) const {
+  CheckResult result;
+  result.error = error;
+  if (!error.empty())
+    return result;
+  FailureOr<std::vector<HostTensor>> cand = makeTensors(candidate, seed);
+  std::vector<unsigned> outs = outputsOf(candidate);
+  if (failed(cand) || outs.size() != outputs.size()) {
+    result.error = "the candidate's tensors differ from the input's";
     return result;
   }
   if (failed(run(candidate, *cand))) {
@@ -77,8 +90,12 @@ CheckResult mlir::tileir::checkCandidate(ProgramOp candidate,
     return result;
   }
   double maxErr = 0, maxRef = 0;
-  for (unsigned i : outputsOf(reference)) {
-    const std::vector<double> &a = (*cand)[i].data, &b = (*ref)[i].data;
+  for (size_t o = 0; o < outs.size(); ++o) {
+    const std::vector<double> &a = (*cand)[outs[o]].data, &b = outputs[o];
+    if (a.size() != b.size()) {
+      result.error = "the candidate's outputs have other shapes";
+      return result;
+    }
     for (size_t j = 0; j < b.size(); ++j) {
       double err = std::fabs(a[j] - b[j]);
       maxErr = std::isnan(err) ? INFINITY : std::max(maxErr, err);

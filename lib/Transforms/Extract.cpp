@@ -59,6 +59,9 @@ struct TileExtractPass
     sopts.limits.maxIterations = iterations;
     sopts.limits.maxNodes = maxNodes;
     sopts.limits.maxSeconds = timeout;
+    sopts.ruleFiles.assign(ruleFiles.begin(), ruleFiles.end());
+    sopts.only.assign(only.begin(), only.end());
+    sopts.disable.assign(disable.begin(), disable.end());
     FailureOr<std::unique_ptr<Saturation>> sat =
         Saturation::run(program, sopts);
     if (failed(sat))
@@ -72,13 +75,16 @@ struct TileExtractPass
     if (failed(cands))
       return failure();
 
+    std::optional<CandidateChecker> checker;
+    if (this->check)
+      checker.emplace(program, seed, tolerance);
     llvm::json::Array candJson;
     unsigned kept = 0, dropped = 0;
     MLIRContext *ctx = &getContext();
     for (Candidate &c : *cands) {
       CheckResult check;
       if (this->check)
-        check = checkCandidate(c.program, program, seed, tolerance);
+        check = checker->check(c.program);
       llvm::json::Object entry{
           {"name", c.program.getSymName().str()},
           {"kernels", (int64_t)c.structure.kernels},
@@ -117,13 +123,16 @@ struct TileExtractPass
     }
     numCandidates += kept;
     numDropped += dropped;
-    emitRemark(program.getLoc())
-        << "extracted " << kept << " candidate(s) of @"
-        << program.getSymName() << " (" << dropped
-        << " dropped by the check) in "
-        << llvm::formatv("{0:F2}", stats.seconds).str() << " s; best has "
-        << (kept ? std::to_string(cands->front().structure.kernels) : "-")
-        << " kernel(s)";
+    {
+      InFlightDiagnostic remark = emitRemark(program.getLoc());
+      remark << "extracted " << kept << " candidate(s) of @"
+             << program.getSymName() << " (" << dropped
+             << " dropped by the check) in "
+             << llvm::formatv("{0:F2}", stats.seconds).str() << " s";
+      if (kept)
+        remark << "; best has " << cands->front().structure.kernels
+               << " kernel(s)";
+    }
     llvm::json::Object report{
         {"program", program.getSymName().str()},
         {"saturation", (*sat)->toJSON()},
@@ -139,10 +148,11 @@ struct TileExtractPass
         {"candidates", std::move(candJson)},
         {"dropped", (int64_t)dropped}};
     reports.push_back(std::move(report));
+    if (kept == 0)
+      return program.emitError("no candidate passed the check; the input "
+                               "program is kept");
     if (!keepInput)
       program.erase();
-    if (kept == 0)
-      return emitError(UnknownLoc::get(ctx), "no candidate passed");
     return success();
   }
 };

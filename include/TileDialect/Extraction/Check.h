@@ -12,6 +12,7 @@
 #include "TileDialect/IR/TileOps.h"
 
 #include <string>
+#include <vector>
 
 namespace mlir::tileir {
 
@@ -23,11 +24,21 @@ struct CheckResult {
   std::string error;
 };
 
-/// Compares the outputs of `candidate` and `reference` (same tensors) on
-/// inputs drawn with `seed`; passes when the normalized error is at most
-/// `tolerance`.
-CheckResult checkCandidate(ProgramOp candidate, ProgramOp reference,
-                           uint64_t seed, double tolerance);
+/// Runs `reference` once on inputs drawn with `seed`, then compares each
+/// candidate (same tensors) with it; a candidate passes when the normalized
+/// error is at most `tolerance`.
+class CandidateChecker {
+public:
+  CandidateChecker(ProgramOp reference, uint64_t seed, double tolerance);
+  CheckResult check(ProgramOp candidate) const;
+
+private:
+  ProgramOp reference;
+  uint64_t seed;
+  double tolerance;
+  std::vector<std::vector<double>> outputs;
+  std::string error;
+};
 
 } // namespace mlir::tileir
 
