@@ -192,4 +192,46 @@ def TileSaturate : Pass<"tile-saturate", "::mlir::ModuleOp"> {
   ];
 }
 
+def TileEstimateCost : Pass<"tile-estimate-cost", "::mlir::ModuleOp"> {
+  let summary = "Estimate the run time of each tile program on a GPU target "
+                "with a roofline cost model";
+  let description = [{
+    Splits every `tile.program` into kernels as a direct lowering would
+    (Trinity section 5.2: one kernel per top-level loop nest, runs of
+    straight-line top-level statements grouped; the outermost parallel
+    loops are the grid; tiles stay on chip unless another kernel reads
+    them) and estimates, per kernel, the bytes moved to and from HBM, the
+    FLOPs on the matrix and vector units, how well the grid fills the
+    device, and a time: launch overhead plus the larger of memory and
+    compute time, divided by the grid-fill efficiency. The model and the
+    target descriptions are documented in docs/CostModel.md.
+
+    Emits one remark per program with the total (kernels, microseconds,
+    limiting factor, tile sizes used); with `kernels=true` also one remark
+    per kernel. With `report=PATH` writes the per-kernel numbers as JSON.
+    Symbolic tile sizes take their values from `sizes=`, else (unless
+    `defaults=false`) from the target's default. The IR is not changed.
+
+    Example:
+    `tile-opt examples/vanilla.mlir --tile-estimate-cost="target=gfx942 sizes=tile_k=64,tile_n=128" -o /dev/null`
+  }];
+  let options = [
+    Option<"target", "target", "std::string", /*default=*/"\"sm_90\"",
+           "Target: a bundled name (sm_80, sm_89, sm_90, sm_90_h200, gfx942, "
+           "or an alias such as h100) or a path to a .json description">,
+    ListOption<"sizes", "sizes", "std::string",
+               "Symbolic tile sizes, as name=value pairs">,
+    Option<"useDefaults", "defaults", "bool", /*default=*/"true",
+           "Give tile sizes missing from sizes= the target's default">,
+    Option<"perKernel", "kernels", "bool", /*default=*/"false",
+           "Also emit one remark per kernel">,
+    Option<"reportPath", "report", "std::string", /*default=*/"\"\"",
+           "Write a JSON report to this path ('-' for stdout)">
+  ];
+  let statistics = [
+    Statistic<"numPrograms", "programs", "Programs estimated">,
+    Statistic<"numKernels", "kernels", "Kernels over all programs">
+  ];
+}
+
 #endif // TILEDIALECT_TRANSFORMS_PASSES_TD
