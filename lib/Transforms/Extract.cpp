@@ -6,6 +6,8 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "TileDialect/Cost/CostModel.h"
+#include "TileDialect/Cost/Target.h"
 #include "TileDialect/Extraction/Check.h"
 #include "TileDialect/Extraction/Extract.h"
 #include "TileDialect/IR/TileOps.h"
@@ -75,6 +77,14 @@ struct TileExtractPass
     if (failed(cands))
       return failure();
 
+    std::optional<TargetDesc> targetDesc;
+    if (!target.empty()) {
+      llvm::Expected<TargetDesc> t = resolveTarget(target);
+      if (!t)
+        return program.emitError("--tile-extract: ")
+               << llvm::toString(t.takeError());
+      targetDesc = std::move(*t);
+    }
     std::optional<CandidateChecker> checker;
     if (this->check)
       checker.emplace(program, seed, tolerance);
@@ -115,6 +125,17 @@ struct TileExtractPass
       c.program->setAttr("tile.kernels", i64(c.structure.kernels));
       c.program->setAttr("tile.value_cost",
                          FloatAttr::get(Float64Type::get(ctx), c.valueCost));
+      if (targetDesc) {
+        FailureOr<ProgramCost> cost = estimate(
+            c.program, *targetDesc, defaultTileSizes(c.program, *targetDesc));
+        if (succeeded(cost)) {
+          c.program->setAttr("tile.estimated_us",
+                             FloatAttr::get(Float64Type::get(ctx),
+                                            cost->timeUs));
+          if (auto *obj = candJson.back().getAsObject())
+            (*obj)["estimated_us"] = cost->timeUs;
+        }
+      }
       if (this->check)
         c.program->setAttr("tile.check_error",
                            FloatAttr::get(Float64Type::get(ctx),

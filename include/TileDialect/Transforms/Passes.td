@@ -84,7 +84,8 @@ def TileExtract : Pass<"tile-extract", "::mlir::ModuleOp"> {
     `tolerance` (max absolute error over max absolute reference value) is
     dropped and counted. The candidates replace the input program, named
     `<name>_c<i>` best first, with attributes `tile.kernels`,
-    `tile.value_cost` and `tile.check_error`.
+    `tile.value_cost`, `tile.check_error` and the roofline estimate on
+    `target` with its default tile sizes, `tile.estimated_us`.
 
     Example: `tile-opt prog.mlir --tile-extract="top-k=4"`
   }];
@@ -113,6 +114,10 @@ def TileExtract : Pass<"tile-extract", "::mlir::ModuleOp"> {
            "Seed of the check's random inputs">,
     Option<"keepInput", "keep-input", "bool", /*default=*/"false",
            "Keep the input program next to its candidates">,
+    Option<"target", "target", "std::string", /*default=*/"\"sm_90\"",
+           "Target (name or JSON file, docs/CostModel.md) whose roofline "
+           "estimate annotates each candidate (tile.estimated_us); empty: "
+           "none">,
     Option<"reportPath", "report", "std::string", /*default=*/"\"\"",
            "Write a JSON report (saturation, extraction, candidates) here">
   ];
@@ -120,6 +125,39 @@ def TileExtract : Pass<"tile-extract", "::mlir::ModuleOp"> {
     Statistic<"numCandidates", "candidates", "Candidates emitted">,
     Statistic<"numDropped", "dropped", "Candidates dropped by the check">
   ];
+}
+
+def TileOptimize : Pass<"tile-optimize", "::mlir::ModuleOp"> {
+  let summary = "linalg in, best checked tile programs out: convert, "
+                "saturate, extract, check";
+  let description = [{
+    Runs `--convert-linalg-to-tile` and then `--tile-extract` with the
+    options below: every linalg function becomes a naive tile program, which
+    is saturated, extracted into `top-k` candidates and checked against
+    itself on the CPU. The converter's output is the check's reference; the
+    converter is checked against the linalg reference evaluator by its own
+    tests (test/Workloads).
+
+    Example: `tile-opt model.mlir --tile-optimize="top-k=2 report=r.json"`
+  }];
+  let options = [
+    Option<"topK", "top-k", "unsigned", /*default=*/"4",
+           "Candidates to keep per program">,
+    Option<"iterations", "iterations", "unsigned", /*default=*/"8",
+           "Saturation iteration limit">,
+    Option<"target", "target", "std::string", /*default=*/"\"sm_90\"",
+           "Target of the roofline estimate annotating each candidate">,
+    Option<"check", "check", "bool", /*default=*/"true",
+           "Check every candidate against the converted program">,
+    Option<"tolerance", "tolerance", "double", /*default=*/"1e-2",
+           "Largest normalized output error a checked candidate may have">,
+    Option<"seed", "seed", "uint64_t", /*default=*/"0",
+           "Seed of the check's random inputs">,
+    Option<"reportPath", "report", "std::string", /*default=*/"\"\"",
+           "Write the JSON report of --tile-extract here">
+  ];
+  let dependentDialects = ["::mlir::tileir::TileDialect",
+                           "::mlir::pdl::PDLDialect"];
 }
 
 def TileSaturate : Pass<"tile-saturate", "::mlir::ModuleOp"> {
