@@ -89,16 +89,33 @@ public:
         if (seen.insert(eg.find(c)).second)
           classes.push_back(eg.find(c));
     stats.statementClasses = classes.size();
+    // Parents of each statement class, so that a round only revisits the
+    // classes whose children's lists changed in the round before.
+    llvm::DenseMap<Id, llvm::SmallVector<Id, 2>> parents;
+    for (Id c : classes)
+      for (const ENode &n : eg.getClass(c).nodes)
+        for (Id child : n.children)
+          if (isStmt(child))
+            parents[eg.find(child)].push_back(c);
+    llvm::DenseSet<Id> dirty(classes.begin(), classes.end());
     for (unsigned round = 0; round < options.maxRounds; ++round) {
       ++stats.rounds;
-      bool changed = false;
-      for (Id c : classes)
+      llvm::DenseSet<Id> next;
+      for (Id c : classes) {
+        if (!dirty.contains(c))
+          continue;
+        bool changed = false;
         for (Mode m : {Top, Nested})
           changed |= relax(c, m);
-      if (!changed) {
+        if (changed)
+          for (Id p : parents.lookup(c))
+            next.insert(p);
+      }
+      if (next.empty()) {
         stats.fixpoint = true;
         break;
       }
+      dirty = std::move(next);
     }
   }
 

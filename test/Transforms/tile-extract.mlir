@@ -6,8 +6,8 @@
 
 // Naive vanilla attention (scaled down): the best candidate is one kernel
 // over the heads in which the QKV projections share one loop over k, and
-// exp, the running sum S and P.V accumulate in one loop over the KV length p
-// with the division after it (Trinity Figures 4(d) and 4(f)).
+// the scores, exp, the running sum S and P.V accumulate in one loop over the
+// KV length p with the division after it (Trinity Figures 4(d) and 4(f)).
 // VANILLA: remark: extracted 4 candidate(s) of @vanilla (0 dropped by the check)
 // VANILLA-SAME: best has 1 kernel(s)
 // VANILLA-LABEL: tile.program @vanilla_c0
@@ -16,6 +16,8 @@
 // VANILLA: tile.store {{.*}}, %K1[
 // VANILLA: tile.store {{.*}}, %Q1[
 // VANILLA: tile.loop %k = 0 to 16 step %tile_k
+// VANILLA-NOT: tile.loop %k
+// VANILLA: %[[SC:.*]] = tile.store {{.*}}, %C[
 // VANILLA: %[[EXP:.*]] = tile.exp
 // VANILLA: %[[SE:.*]] = tile.store %[[EXP]], %E[
 // VANILLA: tile.rsum
@@ -24,7 +26,8 @@
 // VANILLA: %[[SO:.*]] = tile.store {{.*}}, %O[
 // VANILLA: %[[B1:.*]] = tile.seq %[[SS]], %[[SO]]
 // VANILLA: %[[B2:.*]] = tile.seq %[[SE]], %[[B1]]
-// VANILLA: %[[LP:.*]] = tile.loop %p = 0 to 16 step %tile_p body %[[B2]]
+// VANILLA: %[[B3:.*]] = tile.seq %[[SC]], %[[B2]]
+// VANILLA: %[[LP:.*]] = tile.loop %p = 0 to 16 step %tile_p body %[[B3]]
 // VANILLA: tile.div
 // VANILLA: %[[SD:.*]] = tile.store {{.*}}, %O[
 // VANILLA: tile.seq %[[LP]], %[[SD]]

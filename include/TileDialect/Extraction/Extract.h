@@ -34,7 +34,7 @@ struct ExtractOptions {
   unsigned topK = 4;
   /// Derivations kept per e-class in pass 1 (at least topK); the root's
   /// list is the pool of semi-expressions pass 2 completes and ranks.
-  unsigned perClass = 16;
+  unsigned perClass = 8;
   /// Relaxation rounds of pass 1 before giving up on a fixpoint.
   unsigned maxRounds = 64;
   /// Extent assumed for symbolic tile sizes in pass 2's costs.

@@ -18,7 +18,9 @@ namespace mlir::tileir {
 
 struct SaturateOptions {
   egraph::RunnerLimits limits;
-  egraph::BackoffOptions backoff;
+  /// The defaults of --tile-saturate (egg's match limit is 1000).
+  egraph::BackoffOptions backoff{/*enabled=*/true, /*matchLimit=*/5000,
+                                 /*banLength=*/5};
   /// PDL files with more rules.
   std::vector<std::string> ruleFiles;
   /// Rule or family names to keep (all if empty) and to drop.

@@ -92,7 +92,7 @@ def TileExtract : Pass<"tile-extract", "::mlir::ModuleOp"> {
   let options = [
     Option<"topK", "top-k", "unsigned", /*default=*/"4",
            "Candidates to keep per program">,
-    Option<"perClass", "per-class", "unsigned", /*default=*/"16",
+    Option<"perClass", "per-class", "unsigned", /*default=*/"8",
            "Loop-structure derivations kept per e-class in pass 1">,
     Option<"iterations", "iterations", "unsigned", /*default=*/"8",
            "Saturation iteration limit">,
