@@ -98,19 +98,8 @@ private:
     DependenceQuery q;
     q.first = statementAccesses(*a);
     q.second = statementAccesses(*b);
-    DependenceResult swap = tg.dependence().check(q);
-    if (swap.verdict == DependenceVerdict::Unknown)
-      ++counts.unknown;
-    if (swap.independent()) {
-      ++counts.swapsLegal;
-      emitRemark(op->getLoc(), "may swap with the previous statement");
-    } else {
-      ++counts.swapsRefused;
-      InFlightDiagnostic diag =
-          emitRemark(op->getLoc(), "cannot swap with the previous statement: ")
-          << explain(swap, "the previous statement", "this statement");
-      diag.attachNote(prev.getLoc()) << "the previous statement";
-    }
+    report(q, op, prev, "swap", "statement", counts.swapsLegal,
+           counts.swapsRefused);
     auto l1 = prev.getDefiningOp<LoopOp>(), l2 = next.getDefiningOp<LoopOp>();
     if (!l1 || !l2 || l1.getStartIndex() != l2.getStartIndex() ||
         l1.getEndIndex() != l2.getEndIndex() ||
@@ -124,19 +113,30 @@ private:
     f.first = statementAccesses(*body1);
     f.second = statementAccesses(*body2);
     f.order = DependenceQuery::Order{v1->var, v2->var};
-    DependenceResult fuse = tg.dependence().check(f);
-    if (fuse.verdict == DependenceVerdict::Unknown)
+    report(f, op, prev, "fuse", "loop", counts.fusionsLegal,
+           counts.fusionsRefused);
+  }
+
+  /// Asks `q` and reports `may <verb> with the previous <what>` or the
+  /// refusal with its witness, on `op`.
+  void report(const DependenceQuery &q, Operation *op, Value prev,
+              StringRef verb, StringRef what, unsigned &legal,
+              unsigned &refused) {
+    DependenceResult r = tg.dependence().check(q);
+    if (r.verdict == DependenceVerdict::Unknown)
       ++counts.unknown;
-    if (fuse.independent()) {
-      ++counts.fusionsLegal;
-      emitRemark(op->getLoc(), "may fuse with the previous loop");
-    } else {
-      ++counts.fusionsRefused;
-      InFlightDiagnostic diag =
-          emitRemark(op->getLoc(), "cannot fuse with the previous loop: ")
-          << explain(fuse, "the previous loop", "this loop");
-      diag.attachNote(prev.getLoc()) << "the previous loop";
+    std::string previous = ("the previous " + what).str();
+    if (r.independent()) {
+      ++legal;
+      emitRemark(op->getLoc()) << "may " << verb << " with " << previous;
+      return;
     }
+    ++refused;
+    InFlightDiagnostic diag =
+        emitRemark(op->getLoc())
+        << "cannot " << verb << " with " << previous << ": "
+        << explain(r, previous, ("this " + what).str());
+    diag.attachNote(prev.getLoc()) << previous;
   }
 
   TileEGraph &tg;

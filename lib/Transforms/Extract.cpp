@@ -15,6 +15,7 @@
 #include "TileDialect/Transforms/Passes.h"
 
 #include "mlir/IR/BuiltinOps.h"
+#include "mlir/IR/Threading.h"
 #include "mlir/Support/FileUtilities.h"
 #include "llvm/Support/ToolOutputFile.h"
 
@@ -77,6 +78,7 @@ struct TileExtractPass
     if (failed(cands))
       return failure();
 
+    MLIRContext *ctx = &getContext();
     std::optional<TargetDesc> targetDesc;
     if (!target.empty()) {
       llvm::Expected<TargetDesc> t = resolveTarget(target);
@@ -90,11 +92,14 @@ struct TileExtractPass
       checker.emplace(program, seed, tolerance);
     llvm::json::Array candJson;
     unsigned kept = 0, dropped = 0;
-    MLIRContext *ctx = &getContext();
-    for (Candidate &c : *cands) {
-      CheckResult check;
-      if (this->check)
-        check = checker->check(c.program);
+    // The checks only read the IR: run them on the context's threads.
+    std::vector<CheckResult> results(cands->size());
+    if (this->check)
+      parallelFor(ctx, 0, cands->size(), [&](size_t i) {
+        results[i] = checker->check((*cands)[i].program);
+      });
+    for (auto [i, c] : llvm::enumerate(*cands)) {
+      const CheckResult &check = results[i];
       llvm::json::Object entry{
           {"name", c.program.getSymName().str()},
           {"kernels", (int64_t)c.structure.kernels},
