@@ -4,6 +4,7 @@
 # 10 for ffn; top-k 4) and prints one row per workload: wall time of the
 # whole run, saturation, extraction, candidates kept / dropped, and the
 # best candidate's kernels, loop crossings and loops, and its check error.
+# A second table does the same from the linalg workloads with --tile-optimize.
 # Usage: bench/extraction/run.sh [BUILD_DIR]
 set -euo pipefail
 root=$(cd "$(dirname "$0")/../.." && pwd)
@@ -34,5 +35,31 @@ print("| %s | %.1f | %.2f | %.2f | %d / %d | %s | %s | %s |" % (
     "%d, %d, %d" % (best["kernels"], best["crossings"], best["loops"]) if best else "-",
     "%.1e" % best["max_rel_error"] if best else "-",
     m.group(1) if m else "?"))
+PY
+done
+
+# The same through --tile-optimize from the linalg workloads (convert,
+# saturate, extract, check).
+echo
+echo "| workload (linalg, --tile-optimize) | wall s | saturation s | extraction s | kept / dropped | best: kernels, crossings, loops | best check max rel err |"
+echo "|---|---|---|---|---|---|---|"
+for w in vanilla prenorm qknorm keyformer roco ffn; do
+  it=8
+  [ "$w" = ffn ] && it=10
+  start=$(date +%s.%N)
+  "$build/bin/tile-opt" "$root/bench/workloads/llama/$w.mlir" \
+    --tile-optimize="iterations=$it report=$tmp/$w.opt.json" -o /dev/null 2>/dev/null
+  end=$(date +%s.%N)
+  python3 - "$tmp/$w.opt.json" "$w" "$start" "$end" <<'PY'
+import json, sys
+d = json.load(open(sys.argv[1]))[0]
+wall = float(sys.argv[4]) - float(sys.argv[3])
+c = [x for x in d["candidates"] if x.get("check") == "passed"]
+best = c[0] if c else None
+print("| %s | %.1f | %.2f | %.2f | %d / %d | %s | %s |" % (
+    sys.argv[2], wall, d["saturation"]["seconds"], d["extraction"]["seconds"],
+    len(c), d["dropped"],
+    "%d, %d, %d" % (best["kernels"], best["crossings"], best["loops"]) if best else "-",
+    "%.1e" % best["max_rel_error"] if best else "-"))
 PY
 done
