@@ -10,6 +10,7 @@
 #define TILEDIALECT_EXTRACTION_CHECK_H
 
 #include "TileDialect/IR/TileOps.h"
+#include "TileDialect/Support/HostTensor.h"
 
 #include <string>
 #include <vector>
@@ -36,6 +37,8 @@ private:
   ProgramOp reference;
   uint64_t seed;
   double tolerance;
+  /// The tensors before the run (inputs drawn once, copied per run).
+  std::vector<HostTensor> initial;
   std::vector<std::vector<double>> outputs;
   std::string error;
 };
