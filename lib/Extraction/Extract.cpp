@@ -735,10 +735,28 @@ mlir::tileir::extractCandidates(TileEGraph &tg, Id root, ProgramOp like,
                        return a.structure.kernels < b.structure.kernels;
                      return a.valueCost < b.valueCost;
                    });
-  for (size_t i = opts.topK; i < out.size(); ++i)
-    out[i].program.erase();
-  if (out.size() > opts.topK)
-    out.resize(opts.topK);
+  // Keep the top-k, preferring variety: a candidate with exactly the costs
+  // of a better one only fills places left over.
+  std::vector<Candidate> kept, alike;
+  for (Candidate &c : out) {
+    bool same = llvm::any_of(kept, [&](const Candidate &k) {
+      return k.structure == c.structure && k.valueCost == c.valueCost;
+    });
+    (same ? alike : kept).push_back(c);
+  }
+  for (Candidate &c : alike)
+    kept.push_back(c);
+  for (size_t i = opts.topK; i < kept.size(); ++i)
+    kept[i].program.erase();
+  if (kept.size() > opts.topK)
+    kept.resize(opts.topK);
+  std::stable_sort(kept.begin(), kept.end(),
+                   [](const Candidate &a, const Candidate &b) {
+                     if (a.structure.kernels != b.structure.kernels)
+                       return a.structure.kernels < b.structure.kernels;
+                     return a.valueCost < b.valueCost;
+                   });
+  out = std::move(kept);
   for (auto [i, c] : llvm::enumerate(out)) {
     c.program.setSymName((like.getSymName() + "_c" + llvm::Twine(i)).str());
     c.program->moveBefore(like);
