@@ -1,6 +1,7 @@
 //===- Extract.cpp - Two-pass extraction of candidate programs ------------===//
 
 #include "TileDialect/Extraction/Extract.h"
+#include "TileDialect/Cost/Target.h"
 #include "TileDialect/IR/TileTypes.h"
 
 #include "mlir/IR/Verifier.h"
@@ -295,10 +296,8 @@ private:
 // Pass 2: loop bodies in a fixed kernel context
 //===----------------------------------------------------------------------===//
 
-/// Relative costs per unit (roughly an H100's: HBM bytes against fp32
-/// vector and fp16 matrix FLOPs).
-constexpr double kHbmByte = 1.0, kOnChipByte = 0.02, kVectorFlop = 0.056,
-                 kMatrixFlop = 0.0034, kTranscendental = 4.0;
+/// Costs are in units of one byte of HBM traffic (ExtractOptions).
+constexpr double kHbmByte = 1.0;
 
 class BodyPass {
 public:
@@ -350,7 +349,7 @@ public:
 
   /// Memory cost of storing a tile of `type` to `tensor`.
   double storeCost(Type type, uint32_t tensor) const {
-    return bytes(type) * (isOffChip(tensor) ? kHbmByte : kOnChipByte);
+    return bytes(type) * (isOffChip(tensor) ? kHbmByte : options.onChipByte);
   }
 
 private:
@@ -380,7 +379,7 @@ private:
     switch (tg.getKind(n)) {
     case NodeKind::Load: {
       uint32_t t = tg.data(n.children[0]).tensor;
-      return 1 + bytes(type) * (isOffChip(t) ? kHbmByte : kOnChipByte);
+      return 1 + bytes(type) * (isOffChip(t) ? kHbmByte : options.onChipByte);
     }
     case NodeKind::Constant:
       return 1;
@@ -394,16 +393,17 @@ private:
           const TileDim &d = lhs.getShape().back();
           k = d.coeff * (d.isConcrete() ? 1 : options.symbolicExtent);
         }
-        return 1 + 2 * elements(type) * k * kMatrixFlop;
+        return 1 + 2 * elements(type) * k * options.matrixFlop;
       }
       static const llvm::StringSet<> transcendental = {
           "tile.exp",  "tile.log", "tile.sigmoid", "tile.tanh",
           "tile.erf",  "tile.sqrt", "tile.rsqrt"};
-      double weight = transcendental.contains(name) ? kTranscendental : 1.0;
+      double weight =
+          transcendental.contains(name) ? options.transcendental : 1.0;
       // Reductions read their operand's elements.
       double n0 = n.children.empty() ? elements(type)
                                      : elements(tg.data(n.children[0]).type);
-      return 1 + std::max(elements(type), n0) * weight * kVectorFlop;
+      return 1 + std::max(elements(type), n0) * weight * options.vectorFlop;
     }
     default:
       return 0.001;
@@ -625,6 +625,19 @@ llvm::DenseSet<uint32_t> offChipTensors(TileEGraph &tg, ProgramOp like) {
 }
 
 } // namespace
+
+ExtractOptions mlir::tileir::costsFor(ExtractOptions options,
+                                      const TargetDesc &target) {
+  if (target.hbmBandwidth > 0) {
+    if (target.vectorPeak > 0)
+      options.vectorFlop = target.hbmBandwidth / target.vectorPeak;
+    if (target.matrixPeak > 0)
+      options.matrixFlop = target.hbmBandwidth / target.matrixPeak;
+    if (target.l2Bandwidth > 0)
+      options.onChipByte = target.hbmBandwidth / target.l2Bandwidth / 4;
+  }
+  return options;
+}
 
 FailureOr<std::vector<Candidate>>
 mlir::tileir::extractCandidates(TileEGraph &tg, Id root, ProgramOp like,

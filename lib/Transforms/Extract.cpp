@@ -58,6 +58,14 @@ struct TileExtractPass
   }
 
   LogicalResult extract(ProgramOp program, llvm::json::Array &reports) {
+    std::optional<TargetDesc> targetDesc;
+    if (!target.empty()) {
+      llvm::Expected<TargetDesc> t = resolveTarget(target);
+      if (!t)
+        return program.emitError("--tile-extract: ")
+               << llvm::toString(t.takeError());
+      targetDesc = std::move(*t);
+    }
     SaturateOptions sopts;
     sopts.limits.maxIterations = iterations;
     sopts.limits.maxNodes = maxNodes;
@@ -72,6 +80,8 @@ struct TileExtractPass
     ExtractOptions eopts;
     eopts.topK = topK;
     eopts.perClass = perClass;
+    if (targetDesc)
+      eopts = costsFor(eopts, *targetDesc);
     ExtractStats stats;
     FailureOr<std::vector<Candidate>> cands = extractCandidates(
         (*sat)->getEGraph(), (*sat)->getRoot(), program, eopts, stats);
@@ -79,14 +89,6 @@ struct TileExtractPass
       return failure();
 
     MLIRContext *ctx = &getContext();
-    std::optional<TargetDesc> targetDesc;
-    if (!target.empty()) {
-      llvm::Expected<TargetDesc> t = resolveTarget(target);
-      if (!t)
-        return program.emitError("--tile-extract: ")
-               << llvm::toString(t.takeError());
-      targetDesc = std::move(*t);
-    }
     std::optional<CandidateChecker> checker;
     if (this->check)
       checker.emplace(program, seed, tolerance);

@@ -39,7 +39,17 @@ struct ExtractOptions {
   unsigned maxRounds = 64;
   /// Extent assumed for symbolic tile sizes in pass 2's costs.
   int64_t symbolicExtent = 64;
+  /// Pass 2's unit costs, relative to one byte of HBM traffic (defaults:
+  /// an H100's bandwidths and peaks; `costsFor` derives them from a target).
+  double onChipByte = 0.02, vectorFlop = 0.056, matrixFlop = 0.0034,
+         transcendental = 4.0;
 };
+
+struct TargetDesc;
+/// `options` with pass 2's unit costs from `target`: a vector or matrix
+/// FLOP costs the HBM bytes moved in the time it takes; an on-chip byte the
+/// HBM-to-L2 bandwidth ratio over 4 (shared memory is faster than L2).
+ExtractOptions costsFor(ExtractOptions options, const TargetDesc &target);
 
 /// Pass 1's cost of a loop structure (compared lexicographically): kernels,
 /// then loop crossings (an intermediate a store reads that is not stored
