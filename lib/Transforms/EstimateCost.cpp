@@ -3,11 +3,10 @@
 #include "TileDialect/Cost/CostModel.h"
 #include "TileDialect/IR/TileOps.h"
 #include "TileDialect/Transforms/Passes.h"
+#include "WriteReport.h"
 
-#include "mlir/Support/FileUtilities.h"
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/FormatVariadic.h"
-#include "llvm/Support/ToolOutputFile.h"
 
 namespace mlir::tileir {
 #define GEN_PASS_DEF_TILEESTIMATECOST
@@ -108,19 +107,10 @@ struct TileEstimateCostPass
 
   LogicalResult writeReport(const TargetDesc &desc,
                             llvm::json::Array programs) {
-    std::string error;
-    std::unique_ptr<llvm::ToolOutputFile> file =
-        openOutputFile(reportPath, &error);
-    if (!file)
-      return getOperation().emitError("cannot open '")
-             << reportPath << "': " << error;
     llvm::json::Object report{{"target", desc.name},
                               {"device", desc.device},
                               {"programs", std::move(programs)}};
-    file->os() << llvm::formatv("{0:2}", llvm::json::Value(std::move(report)))
-               << "\n";
-    file->keep();
-    return success();
+    return writeJSON(getOperation(), reportPath, std::move(report));
   }
 };
 

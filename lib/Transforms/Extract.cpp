@@ -13,11 +13,10 @@
 #include "TileDialect/IR/TileOps.h"
 #include "TileDialect/Rules/Saturate.h"
 #include "TileDialect/Transforms/Passes.h"
+#include "WriteReport.h"
 
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/Threading.h"
-#include "mlir/Support/FileUtilities.h"
-#include "llvm/Support/ToolOutputFile.h"
 
 namespace mlir::tileir {
 #define GEN_PASS_DEF_TILEEXTRACT
@@ -39,20 +38,9 @@ struct TileExtractPass
     for (ProgramOp program :
          llvm::to_vector(getOperation().getOps<ProgramOp>()))
       ok &= succeeded(extract(program, reports));
-    if (!reportPath.empty()) {
-      std::string error;
-      std::unique_ptr<llvm::ToolOutputFile> file =
-          openOutputFile(reportPath, &error);
-      if (!file) {
-        getOperation().emitError("cannot write '")
-            << reportPath << "': " << error;
-        return signalPassFailure();
-      }
-      file->os() << llvm::formatv("{0:2}", llvm::json::Value(
-                                               std::move(reports)))
-                 << "\n";
-      file->keep();
-    }
+    if (!reportPath.empty() &&
+        failed(writeJSON(getOperation(), reportPath, std::move(reports))))
+      return signalPassFailure();
     if (!ok)
       signalPassFailure();
   }

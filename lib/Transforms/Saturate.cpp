@@ -3,12 +3,11 @@
 #include "TileDialect/IR/TileOps.h"
 #include "TileDialect/Rules/Saturate.h"
 #include "TileDialect/Transforms/Passes.h"
+#include "WriteReport.h"
 
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/Parser/Parser.h"
-#include "mlir/Support/FileUtilities.h"
 #include "llvm/Support/Format.h"
-#include "llvm/Support/ToolOutputFile.h"
 
 #include <cmath>
 
@@ -23,21 +22,6 @@ using namespace mlir;
 using namespace mlir::tileir;
 
 namespace {
-
-LogicalResult writeText(Operation *anchor, StringRef path,
-                        llvm::function_ref<void(raw_ostream &)> write) {
-  if (path == "-") {
-    write(llvm::outs());
-    return success();
-  }
-  std::string error;
-  std::unique_ptr<llvm::ToolOutputFile> file = openOutputFile(path, &error);
-  if (!file)
-    return anchor->emitError("cannot write '") << path << "': " << error;
-  write(file->os());
-  file->keep();
-  return success();
-}
 
 struct TileSaturatePass
     : public tileir::impl::TileSaturateBase<TileSaturatePass> {

@@ -7,7 +7,7 @@
 // TARGET: error: unknown target 'sm_100'; known targets: gfx942 (AMD Instinct MI300X), sm_80 (NVIDIA A100 SXM4 80GB), sm_89 (NVIDIA GeForce RTX 4090), sm_90 (NVIDIA H100 SXM5 80GB), sm_90_h200 (NVIDIA H200 SXM 141GB), or a path to a .json target description
 // FILE: error: cannot read target file '{{.*}}missing.json'
 // MALFORMED: error: malformed tile size 'tile_i' (expected name=positive integer)
-// REPORT: error: cannot open '{{.*}}r.json'
+// REPORT: error: cannot write '{{.*}}r.json'
 
 tile.program @exp(%A: !tile.tensor<96xf32, input>,
                   %B: !tile.tensor<96xf32, output>) {
