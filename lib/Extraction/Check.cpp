@@ -33,24 +33,6 @@ static FailureOr<std::vector<HostTensor>> makeTensors(ProgramOp program,
   return tensors;
 }
 
-/// The indices of the tensors a program produces.
-static std::vector<unsigned> outputsOf(ProgramOp program) {
-  std::vector<unsigned> out;
-  if (auto results = program->getAttrOfType<ArrayAttr>(kResultsAttrName)) {
-    for (Attribute a : results)
-      for (unsigned i = 0, e = program.getTensorNames().size(); i < e; ++i)
-        if (program.getTensorName(i) == cast<StringAttr>(a).getValue())
-          out.push_back(i);
-    return out;
-  }
-  for (BlockArgument arg : program.getBodyBlock().getArguments()) {
-    TensorRole role = cast<TensorRefType>(arg.getType()).getRole();
-    if (role == TensorRole::Output || role == TensorRole::InOut)
-      out.push_back(arg.getArgNumber());
-  }
-  return out;
-}
-
 static LogicalResult run(ProgramOp program, std::vector<HostTensor> &tensors) {
   TileInterpreterOptions options;
   options.precision = Precision::F64;
@@ -72,7 +54,12 @@ CandidateChecker::CandidateChecker(ProgramOp reference, uint64_t seed,
     error = "the input program failed to run";
     return;
   }
-  for (unsigned i : outputsOf(reference))
+  FailureOr<SmallVector<unsigned>> outs = getProgramOutputs(reference);
+  if (failed(outs)) {
+    error = "the input program names an unknown result tensor";
+    return;
+  }
+  for (unsigned i : *outs)
     outputs.push_back(std::move((*ref)[i].data));
 }
 
@@ -82,10 +69,10 @@ CheckResult CandidateChecker::check(ProgramOp candidate) const {
   if (!error.empty())
     return result;
   // A candidate has the input's tensors (it is built from them); check.
-  std::vector<unsigned> outs = outputsOf(candidate);
+  FailureOr<SmallVector<unsigned>> outs = getProgramOutputs(candidate);
   Block &block = candidate.getBodyBlock();
-  bool same = block.getNumArguments() == initial.size() &&
-              outs.size() == outputs.size();
+  bool same = succeeded(outs) && block.getNumArguments() == initial.size() &&
+              outs->size() == outputs.size();
   for (unsigned i = 0; same && i < initial.size(); ++i) {
     auto type = cast<TensorRefType>(block.getArgument(i).getType());
     same = candidate.getTensorName(i) == initial[i].name &&
@@ -95,14 +82,14 @@ CheckResult CandidateChecker::check(ProgramOp candidate) const {
     result.error = "the candidate's tensors differ from the input's";
     return result;
   }
-  std::optional<std::vector<HostTensor>> cand(initial);
-  if (failed(run(candidate, *cand))) {
+  std::vector<HostTensor> cand = initial;
+  if (failed(run(candidate, cand))) {
     result.error = "the candidate failed to run";
     return result;
   }
   double maxErr = 0, maxRef = 0;
-  for (size_t o = 0; o < outs.size(); ++o) {
-    const std::vector<double> &a = (*cand)[outs[o]].data, &b = outputs[o];
+  for (size_t o = 0; o < outs->size(); ++o) {
+    const std::vector<double> &a = cand[(*outs)[o]].data, &b = outputs[o];
     if (a.size() != b.size()) {
       result.error = "the candidate's outputs have other shapes";
       return result;

@@ -159,6 +159,31 @@ LogicalResult ProgramOp::verify() {
   return success();
 }
 
+FailureOr<SmallVector<unsigned>>
+mlir::tileir::getProgramOutputs(ProgramOp program) {
+  SmallVector<unsigned> out;
+  Block &block = program.getBodyBlock();
+  if (auto results = program->getAttrOfType<ArrayAttr>(kResultsAttrName)) {
+    for (Attribute attr : results) {
+      StringRef name = cast<StringAttr>(attr).getValue();
+      unsigned i = 0, e = block.getNumArguments();
+      while (i < e && program.getTensorName(i) != name)
+        ++i;
+      if (i == e)
+        return program.emitError("tile.results names '")
+               << name << "', which is not a tensor of the program";
+      out.push_back(i);
+    }
+    return out;
+  }
+  for (BlockArgument arg : block.getArguments()) {
+    TensorRole role = cast<TensorRefType>(arg.getType()).getRole();
+    if (role == TensorRole::Output || role == TensorRole::InOut)
+      out.push_back(arg.getArgNumber());
+  }
+  return out;
+}
+
 //===----------------------------------------------------------------------===//
 // VarOp, SizeOp and index expressions
 //===----------------------------------------------------------------------===//

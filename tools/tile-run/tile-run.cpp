@@ -140,25 +140,12 @@ FailureOr<Runnable> describeProgram(ProgramOp program) {
                                    *kind),
                         input, std::nullopt});
   }
-  if (auto results = program->getAttrOfType<ArrayAttr>(kResultsAttrName)) {
-    for (Attribute attr : results) {
-      StringRef name = cast<StringAttr>(attr).getValue();
-      auto it = llvm::find_if(r.params,
-                              [&](const Param &p) { return p.name == name; });
-      if (it == r.params.end())
-        return program.emitError("tile.results names '")
-               << name << "', which is not a tensor of the program";
-      r.outputs.push_back(it - r.params.begin());
-      r.outputNames.push_back(name.str());
-    }
-    return r;
-  }
-  for (auto [i, arg] : llvm::enumerate(program.getBodyBlock().getArguments())) {
-    TensorRole role = cast<TensorRefType>(arg.getType()).getRole();
-    if (role == TensorRole::Output || role == TensorRole::InOut) {
-      r.outputs.push_back(i);
-      r.outputNames.push_back(r.params[i].name);
-    }
+  FailureOr<SmallVector<unsigned>> outputs = getProgramOutputs(program);
+  if (failed(outputs))
+    return failure();
+  for (unsigned i : *outputs) {
+    r.outputs.push_back(i);
+    r.outputNames.push_back(r.params[i].name);
   }
   return r;
 }

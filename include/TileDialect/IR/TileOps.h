@@ -21,6 +21,12 @@ namespace mlir::tileir {
 /// hold the results of the function the program was converted from, in order.
 constexpr llvm::StringLiteral kResultsAttrName = "tile.results";
 
+/// The tensors `program` produces, as argument indices: those its
+/// `tile.results` names, in order, else every output and inout tensor.
+/// Fails, after an error at the program, on a name that is not one of its
+/// tensors.
+FailureOr<llvm::SmallVector<unsigned>> getProgramOutputs(ProgramOp program);
+
 /// The statements `stmt` runs one after another: the leaves of its
 /// `tile.seq` tree (however nested), in order.
 void collectSequenceLeaves(Value stmt, llvm::SmallVectorImpl<Value> &out);
