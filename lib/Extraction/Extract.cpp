@@ -201,14 +201,14 @@ private:
       d->children.push_back(c);
     }
     d->signature = signature(*n, children);
-    placement(*d, cls);
+    placement(*d);
     cands.push_back(std::move(d));
   }
 
   /// Tracks stored and read intermediates and charges loop crossings (see
   /// Deriv): a loop settles what its subtree serves; what escapes the root
   /// statement of a kernel is a crossing.
-  void placement(Deriv &d, Id cls) {
+  void placement(Deriv &d) {
     auto unite = [](llvm::SmallVectorImpl<uint32_t> &into,
                     llvm::ArrayRef<uint32_t> from) {
       for (uint32_t t : from)
@@ -626,6 +626,20 @@ llvm::DenseSet<uint32_t> offChipTensors(TileEGraph &tg, ProgramOp like) {
 
 } // namespace
 
+/// Sorts candidates best first: kernels (pass 1's objective), then pass 2's
+/// cost under each structure's own memory placement; ties keep their order.
+static void rankCandidates(std::vector<Candidate> &cands) {
+  llvm::DenseMap<Operation *, unsigned> position;
+  for (auto [i, c] : llvm::enumerate(cands))
+    position[c.program] = i;
+  llvm::sort(cands, [&](const Candidate &a, const Candidate &b) {
+    return std::make_tuple(a.structure.kernels, a.valueCost,
+                           position.lookup(a.program)) <
+           std::make_tuple(b.structure.kernels, b.valueCost,
+                           position.lookup(b.program));
+  });
+}
+
 ExtractOptions mlir::tileir::costsFor(ExtractOptions options,
                                       const TargetDesc &target) {
   if (target.hbmBandwidth > 0) {
@@ -740,14 +754,7 @@ mlir::tileir::extractCandidates(TileEGraph &tg, Id root, ProgramOp like,
     }
     out.push_back({program, d->cost, valueCost});
   }
-  // Final ranking: kernels first (pass 1's objective), then pass 2's cost
-  // under each structure's own memory placement.
-  std::stable_sort(out.begin(), out.end(),
-                   [](const Candidate &a, const Candidate &b) {
-                     if (a.structure.kernels != b.structure.kernels)
-                       return a.structure.kernels < b.structure.kernels;
-                     return a.valueCost < b.valueCost;
-                   });
+  rankCandidates(out);
   // Keep the top-k, preferring variety: a candidate with exactly the costs
   // of a better one only fills places left over.
   std::vector<Candidate> kept, alike;
@@ -763,12 +770,7 @@ mlir::tileir::extractCandidates(TileEGraph &tg, Id root, ProgramOp like,
     kept[i].program.erase();
   if (kept.size() > opts.topK)
     kept.resize(opts.topK);
-  std::stable_sort(kept.begin(), kept.end(),
-                   [](const Candidate &a, const Candidate &b) {
-                     if (a.structure.kernels != b.structure.kernels)
-                       return a.structure.kernels < b.structure.kernels;
-                     return a.valueCost < b.valueCost;
-                   });
+  rankCandidates(kept);
   out = std::move(kept);
   for (auto [i, c] : llvm::enumerate(out)) {
     c.program.setSymName((like.getSymName() + "_c" + llvm::Twine(i)).str());
