@@ -17,7 +17,6 @@
 
 #include <z3++.h>
 
-#include <chrono>
 
 using namespace mlir::tileir::solver;
 

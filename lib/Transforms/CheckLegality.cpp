@@ -24,16 +24,6 @@ using namespace mlir::tileir;
 
 namespace {
 
-/// The statements of a sequence, in order.
-static void flattenSequence(Value stmt, SmallVectorImpl<Value> &out) {
-  if (auto seq = stmt.getDefiningOp<SeqOp>()) {
-    flattenSequence(seq.getFirst(), out);
-    flattenSequence(seq.getSecond(), out);
-    return;
-  }
-  out.push_back(stmt);
-}
-
 struct Counts {
   unsigned swapsLegal = 0, swapsRefused = 0, fusionsLegal = 0,
            fusionsRefused = 0, unknown = 0;
@@ -56,7 +46,7 @@ public:
     if (!stmt.getDefiningOp<SeqOp>())
       return;
     SmallVector<Value> stmts;
-    flattenSequence(stmt, stmts);
+    collectSequenceLeaves(stmt, stmts);
     for (size_t i = 0; i + 1 < stmts.size(); ++i)
       checkPair(stmts[i], stmts[i + 1]);
     for (Value s : stmts)
