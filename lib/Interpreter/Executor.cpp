@@ -9,7 +9,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "Plan.h"
+#include "TileDialect/Interpreter/Plan.h"
 
 using namespace mlir;
 using namespace mlir::tileir;

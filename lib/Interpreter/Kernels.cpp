@@ -1,6 +1,6 @@
 //===- Kernels.cpp - Compute kernels of the tile interpreter --------------===//
 
-#include "Kernels.h"
+#include "TileDialect/Interpreter/Kernels.h"
 
 #include <algorithm>
 #include <cmath>

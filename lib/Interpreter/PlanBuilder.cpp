@@ -10,7 +10,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "Plan.h"
+#include "TileDialect/Interpreter/Plan.h"
 
 #include "llvm/ADT/TypeSwitch.h"
 

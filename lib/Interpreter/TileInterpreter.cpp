@@ -18,7 +18,7 @@
 
 #include "TileDialect/Interpreter/TileInterpreter.h"
 
-#include "Plan.h"
+#include "TileDialect/Interpreter/Plan.h"
 
 using namespace mlir;
 using namespace mlir::tileir;

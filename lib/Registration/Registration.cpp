@@ -97,6 +97,7 @@ void tileir::registerAllDialects(DialectRegistry &registry) {
 void tileir::registerAllPasses() {
   tileir::registerTilePasses();
   tileir::registerTileConversionPasses();
+  tileir::registerTileGPUPipelines();
 
   registerTransformsPasses();
   registerConversionPasses();

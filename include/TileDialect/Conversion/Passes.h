@@ -4,6 +4,7 @@
 #define TILEDIALECT_CONVERSION_PASSES_H
 
 #include "TileDialect/Conversion/LinalgToTile/LinalgToTile.h"
+#include "TileDialect/Conversion/TileToGPU/TileToGPU.h"
 #include "TileDialect/IR/TileDialect.h"
 
 #include "mlir/IR/BuiltinOps.h"

@@ -45,4 +45,61 @@ def ConvertLinalgToTile : Pass<"convert-linalg-to-tile", "::mlir::ModuleOp"> {
   ];
 }
 
+def TileLowerToGPU : Pass<"tile-lower-to-gpu", "::mlir::ModuleOp"> {
+  let summary = "Lower tile programs to GPU kernels and a host function that "
+                "launches them";
+  let description = [{
+    Replaces every `tile.program` by a `gpu.module` of kernels and a host
+    `func.func` of the same name whose body is the launch sequence
+    (`gpu.launch_func`, one per kernel, in program order). The host function
+    takes one flat memref per tensor of the program (i1 tensors as i8), in
+    the program's order, each annotated with `tile.name` and `tile.role`,
+    then, when a kernel spills tile buffers, one f32 scratch memref
+    (`tile.role = "scratch"`); it carries the program's `tile.results` and
+    the tile sizes used (`tile.tile_sizes`).
+
+    Kernels: one per top-level statement of the program (Trinity section
+    5.2). The outermost loops of a statement whose iterations are provably
+    independent (every pair of a write and another access of one tensor is
+    told apart by a dimension indexed by that loop's variable, or by
+    disjoint constant slices) become the grid, flattened into `blockIdx.x`;
+    loops with carried dependences and everything inside them run within
+    each block. Each tile value is computed element by element by the
+    block's threads; elementwise chains, layout changes and casts are
+    recomputed where they are used; matmuls, reductions and their operands
+    that are not plain loads are buffered in workgroup memory (up to
+    `shared-memory` bytes per kernel) or, beyond that, in the block's slice
+    of the global scratch; a barrier follows every buffered value and every
+    store. Arithmetic is f32; f16 and bf16 values are rounded to their type
+    after each op, as `tile-run --precision f32` does.
+
+    Symbolic tile sizes take their values from `tile-sizes` or, failing
+    that, from the program's `tile.tile_sizes` dictionary attribute; an
+    unbound size is an error. f64 tensors and tiles are refused.
+
+    `--tile-lower-to-nvvm` and `--tile-lower-to-rocdl` continue from here to
+    `gpu.binary` (see docs/GPULowering.md).
+  }];
+  let options = [
+    ListOption<"tileSizes", "tile-sizes", "std::string",
+               "Values of symbolic tile sizes, NAME=N (override the "
+               "program's tile.tile_sizes attribute)">,
+    Option<"blockSize", "block-size", "unsigned", "256",
+           "Threads per block">,
+    Option<"sharedMemoryBytes", "shared-memory", "int64_t", "49152",
+           "Bytes of workgroup memory per kernel for tile buffers (more "
+           "spills to global scratch)">,
+  ];
+  let dependentDialects = ["::mlir::arith::ArithDialect",
+                           "::mlir::func::FuncDialect",
+                           "::mlir::gpu::GPUDialect",
+                           "::mlir::math::MathDialect",
+                           "::mlir::memref::MemRefDialect",
+                           "::mlir::scf::SCFDialect"];
+  let statistics = [
+    Statistic<"numKernels", "kernels", "Number of kernels emitted">,
+    Statistic<"numGridLoops", "grid-loops", "Number of loops mapped to the grid">
+  ];
+}
+
 #endif // TILEDIALECT_CONVERSION_PASSES_TD

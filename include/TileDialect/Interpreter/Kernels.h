@@ -8,8 +8,8 @@
 //
 //===----------------------------------------------------------------------===//
 
-#ifndef TILEDIALECT_LIB_INTERPRETER_KERNELS_H
-#define TILEDIALECT_LIB_INTERPRETER_KERNELS_H
+#ifndef TILEDIALECT_INTERPRETER_KERNELS_H
+#define TILEDIALECT_INTERPRETER_KERNELS_H
 
 #include "TileDialect/Support/HostTensor.h"
 
@@ -59,6 +59,12 @@ public:
   /// element on each side.
   void run(const double *src, double *dst) const;
 
+  /// The merged region: its extents and, per dimension, the element strides
+  /// on each side (code generators walk the same copy).
+  llvm::ArrayRef<int64_t> getShape() const { return shape; }
+  llvm::ArrayRef<int64_t> getSrcStrides() const { return srcStrides; }
+  llvm::ArrayRef<int64_t> getDstStrides() const { return dstStrides; }
+
 private:
   llvm::SmallVector<int64_t, 4> shape, srcStrides, dstStrides;
 };
@@ -94,4 +100,4 @@ void applyMatmul(const double *a, const double *b, double *c, int64_t batch,
 
 } // namespace mlir::tileir::interp
 
-#endif // TILEDIALECT_LIB_INTERPRETER_KERNELS_H
+#endif // TILEDIALECT_INTERPRETER_KERNELS_H

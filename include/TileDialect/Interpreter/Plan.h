@@ -10,10 +10,10 @@
 //
 //===----------------------------------------------------------------------===//
 
-#ifndef TILEDIALECT_LIB_INTERPRETER_PLAN_H
-#define TILEDIALECT_LIB_INTERPRETER_PLAN_H
+#ifndef TILEDIALECT_INTERPRETER_PLAN_H
+#define TILEDIALECT_INTERPRETER_PLAN_H
 
-#include "Kernels.h"
+#include "TileDialect/Interpreter/Kernels.h"
 
 #include "TileDialect/Interpreter/TileInterpreter.h"
 #include "TileDialect/Support/ElementKindOf.h"
@@ -171,4 +171,4 @@ std::string shapeToString(ArrayRef<int64_t> shape);
 
 } // namespace mlir::tileir::interp
 
-#endif // TILEDIALECT_LIB_INTERPRETER_PLAN_H
+#endif // TILEDIALECT_INTERPRETER_PLAN_H

@@ -1,0 +1,64 @@
+//===- TileToGPU.h - Tile programs to GPU kernels ---------------*- C++ -*-===//
+//
+// `--tile-lower-to-gpu` (tile program -> gpu.module + host launch function)
+// and the pipelines that continue to device binaries,
+// `--tile-lower-to-nvvm` and `--tile-lower-to-rocdl`.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef TILEDIALECT_CONVERSION_TILETOGPU_TILETOGPU_H
+#define TILEDIALECT_CONVERSION_TILETOGPU_TILETOGPU_H
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/Math/IR/Math.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Pass/PassOptions.h"
+
+namespace mlir::tileir {
+
+/// Options shared by both device pipelines.
+struct GPUPipelineOptions : public PassPipelineOptions<GPUPipelineOptions> {
+  ListOption<std::string> tileSizes{
+      *this, "tile-sizes",
+      llvm::cl::desc("Values of symbolic tile sizes, NAME=N")};
+  Option<unsigned> blockSize{*this, "block-size",
+                             llvm::cl::desc("Threads per block"),
+                             llvm::cl::init(256)};
+  Option<int64_t> sharedMemoryBytes{
+      *this, "shared-memory",
+      llvm::cl::desc("Bytes of workgroup memory per kernel for tile buffers"),
+      llvm::cl::init(49152)};
+  Option<std::string> chip{*this, "chip",
+                           llvm::cl::desc("Target chip (sm_80, sm_90; "
+                                          "gfx90a, gfx942)")};
+  Option<unsigned> optLevel{*this, "opt-level",
+                            llvm::cl::desc("LLVM optimization level"),
+                            llvm::cl::init(3)};
+  Option<std::string> format{
+      *this, "format",
+      llvm::cl::desc("What gpu-module-to-binary emits: bin (cubin / hsaco), "
+                     "isa (PTX / AMDGPU assembly), llvm, offload, fatbin"),
+      llvm::cl::init("bin")};
+  Option<std::string> features{
+      *this, "features",
+      llvm::cl::desc("Target features (NVVM default: +ptx80)")};
+  Option<std::string> toolkit{
+      *this, "toolkit",
+      llvm::cl::desc("Toolkit directory for gpu-module-to-binary (ROCDL "
+                     "default: the build's rocm-toolkit directory)")};
+};
+
+/// Registers `--tile-lower-to-nvvm` and `--tile-lower-to-rocdl`.
+void registerTileGPUPipelines();
+
+/// Adds the passes of either pipeline to `pm` (`rocdl` picks the target).
+void buildTileToGPUBinaryPipeline(OpPassManager &pm,
+                                  const GPUPipelineOptions &options,
+                                  bool rocdl);
+
+} // namespace mlir::tileir
+
+#endif // TILEDIALECT_CONVERSION_TILETOGPU_TILETOGPU_H

@@ -1,0 +1,553 @@
+//===- KernelEmitter.cpp - One GPU kernel from a partitioned plan ---------===//
+
+#include "KernelEmitter.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Math/IR/Math.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/IR/BuiltinAttributes.h"
+#include "mlir/IR/SymbolTable.h"
+
+#include <limits>
+
+using namespace mlir;
+using namespace mlir::tileir;
+using namespace mlir::tileir::interp;
+using namespace mlir::tileir::gpu_lowering;
+
+using Kind = ExprNode::Kind;
+
+Type gpu_lowering::getStorageType(MLIRContext *ctx, ElementKind kind) {
+  switch (kind) {
+  case ElementKind::F16:
+    return Float16Type::get(ctx);
+  case ElementKind::BF16:
+    return BFloat16Type::get(ctx);
+  case ElementKind::F32:
+    return Float32Type::get(ctx);
+  case ElementKind::I1:
+    return IntegerType::get(ctx, 8);
+  case ElementKind::F64:
+    return nullptr;
+  }
+  return nullptr;
+}
+
+namespace {
+
+class Emitter {
+public:
+  Emitter(const Plan &plan, const Kernel &kernel,
+          ArrayRef<ElementKind> tensorKinds, unsigned blockSize,
+          gpu::GPUFuncOp func)
+      : plan(plan), kernel(kernel), tensorKinds(tensorKinds),
+        blockSize(blockSize), func(func), b(func.getContext()),
+        loc(func.getLoc()), f32(b.getF32Type()) {}
+
+  void run();
+
+private:
+  // Index arithmetic, folded where both sides are constants.
+  Value index(int64_t v) { return arith::ConstantIndexOp::create(b, loc, v); }
+  Value add(Value x, Value y);
+  Value mul(Value x, int64_t c);
+  Value div(Value x, int64_t c);
+  Value rem(Value x, int64_t c);
+  Value constant(double v) {
+    return arith::ConstantOp::create(b, loc, b.getF32FloatAttr(v));
+  }
+
+  /// `body(e)` for every element index e of an n-element tile, spread over
+  /// the block's threads.
+  void forEachElement(int64_t n, llvm::function_ref<void(Value)> body);
+  /// A loop `for i in [0, n)` carrying one f32 value.
+  Value reduceLoop(int64_t n, Value init,
+                   llvm::function_ref<Value(Value, Value)> step);
+
+  Value toF32(Value stored, ElementKind kind);
+  Value fromF32(Value v, ElementKind kind);
+  Value round(Value v, ElementKind kind);
+
+  /// The offset in its tensor of element `flat` of the region `access`
+  /// selects, the region having shape `tileShape`.
+  Value tensorOffset(const Access &access, ArrayRef<int64_t> tileShape,
+                     Value flat);
+  Value bufferAddress(const Buffer &buffer, Value flat, Value &memref);
+
+  /// Element `flat` of expression `id`: from its buffer if it has one.
+  Value element(unsigned id, Value flat);
+  /// Element `flat` of expression `id`, computed from its operands.
+  Value formula(unsigned id, Value flat);
+  Value unary(UnaryFn fn, Value x);
+  Value binary(BinaryFn fn, Value x, Value y);
+  Value concat(const ExprNode &node, Value flat);
+  Value denseConstant(unsigned id, Value flat);
+
+  void emitStmt(unsigned id);
+  void emitStore(unsigned id);
+
+  const Plan &plan;
+  const Kernel &kernel;
+  ArrayRef<ElementKind> tensorKinds;
+  unsigned blockSize;
+  gpu::GPUFuncOp func;
+  OpBuilder b;
+  Location loc;
+  Type f32;
+
+  Value threadId;
+  Value shared, scratch, scratchBase;
+  llvm::DenseMap<unsigned, Value> tensorArgs;
+  SmallVector<Value> vars;
+  const StoreBuffers *buffers = nullptr;
+};
+
+} // namespace
+
+//===----------------------------------------------------------------------===//
+// Helpers
+//===----------------------------------------------------------------------===//
+
+Value Emitter::add(Value x, Value y) {
+  std::optional<int64_t> cx = getConstantIntValue(x), cy = getConstantIntValue(y);
+  if (cx && cy)
+    return index(*cx + *cy);
+  if (cx == 0)
+    return y;
+  if (cy == 0)
+    return x;
+  return arith::AddIOp::create(b, loc, x, y);
+}
+
+Value Emitter::mul(Value x, int64_t c) {
+  if (std::optional<int64_t> cx = getConstantIntValue(x))
+    return index(*cx * c);
+  if (c == 0)
+    return index(0);
+  if (c == 1)
+    return x;
+  return arith::MulIOp::create(b, loc, x, index(c));
+}
+
+Value Emitter::div(Value x, int64_t c) {
+  if (std::optional<int64_t> cx = getConstantIntValue(x))
+    return index(*cx / c);
+  if (c == 1)
+    return x;
+  return arith::DivUIOp::create(b, loc, x, index(c));
+}
+
+Value Emitter::rem(Value x, int64_t c) {
+  if (std::optional<int64_t> cx = getConstantIntValue(x))
+    return index(*cx % c);
+  if (c == 1)
+    return index(0);
+  return arith::RemUIOp::create(b, loc, x, index(c));
+}
+
+void Emitter::forEachElement(int64_t n, llvm::function_ref<void(Value)> body) {
+  auto loop = scf::ForOp::create(b, loc, threadId, index(n), index(blockSize));
+  OpBuilder::InsertionGuard guard(b);
+  b.setInsertionPoint(loop.getBody()->getTerminator());
+  body(loop.getInductionVar());
+}
+
+Value Emitter::reduceLoop(int64_t n, Value init,
+                          llvm::function_ref<Value(Value, Value)> step) {
+  auto loop = scf::ForOp::create(
+      b, loc, index(0), index(n), index(1), ValueRange{init},
+      [&](OpBuilder &, Location, Value i, ValueRange carried) {
+        scf::YieldOp::create(b, loc, step(i, carried[0]));
+      });
+  return loop.getResult(0);
+}
+
+Value Emitter::toF32(Value stored, ElementKind kind) {
+  switch (kind) {
+  case ElementKind::F16:
+  case ElementKind::BF16:
+    return arith::ExtFOp::create(b, loc, f32, stored);
+  case ElementKind::I1:
+    return arith::UIToFPOp::create(b, loc, f32, stored);
+  default:
+    return stored;
+  }
+}
+
+Value Emitter::fromF32(Value v, ElementKind kind) {
+  switch (kind) {
+  case ElementKind::F16:
+  case ElementKind::BF16:
+    return arith::TruncFOp::create(b, loc,
+                                   getStorageType(b.getContext(), kind), v);
+  case ElementKind::I1: {
+    Value nonzero = arith::CmpFOp::create(b, loc, arith::CmpFPredicate::UNE, v,
+                                          constant(0.0));
+    return arith::ExtUIOp::create(b, loc, b.getI8Type(), nonzero);
+  }
+  default:
+    return v;
+  }
+}
+
+Value Emitter::round(Value v, ElementKind kind) {
+  switch (kind) {
+  case ElementKind::F16:
+  case ElementKind::BF16:
+  case ElementKind::I1:
+    return toF32(fromF32(v, kind), kind);
+  default:
+    return v;
+  }
+}
+
+Value Emitter::tensorOffset(const Access &access, ArrayRef<int64_t> tileShape,
+                            Value flat) {
+  SmallVector<int64_t, 4> tileStrides = rowMajorStrides(tileShape);
+  Value offset = index(0);
+  for (auto [d, dim] : llvm::enumerate(access.dims)) {
+    Value start;
+    switch (dim.kind) {
+    case DimIndex::Kind::Full:
+      start = index(0);
+      break;
+    case DimIndex::Kind::Tile:
+      start = vars[dim.var];
+      break;
+    case DimIndex::Kind::Elem:
+      start = div(vars[dim.var], dim.step);
+      break;
+    case DimIndex::Kind::Const:
+      start = index(dim.base);
+      break;
+    }
+    Value coord = tileShape[d] == 1
+                      ? index(0)
+                      : rem(div(flat, tileStrides[d]), tileShape[d]);
+    offset = add(offset, mul(add(start, coord), access.tensorStrides[d]));
+  }
+  return offset;
+}
+
+Value Emitter::bufferAddress(const Buffer &buffer, Value flat, Value &memref) {
+  memref = buffer.shared ? shared : scratch;
+  Value base = buffer.shared ? index(buffer.offset)
+                             : add(scratchBase, index(buffer.offset));
+  return add(base, flat);
+}
+
+//===----------------------------------------------------------------------===//
+// Expressions
+//===----------------------------------------------------------------------===//
+
+Value Emitter::element(unsigned id, Value flat) {
+  if (buffers) {
+    auto it = buffers->nodes.find(id);
+    if (it != buffers->nodes.end()) {
+      Value memref;
+      Value address = bufferAddress(it->second, flat, memref);
+      return memref::LoadOp::create(b, loc, memref, address);
+    }
+  }
+  return formula(id, flat);
+}
+
+Value Emitter::unary(UnaryFn fn, Value x) {
+  switch (fn) {
+  case UnaryFn::Neg:
+    return arith::NegFOp::create(b, loc, x);
+  case UnaryFn::Abs:
+    return math::AbsFOp::create(b, loc, x);
+  case UnaryFn::Sqr:
+    return arith::MulFOp::create(b, loc, x, x);
+  case UnaryFn::Exp:
+    return math::ExpOp::create(b, loc, x);
+  case UnaryFn::Log:
+    return math::LogOp::create(b, loc, x);
+  case UnaryFn::Sqrt:
+    return math::SqrtOp::create(b, loc, x);
+  case UnaryFn::Rsqrt:
+    return math::RsqrtOp::create(b, loc, x);
+  case UnaryFn::Sigmoid: {
+    Value e = math::ExpOp::create(b, loc, arith::NegFOp::create(b, loc, x));
+    return arith::DivFOp::create(
+        b, loc, constant(1.0), arith::AddFOp::create(b, loc, constant(1.0), e));
+  }
+  case UnaryFn::Tanh:
+    return math::TanhOp::create(b, loc, x);
+  case UnaryFn::Erf:
+    return math::ErfOp::create(b, loc, x);
+  }
+  llvm_unreachable("unknown unary function");
+}
+
+Value Emitter::binary(BinaryFn fn, Value x, Value y) {
+  switch (fn) {
+  case BinaryFn::Add:
+    return arith::AddFOp::create(b, loc, x, y);
+  case BinaryFn::Sub:
+    return arith::SubFOp::create(b, loc, x, y);
+  case BinaryFn::Mul:
+    return arith::MulFOp::create(b, loc, x, y);
+  case BinaryFn::Div:
+    return arith::DivFOp::create(b, loc, x, y);
+  case BinaryFn::Max:
+    return arith::MaximumFOp::create(b, loc, x, y);
+  case BinaryFn::Min:
+    return arith::MinimumFOp::create(b, loc, x, y);
+  }
+  llvm_unreachable("unknown binary function");
+}
+
+static arith::CmpFPredicate getPredicate(CmpFn fn) {
+  switch (fn) {
+  case CmpFn::Eq:
+    return arith::CmpFPredicate::OEQ;
+  case CmpFn::Ne:
+    return arith::CmpFPredicate::UNE;
+  case CmpFn::Lt:
+    return arith::CmpFPredicate::OLT;
+  case CmpFn::Le:
+    return arith::CmpFPredicate::OLE;
+  case CmpFn::Gt:
+    return arith::CmpFPredicate::OGT;
+  case CmpFn::Ge:
+    return arith::CmpFPredicate::OGE;
+  }
+  llvm_unreachable("unknown comparison");
+}
+
+Value Emitter::concat(const ExprNode &node, Value flat) {
+  int64_t axis = cast<ConcatOp>(node.op).axis();
+  int64_t inner = 1;
+  for (int64_t d = axis + 1, e = node.shape.size(); d < e; ++d)
+    inner *= node.shape[d];
+  Value outer = div(flat, node.shape[axis] * inner);
+  Value along = rem(div(flat, inner), node.shape[axis]);
+  Value within = rem(flat, inner);
+  // Operand i covers [begin_i, begin_i + extent_i) along the axis.
+  std::function<Value(unsigned, int64_t)> pick = [&](unsigned i,
+                                                      int64_t begin) -> Value {
+    int64_t extent = plan.exprs[node.operands[i]].shape[axis];
+    auto operandElement = [&]() {
+      Value position = arith::SubIOp::create(b, loc, along, index(begin));
+      Value f = add(mul(add(mul(outer, extent), position), inner), within);
+      return element(node.operands[i], f);
+    };
+    if (i + 1 == node.operands.size())
+      return operandElement();
+    Value inside = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult,
+                                         along, index(begin + extent));
+    auto ifOp = scf::IfOp::create(
+        b, loc, inside,
+        [&](OpBuilder &, Location) {
+          scf::YieldOp::create(b, loc, operandElement());
+        },
+        [&](OpBuilder &, Location) {
+          scf::YieldOp::create(b, loc, pick(i + 1, begin + extent));
+        });
+    return ifOp.getResult(0);
+  };
+  return pick(0, 0);
+}
+
+Value Emitter::denseConstant(unsigned id, Value flat) {
+  const ExprNode &node = plan.exprs[id];
+  auto type = MemRefType::get({node.numElements}, f32);
+  std::string name = "__tile_constant_" + std::to_string(id);
+  auto module = func->getParentOfType<gpu::GPUModuleOp>();
+  if (!SymbolTable::lookupSymbolIn(module, name)) {
+    OpBuilder::InsertionGuard guard(b);
+    b.setInsertionPoint(func);
+    SmallVector<float> values(node.buffer.begin(), node.buffer.end());
+    auto init = DenseElementsAttr::get(
+        RankedTensorType::get({node.numElements}, f32), ArrayRef(values));
+    memref::GlobalOp::create(b, loc, name, b.getStringAttr("private"), type,
+                             init, /*constant=*/true, /*alignment=*/nullptr);
+  }
+  Value global = memref::GetGlobalOp::create(b, loc, type, name);
+  return memref::LoadOp::create(b, loc, global, flat);
+}
+
+Value Emitter::formula(unsigned id, Value flat) {
+  const ExprNode &node = plan.exprs[id];
+  auto operand = [&](unsigned i, Value f) {
+    return element(node.operands[i], f);
+  };
+  Value v;
+  switch (node.kind) {
+  case Kind::Load: {
+    ElementKind stored = tensorKinds[node.access.tensor];
+    Value address = tensorOffset(node.access, node.shape, flat);
+    v = toF32(memref::LoadOp::create(b, loc, tensorArgs[node.access.tensor],
+                                     address),
+              stored);
+    if (stored == node.elementKind)
+      return v;
+    break;
+  }
+  case Kind::Constant: {
+    bool splat = llvm::all_equal(node.buffer);
+    return splat ? constant(node.buffer.empty() ? 0.0 : node.buffer[0])
+                 : denseConstant(id, flat);
+  }
+  case Kind::Unary:
+    v = unary(node.unaryFn, operand(0, flat));
+    break;
+  case Kind::Binary:
+    v = binary(node.binaryFn, operand(0, flat), operand(1, flat));
+    break;
+  case Kind::Cmp: {
+    Value c = arith::CmpFOp::create(b, loc, getPredicate(node.cmpFn),
+                                    operand(0, flat), operand(1, flat));
+    return arith::SelectOp::create(b, loc, c, constant(1.0), constant(0.0));
+  }
+  case Kind::Select: {
+    Value c = arith::CmpFOp::create(b, loc, arith::CmpFPredicate::UNE,
+                                    operand(0, flat), constant(0.0));
+    return arith::SelectOp::create(b, loc, c, operand(1, flat),
+                                   operand(2, flat));
+  }
+  case Kind::Reduce: {
+    int64_t extent = node.sizes[1], inner = node.sizes[2];
+    Value base = add(mul(div(flat, inner), extent * inner), rem(flat, inner));
+    double init = node.reduceFn == ReduceFn::Sum ? 0.0
+                  : node.reduceFn == ReduceFn::Max
+                      ? -std::numeric_limits<double>::infinity()
+                      : std::numeric_limits<double>::infinity();
+    v = reduceLoop(extent, constant(init), [&](Value i, Value acc) {
+      Value x = operand(0, add(base, mul(i, inner)));
+      switch (node.reduceFn) {
+      case ReduceFn::Sum:
+        return Value(arith::AddFOp::create(b, loc, acc, x));
+      case ReduceFn::Max:
+        return Value(arith::MaximumFOp::create(b, loc, acc, x));
+      case ReduceFn::Min:
+        return Value(arith::MinimumFOp::create(b, loc, acc, x));
+      }
+      llvm_unreachable("unknown reduction");
+    });
+    break;
+  }
+  case Kind::Matmul: {
+    int64_t m = node.sizes[1], k = node.sizes[2], n = node.sizes[3];
+    Value j = rem(flat, n);
+    Value row = div(flat, n); // batch * m + i
+    Value batch = div(row, m);
+    Value aRow = mul(row, k), bBase = add(mul(batch, k * n), j);
+    v = reduceLoop(k, constant(0.0), [&](Value kk, Value acc) {
+      Value x = operand(0, add(aRow, kk));
+      Value y = operand(1, add(bBase, mul(kk, n)));
+      return Value(arith::AddFOp::create(
+          b, loc, acc, arith::MulFOp::create(b, loc, x, y)));
+    });
+    break;
+  }
+  case Kind::Gather: {
+    const StridedCopy &copy = node.copies[0];
+    Value source = index(0);
+    for (auto [extent, src, dst] : llvm::zip_equal(
+             copy.getShape(), copy.getSrcStrides(), copy.getDstStrides()))
+      source = add(source, mul(rem(div(flat, dst), extent), src));
+    return operand(0, source);
+  }
+  case Kind::Alias:
+    return operand(0, flat);
+  case Kind::Concat:
+    return concat(node, flat);
+  case Kind::Cast:
+    v = operand(0, flat);
+    break;
+  }
+  return node.round ? round(v, node.elementKind) : v;
+}
+
+//===----------------------------------------------------------------------===//
+// Statements
+//===----------------------------------------------------------------------===//
+
+void Emitter::emitStore(unsigned id) {
+  const StmtNode &store = plan.stmts[id];
+  buffers = &kernel.stores.find(id)->second;
+  for (unsigned e : buffers->order) {
+    forEachElement(plan.exprs[e].numElements, [&](Value flat) {
+      Value v = formula(e, flat);
+      Value memref;
+      Value address = bufferAddress(buffers->nodes.find(e)->second, flat, memref);
+      memref::StoreOp::create(b, loc, v, memref, address);
+    });
+    gpu::BarrierOp::create(b, loc);
+  }
+  const ExprNode &value = plan.exprs[store.first];
+  ElementKind kind = tensorKinds[store.access.tensor];
+  forEachElement(value.numElements, [&](Value flat) {
+    Value v = fromF32(element(store.first, flat), kind);
+    Value address = tensorOffset(store.access, value.shape, flat);
+    memref::StoreOp::create(b, loc, v, tensorArgs[store.access.tensor],
+                            address);
+  });
+  gpu::BarrierOp::create(b, loc);
+  buffers = nullptr;
+}
+
+void Emitter::emitStmt(unsigned id) {
+  while (true) {
+    const StmtNode &stmt = plan.stmts[id];
+    switch (stmt.kind) {
+    case StmtNode::Kind::Nop:
+      return;
+    case StmtNode::Kind::Seq:
+      emitStmt(stmt.first);
+      id = stmt.second;
+      continue;
+    case StmtNode::Kind::Loop: {
+      auto loop = scf::ForOp::create(b, loc, index(stmt.start),
+                                     index(stmt.end), index(stmt.step));
+      OpBuilder::InsertionGuard guard(b);
+      b.setInsertionPoint(loop.getBody()->getTerminator());
+      vars[stmt.var] = loop.getInductionVar();
+      emitStmt(stmt.first);
+      return;
+    }
+    case StmtNode::Kind::Store:
+      emitStore(id);
+      return;
+    }
+  }
+}
+
+void Emitter::run() {
+  Block &entry = func.getBody().front();
+  b.setInsertionPointToStart(&entry);
+  unsigned arg = 0;
+  for (unsigned tensor : kernel.tensors)
+    tensorArgs[tensor] = entry.getArgument(arg++);
+  if (kernel.scratchElements)
+    scratch = entry.getArgument(arg++);
+  if (kernel.sharedElements)
+    shared = func.getWorkgroupAttributions().front();
+
+  threadId = gpu::ThreadIdOp::create(b, loc, gpu::Dimension::x);
+  vars.assign(plan.numVars, Value());
+  Value block = gpu::BlockIdOp::create(b, loc, gpu::Dimension::x);
+  Value rest = block;
+  for (const GridLoop &g : llvm::reverse(kernel.grid)) {
+    Value iteration = rem(rest, g.trips);
+    rest = div(rest, g.trips);
+    vars[g.var] = add(index(g.start), mul(iteration, g.step));
+  }
+  if (kernel.scratchElements)
+    scratchBase = mul(block, kernel.scratchElements);
+  emitStmt(kernel.body);
+  gpu::ReturnOp::create(b, loc);
+}
+
+LogicalResult gpu_lowering::emitKernelBody(const Plan &plan,
+                                           const Kernel &kernel,
+                                           ArrayRef<ElementKind> tensorKinds,
+                                           unsigned blockSize,
+                                           gpu::GPUFuncOp func) {
+  Emitter(plan, kernel, tensorKinds, blockSize, func).run();
+  return success();
+}

@@ -1,0 +1,256 @@
+//===- LowerToGPU.cpp - Tile programs to GPU kernels and a launch sequence ===//
+//
+// The `--tile-lower-to-gpu` pass: resolves each program with the
+// interpreter's plan builder (tile sizes bound, shapes concrete, accesses
+// checked in bounds), partitions it into kernels (Partition.cpp), emits each
+// kernel (KernelEmitter.cpp) and a host function that launches them in order.
+//
+//===----------------------------------------------------------------------===//
+
+#include "KernelEmitter.h"
+#include "Partition.h"
+
+#include "TileDialect/Conversion/Passes.h"
+#include "TileDialect/Support/ElementKindOf.h"
+
+#include "mlir/IR/SymbolTable.h"
+
+namespace mlir::tileir {
+#define GEN_PASS_DEF_TILELOWERTOGPU
+#include "TileDialect/Conversion/Passes.h.inc"
+} // namespace mlir::tileir
+
+using namespace mlir;
+using namespace mlir::tileir;
+using namespace mlir::tileir::gpu_lowering;
+
+/// The tile sizes of `program`: its `tile.tile_sizes` attribute overridden by
+/// `NAME=N` options; every symbolic size the program declares must be bound.
+static FailureOr<llvm::StringMap<int64_t>>
+resolveTileSizes(ProgramOp program, ArrayRef<std::string> overrides) {
+  llvm::StringMap<int64_t> sizes;
+  if (Attribute attr = program->getAttr("tile.tile_sizes")) {
+    auto dict = dyn_cast<DictionaryAttr>(attr);
+    if (!dict)
+      return program.emitOpError(
+          "'tile.tile_sizes' must be a dictionary of integers");
+    for (NamedAttribute entry : dict) {
+      auto value = dyn_cast<IntegerAttr>(entry.getValue());
+      if (!value || value.getInt() <= 0)
+        return program.emitOpError("'tile.tile_sizes' entry '")
+               << entry.getName().getValue() << "' must be a positive integer";
+      sizes[entry.getName().getValue()] = value.getInt();
+    }
+  }
+  for (const std::string &entry : overrides) {
+    size_t eq = entry.find('=');
+    int64_t value = 0;
+    if (eq == std::string::npos ||
+        StringRef(entry).substr(eq + 1).getAsInteger(10, value) || value <= 0)
+      return program.emitError("tile-sizes takes NAME=N with N > 0, got '")
+             << entry << "'";
+    sizes[entry.substr(0, eq)] = value;
+  }
+  for (auto size : program.getBodyBlock().getOps<SizeOp>()) {
+    auto symbol = dyn_cast<StringAttr>(size.getValue());
+    if (symbol && !sizes.count(symbol.getValue()))
+      return size.emitOpError("tile size '")
+             << symbol.getValue()
+             << "' has no value: bind it with tile-sizes=" << symbol.getValue()
+             << "=N or the program's tile.tile_sizes attribute";
+  }
+  return sizes;
+}
+
+/// The pairs of tensors `tile.may_alias` declares, by argument number.
+static SmallVector<std::pair<unsigned, unsigned>> getAliases(ProgramOp program) {
+  SmallVector<std::pair<unsigned, unsigned>> pairs;
+  auto attr = program->getAttrOfType<ArrayAttr>("tile.may_alias");
+  if (!attr)
+    return pairs;
+  auto find = [&](Attribute name) {
+    StringRef n = cast<StringAttr>(name).getValue();
+    for (unsigned i = 0, e = program.getTensorNames().size(); i < e; ++i)
+      if (program.getTensorName(i) == n)
+        return i;
+    return ~0u;
+  };
+  for (Attribute pair : attr) {
+    auto names = cast<ArrayAttr>(pair);
+    pairs.push_back({find(names[0]), find(names[1])});
+  }
+  return pairs;
+}
+
+static StringRef roleName(TensorRole role) {
+  switch (role) {
+  case TensorRole::Input:
+    return "input";
+  case TensorRole::Output:
+    return "output";
+  case TensorRole::InOut:
+    return "inout";
+  case TensorRole::Intermediate:
+    return "intermediate";
+  }
+  return "intermediate";
+}
+
+namespace {
+
+struct TileLowerToGPUPass
+    : public tileir::impl::TileLowerToGPUBase<TileLowerToGPUPass> {
+  using Base::Base;
+
+  void runOnOperation() override {
+    ModuleOp module = getOperation();
+    SmallVector<ProgramOp> programs(module.getOps<ProgramOp>());
+    for (ProgramOp program : programs)
+      if (failed(lower(program)))
+        return signalPassFailure();
+    if (!programs.empty())
+      module->setAttr(gpu::GPUDialect::getContainerModuleAttrName(),
+                      UnitAttr::get(&getContext()));
+  }
+
+  LogicalResult lower(ProgramOp program);
+};
+
+} // namespace
+
+LogicalResult TileLowerToGPUPass::lower(ProgramOp program) {
+  MLIRContext *ctx = &getContext();
+  Location loc = program.getLoc();
+  if (blockSize == 0 || blockSize > 1024)
+    return program.emitError("block-size must be in [1, 1024], got ")
+           << blockSize;
+
+  // Tensors: element kinds GPU kernels can hold.
+  Block &body = program.getBodyBlock();
+  SmallVector<ElementKind> kinds;
+  SmallVector<Type> memrefTypes;
+  for (BlockArgument arg : body.getArguments()) {
+    auto type = cast<TensorRefType>(arg.getType());
+    std::optional<ElementKind> kind = elementKindOf(type.getElementType());
+    Type storage = kind ? getStorageType(ctx, *kind) : Type();
+    if (!storage)
+      return program.emitOpError("tensor '")
+             << program.getTensorName(arg.getArgNumber()) << "' of type "
+             << type.getElementType()
+             << " cannot be lowered to GPU kernels (f16, bf16, f32 and i1 "
+                "are supported)";
+    kinds.push_back(*kind);
+    memrefTypes.push_back(MemRefType::get(
+        {std::max<int64_t>(1, HostTensor::numElements(std::vector<int64_t>(
+                                  type.getShape().begin(),
+                                  type.getShape().end())))},
+        storage));
+  }
+
+  FailureOr<llvm::StringMap<int64_t>> sizes =
+      resolveTileSizes(program, tileSizes);
+  if (failed(sizes))
+    return failure();
+  TileInterpreterOptions planOptions;
+  planOptions.precision = Precision::F32;
+  planOptions.tileSizes = *sizes;
+  FailureOr<interp::Plan> plan = interp::buildPlan(program, planOptions);
+  if (failed(plan))
+    return failure();
+  for (const interp::ExprNode &node : plan->exprs)
+    if (node.elementKind == ElementKind::F64)
+      return node.op->emitOpError(
+          "has f64 tiles, which GPU kernels do not support");
+
+  PartitionOptions partitionOptions;
+  partitionOptions.sharedMemoryBytes = sharedMemoryBytes;
+  SmallVector<Kernel> kernels =
+      partitionPlan(*plan, getAliases(program), partitionOptions);
+
+  int64_t scratchElements = 0;
+  for (const Kernel &kernel : kernels) {
+    if (kernel.numBlocks > std::numeric_limits<int32_t>::max())
+      return program.emitOpError("kernel ")
+             << (&kernel - kernels.data()) << " needs " << kernel.numBlocks
+             << " blocks, more than one grid dimension holds";
+    scratchElements =
+        std::max(scratchElements, kernel.numBlocks * kernel.scratchElements);
+  }
+  auto scratchType = MemRefType::get({std::max<int64_t>(1, scratchElements)},
+                                     Float32Type::get(ctx));
+
+  // The host function: one memref per tensor, then the scratch.
+  OpBuilder b(program);
+  StringRef name = program.getSymName();
+  SmallVector<Type> hostArgs(memrefTypes);
+  if (scratchElements)
+    hostArgs.push_back(scratchType);
+  auto host = func::FuncOp::create(b, loc, name,
+                                   b.getFunctionType(hostArgs, {}));
+  for (BlockArgument arg : body.getArguments()) {
+    auto type = cast<TensorRefType>(arg.getType());
+    unsigned i = arg.getArgNumber();
+    host.setArgAttr(i, "tile.name",
+                    b.getStringAttr(program.getTensorName(i)));
+    host.setArgAttr(i, "tile.role", b.getStringAttr(roleName(type.getRole())));
+    host.setArgAttr(i, "tile.shape", b.getDenseI64ArrayAttr(type.getShape()));
+  }
+  if (scratchElements) {
+    host.setArgAttr(hostArgs.size() - 1, "tile.name",
+                    b.getStringAttr("__scratch"));
+    host.setArgAttr(hostArgs.size() - 1, "tile.role",
+                    b.getStringAttr("scratch"));
+  }
+  if (Attribute results = program->getAttr("tile.results"))
+    host->setAttr("tile.results", results);
+  SmallVector<NamedAttribute> sizeAttrs;
+  for (const auto &entry : *sizes)
+    sizeAttrs.push_back(b.getNamedAttr(entry.getKey(),
+                                       b.getI64IntegerAttr(entry.getValue())));
+  host->setAttr("tile.tile_sizes", b.getDictionaryAttr(sizeAttrs));
+  Block *entry = host.addEntryBlock();
+
+  // The kernels.
+  auto gpuModule = gpu::GPUModuleOp::create(b, loc, (name + "_kernels").str());
+  OpBuilder kb = OpBuilder::atBlockBegin(gpuModule.getBody());
+  OpBuilder hb = OpBuilder::atBlockBegin(entry);
+  auto indexConstant = [&](int64_t v) {
+    return arith::ConstantIndexOp::create(hb, loc, v).getResult();
+  };
+  Value one = indexConstant(1);
+  for (auto [k, kernel] : llvm::enumerate(kernels)) {
+    SmallVector<Type> argTypes;
+    SmallVector<Value> operands;
+    for (unsigned tensor : kernel.tensors) {
+      argTypes.push_back(memrefTypes[tensor]);
+      operands.push_back(entry->getArgument(tensor));
+    }
+    if (kernel.scratchElements) {
+      argTypes.push_back(scratchType);
+      operands.push_back(entry->getArguments().back());
+    }
+    SmallVector<Type> workgroup;
+    if (kernel.sharedElements)
+      workgroup.push_back(MemRefType::get(
+          {kernel.sharedElements}, Float32Type::get(ctx), AffineMap(),
+          gpu::AddressSpaceAttr::get(ctx, gpu::AddressSpace::Workgroup)));
+    auto func = gpu::GPUFuncOp::create(
+        kb, loc, (name + "_k" + Twine(k)).str(),
+        kb.getFunctionType(argTypes, {}), workgroup, TypeRange());
+    func->setAttr(gpu::GPUDialect::getKernelFuncAttrName(), kb.getUnitAttr());
+    func.setKnownBlockSizeAttr(
+        kb.getDenseI32ArrayAttr({int32_t(blockSize.getValue()), 1, 1}));
+    if (failed(emitKernelBody(*plan, kernel, kinds, blockSize, func)))
+      return failure();
+    gpu::LaunchFuncOp::create(
+        hb, loc, func,
+        gpu::KernelDim3{indexConstant(kernel.numBlocks), one, one},
+        gpu::KernelDim3{indexConstant(blockSize), one, one},
+        /*dynamicSharedMemorySize=*/Value(), operands);
+    ++numKernels;
+    numGridLoops += kernel.grid.size();
+  }
+  func::ReturnOp::create(hb, loc);
+  program.erase();
+  return success();
+}

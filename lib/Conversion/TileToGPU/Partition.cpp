@@ -1,0 +1,309 @@
+//===- Partition.cpp - Kernels, grids and on-chip buffers of a plan -------===//
+
+#include "Partition.h"
+
+#include "llvm/ADT/DenseSet.h"
+#include "llvm/ADT/STLExtras.h"
+
+#include <set>
+
+using namespace mlir;
+using namespace mlir::tileir;
+using namespace mlir::tileir::interp;
+using namespace mlir::tileir::gpu_lowering;
+
+using Kind = ExprNode::Kind;
+
+/// Appends the statements of the sequence tree `id`, in program order,
+/// skipping nops.
+static void collectSequence(const Plan &plan, unsigned id,
+                            SmallVectorImpl<unsigned> &out) {
+  while (true) {
+    const StmtNode &stmt = plan.stmts[id];
+    if (stmt.kind == StmtNode::Kind::Nop)
+      return;
+    if (stmt.kind != StmtNode::Kind::Seq) {
+      out.push_back(id);
+      return;
+    }
+    collectSequence(plan, stmt.first, out);
+    id = stmt.second;
+  }
+}
+
+/// Visits the expression DAG of `root` once per node, operands first.
+static void postOrder(const Plan &plan, unsigned root,
+                      llvm::function_ref<void(unsigned)> visit) {
+  llvm::DenseSet<unsigned> seen;
+  // (node, operands pushed)
+  SmallVector<std::pair<unsigned, bool>> stack{{root, false}};
+  while (!stack.empty()) {
+    auto [id, expanded] = stack.pop_back_val();
+    if (expanded) {
+      visit(id);
+      continue;
+    }
+    if (!seen.insert(id).second)
+      continue;
+    stack.push_back({id, true});
+    for (unsigned operand : llvm::reverse(plan.exprs[id].operands))
+      if (!seen.count(operand))
+        stack.push_back({operand, false});
+  }
+}
+
+/// The stores in statement `id` and the loads their values read.
+static void collectAccesses(const Plan &plan, unsigned id,
+                            SmallVectorImpl<const Access *> &writes,
+                            SmallVectorImpl<const Access *> &reads) {
+  const StmtNode &stmt = plan.stmts[id];
+  switch (stmt.kind) {
+  case StmtNode::Kind::Nop:
+    return;
+  case StmtNode::Kind::Seq:
+    collectAccesses(plan, stmt.first, writes, reads);
+    collectAccesses(plan, stmt.second, writes, reads);
+    return;
+  case StmtNode::Kind::Loop:
+    collectAccesses(plan, stmt.first, writes, reads);
+    return;
+  case StmtNode::Kind::Store:
+    writes.push_back(&stmt.access);
+    postOrder(plan, stmt.first, [&](unsigned e) {
+      if (plan.exprs[e].kind == Kind::Load)
+        reads.push_back(&plan.exprs[e].access);
+    });
+    return;
+  }
+}
+
+/// Whether `a` and `b` touch disjoint elements whenever loop variable `var`
+/// differs between them: some dimension selects by `var` the same way on both
+/// sides (tiles of one variable share their step, so distinct values select
+/// disjoint tiles), or two constant slices never meet.
+static bool separated(const Access &a, const Access &b, unsigned var) {
+  for (auto [da, db] : llvm::zip_equal(a.dims, b.dims)) {
+    if (da.kind == db.kind && da.var == var && db.var == var &&
+        (da.kind == DimIndex::Kind::Tile || da.kind == DimIndex::Kind::Elem))
+      return true;
+    if (da.kind == DimIndex::Kind::Const && db.kind == DimIndex::Kind::Const &&
+        (da.base + da.extent <= db.base || db.base + db.extent <= da.base))
+      return true;
+  }
+  return false;
+}
+
+/// Whether the iterations of loop `id` may run in any order and at once: no
+/// element written in one iteration is read or written in another. Sound but
+/// not complete (a pair it cannot separate counts as a conflict).
+static bool isParallel(const Plan &plan, unsigned id,
+                       ArrayRef<std::pair<unsigned, unsigned>> aliases) {
+  const StmtNode &loop = plan.stmts[id];
+  SmallVector<const Access *> writes, reads;
+  collectAccesses(plan, loop.first, writes, reads);
+  auto mayOverlap = [&](unsigned x, unsigned y) {
+    return x == y || llvm::is_contained(aliases, std::make_pair(x, y)) ||
+           llvm::is_contained(aliases, std::make_pair(y, x));
+  };
+  auto conflict = [&](const Access *w, const Access *other) {
+    if (!mayOverlap(w->tensor, other->tensor))
+      return false;
+    // Aliases of another tensor share no dimensions to separate by.
+    if (w->tensor != other->tensor)
+      return true;
+    return !separated(*w, *other, loop.var);
+  };
+  for (const Access *w : writes) {
+    for (const Access *other : writes)
+      if (conflict(w, other))
+        return false;
+    for (const Access *other : reads)
+      if (conflict(w, other))
+        return false;
+  }
+  return true;
+}
+
+/// Whether a value can be recomputed per use instead of being buffered:
+/// loads and constants seen through layout changes and casts.
+static bool isCheap(const Plan &plan, unsigned id) {
+  while (true) {
+    const ExprNode &node = plan.exprs[id];
+    switch (node.kind) {
+    case Kind::Load:
+    case Kind::Constant:
+      return true;
+    case Kind::Alias:
+    case Kind::Gather:
+    case Kind::Cast:
+      id = node.operands[0];
+      continue;
+    default:
+      return false;
+    }
+  }
+}
+
+/// Whether the elementwise chain from the stored value reaches a load of the
+/// stored tensor at another element than the one being written, so that
+/// storing while other threads still read would race.
+static bool readsStoredTensorElsewhere(const Plan &plan, const StmtNode &store,
+                                       const llvm::DenseSet<unsigned> &buffered,
+                                       ArrayRef<std::pair<unsigned, unsigned>> aliases) {
+  unsigned tensor = store.access.tensor;
+  const SmallVector<int64_t, 4> &storeShape = plan.exprs[store.first].shape;
+  auto sameAccess = [&](const Access &a) {
+    if (a.tensor != tensor || a.dims.size() != store.access.dims.size())
+      return false;
+    for (auto [x, y] : llvm::zip_equal(a.dims, store.access.dims))
+      if (x.kind != y.kind || x.var != y.var || x.base != y.base ||
+          x.extent != y.extent)
+        return false;
+    return true;
+  };
+  // Walk nodes that are recomputed inside the store loop; `elementwise`
+  // tracks whether the path keeps the element index unchanged.
+  SmallVector<std::pair<unsigned, bool>> stack{{store.first, true}};
+  llvm::DenseSet<std::pair<unsigned, unsigned>> seen;
+  while (!stack.empty()) {
+    auto [id, elementwise] = stack.pop_back_val();
+    if (!seen.insert({id, unsigned(elementwise)}).second)
+      continue;
+    if (id != store.first && buffered.count(id))
+      continue;
+    const ExprNode &node = plan.exprs[id];
+    if (node.kind == Kind::Load) {
+      bool touches =
+          node.access.tensor == tensor ||
+          llvm::is_contained(aliases, std::make_pair(node.access.tensor, tensor)) ||
+          llvm::is_contained(aliases, std::make_pair(tensor, node.access.tensor));
+      if (touches && !(elementwise && sameAccess(node.access) &&
+                       node.shape == storeShape))
+        return true;
+      continue;
+    }
+    bool keeps = node.kind == Kind::Unary || node.kind == Kind::Binary ||
+                 node.kind == Kind::Cmp || node.kind == Kind::Select ||
+                 node.kind == Kind::Cast || node.kind == Kind::Alias;
+    for (unsigned operand : node.operands)
+      stack.push_back({operand, elementwise && keeps});
+  }
+  return false;
+}
+
+namespace {
+
+/// Assigns buffers for one kernel body.
+class BufferPlanner {
+public:
+  BufferPlanner(const Plan &plan, Kernel &kernel,
+                ArrayRef<std::pair<unsigned, unsigned>> aliases,
+                int64_t sharedBudget)
+      : plan(plan), kernel(kernel), aliases(aliases),
+        sharedBudget(sharedBudget) {}
+
+  void run(unsigned id) {
+    const StmtNode &stmt = plan.stmts[id];
+    switch (stmt.kind) {
+    case StmtNode::Kind::Nop:
+      return;
+    case StmtNode::Kind::Seq:
+      run(stmt.first);
+      run(stmt.second);
+      return;
+    case StmtNode::Kind::Loop:
+      run(stmt.first);
+      return;
+    case StmtNode::Kind::Store:
+      planStore(id);
+      return;
+    }
+  }
+
+private:
+  void planStore(unsigned id) {
+    const StmtNode &store = plan.stmts[id];
+    StoreBuffers buffers;
+    llvm::DenseSet<unsigned> wanted;
+    postOrder(plan, store.first, [&](unsigned e) {
+      const ExprNode &node = plan.exprs[e];
+      if (node.kind == Kind::Matmul || node.kind == Kind::Reduce) {
+        wanted.insert(e);
+        for (unsigned operand : node.operands)
+          if (!isCheap(plan, operand))
+            wanted.insert(operand);
+      }
+    });
+    buffers.bufferRoot =
+        readsStoredTensorElsewhere(plan, store, wanted, aliases);
+    if (buffers.bufferRoot)
+      wanted.insert(store.first);
+    // Shared memory first, in evaluation order; what does not fit spills to
+    // the block's slice of global scratch.
+    int64_t shared = 0, global = 0;
+    postOrder(plan, store.first, [&](unsigned e) {
+      if (!wanted.count(e))
+        return;
+      int64_t n = plan.exprs[e].numElements;
+      Buffer buffer;
+      if ((shared + n) * 4 <= sharedBudget) {
+        buffer.shared = true;
+        buffer.offset = shared;
+        shared += n;
+      } else {
+        buffer.offset = global;
+        global += n;
+      }
+      buffers.nodes[e] = buffer;
+      buffers.order.push_back(e);
+    });
+    kernel.sharedElements = std::max(kernel.sharedElements, shared);
+    kernel.scratchElements = std::max(kernel.scratchElements, global);
+    kernel.stores[id] = std::move(buffers);
+  }
+
+  const Plan &plan;
+  Kernel &kernel;
+  ArrayRef<std::pair<unsigned, unsigned>> aliases;
+  int64_t sharedBudget;
+};
+
+} // namespace
+
+SmallVector<Kernel>
+gpu_lowering::partitionPlan(const Plan &plan,
+                            ArrayRef<std::pair<unsigned, unsigned>> aliases,
+                            const PartitionOptions &options) {
+  SmallVector<unsigned> topLevel;
+  collectSequence(plan, plan.root, topLevel);
+  SmallVector<Kernel> kernels;
+  for (unsigned id : topLevel) {
+    Kernel kernel;
+    kernel.stmt = id;
+    unsigned body = id;
+    while (plan.stmts[body].kind == StmtNode::Kind::Loop &&
+           isParallel(plan, body, aliases)) {
+      const StmtNode &loop = plan.stmts[body];
+      GridLoop g;
+      g.var = loop.var;
+      g.start = loop.start;
+      g.step = loop.step;
+      g.trips = (loop.end - loop.start) / loop.step;
+      kernel.grid.push_back(g);
+      kernel.numBlocks *= g.trips;
+      body = loop.first;
+    }
+    kernel.body = body;
+    BufferPlanner(plan, kernel, aliases, options.sharedMemoryBytes).run(body);
+    SmallVector<const Access *> writes, reads;
+    collectAccesses(plan, body, writes, reads);
+    std::set<unsigned> tensors;
+    for (const Access *a : writes)
+      tensors.insert(a->tensor);
+    for (const Access *a : reads)
+      tensors.insert(a->tensor);
+    kernel.tensors.assign(tensors.begin(), tensors.end());
+    kernels.push_back(std::move(kernel));
+  }
+  return kernels;
+}

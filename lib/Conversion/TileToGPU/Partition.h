@@ -1,0 +1,77 @@
+//===- Partition.h - Kernels, grids and on-chip buffers of a plan -*- C++ -*-===//
+//
+// Decides how a resolved tile program (an interpreter `Plan`) runs on a GPU,
+// before any IR is built: one kernel per top-level statement (Trinity
+// section 5.2), the outermost loops whose iterations are provably
+// independent as the grid, everything below them inside the kernel, and for
+// every store which tile values get a buffer (matmuls, reductions and their
+// operands that are not cheap to recompute) and whether that buffer lives in
+// workgroup (shared) memory or in per-block global scratch.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef TILEDIALECT_LIB_CONVERSION_TILETOGPU_PARTITION_H
+#define TILEDIALECT_LIB_CONVERSION_TILETOGPU_PARTITION_H
+
+#include "TileDialect/Interpreter/Plan.h"
+
+#include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/SmallVector.h"
+
+namespace mlir::tileir::gpu_lowering {
+
+/// A loop mapped onto the grid.
+struct GridLoop {
+  unsigned var = 0;
+  int64_t start = 0, step = 1, trips = 1;
+};
+
+/// Where a tile value's buffer lives.
+struct Buffer {
+  bool shared = false;
+  /// Offset in f32 elements in the kernel's shared buffer or in the block's
+  /// slice of the global scratch.
+  int64_t offset = 0;
+};
+
+/// The buffers one store needs, valid for one evaluation of it.
+struct StoreBuffers {
+  llvm::DenseMap<unsigned, Buffer> nodes;
+  /// Buffers in an order where operands come first.
+  llvm::SmallVector<unsigned> order;
+  /// Whether the stored value itself is buffered before the store (it reads
+  /// the stored tensor elsewhere than at the element it writes).
+  bool bufferRoot = false;
+};
+
+/// One kernel.
+struct Kernel {
+  /// The top-level statement.
+  unsigned stmt = 0;
+  /// Grid loops, outermost first, and the statement each block runs.
+  llvm::SmallVector<GridLoop> grid;
+  unsigned body = 0;
+  int64_t numBlocks = 1;
+  /// Buffers per store statement of the body.
+  llvm::DenseMap<unsigned, StoreBuffers> stores;
+  /// Shared memory and per-block global scratch, in f32 elements.
+  int64_t sharedElements = 0, scratchElements = 0;
+  /// The tensors the kernel reads or writes, by argument number, ascending.
+  llvm::SmallVector<unsigned> tensors;
+};
+
+struct PartitionOptions {
+  /// Bytes of shared memory per kernel for tile buffers.
+  int64_t sharedMemoryBytes = 48 * 1024;
+};
+
+/// The kernels of `plan`, in launch order. `aliases` lists pairs of tensors
+/// that may overlap (`tile.may_alias`).
+llvm::SmallVector<Kernel>
+partitionPlan(const interp::Plan &plan,
+              llvm::ArrayRef<std::pair<unsigned, unsigned>> aliases,
+              const PartitionOptions &options);
+
+} // namespace mlir::tileir::gpu_lowering
+
+#endif // TILEDIALECT_LIB_CONVERSION_TILETOGPU_PARTITION_H

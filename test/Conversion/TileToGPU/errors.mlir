@@ -1,0 +1,43 @@
+// RUN: tile-opt %s --split-input-file --tile-lower-to-gpu --verify-diagnostics
+// RUN: not tile-opt %s --split-input-file --tile-lower-to-gpu="tile-sizes=tile_i" 2>&1 | FileCheck %s --check-prefix=OPTION
+
+// An unbound symbolic tile size is an error, not a guess.
+tile.program @unbound(%A: !tile.tensor<64xf32, input>,
+                      %B: !tile.tensor<64xf32, output>) {
+  %i = tile.var "i"
+  // expected-error @below {{tile size 'tile_i' has no value: bind it with tile-sizes=tile_i=N or the program's tile.tile_sizes attribute}}
+  %ti = tile.size "tile_i"
+  %t = tile.tile %i
+  %a = tile.load %A[%t] : !tile.tensor<64xf32, input> -> !tile.tile<[tile_i], f32>
+  %s = tile.store %a, %B[%t] : !tile.tile<[tile_i], f32>, !tile.tensor<64xf32, output>
+  %l = tile.loop %i = 0 to 64 step %ti body %s
+  tile.yield %l
+}
+
+// -----
+
+// expected-error @below {{tensor 'A' of type 'f64' cannot be lowered to GPU kernels (f16, bf16, f32 and i1 are supported)}}
+tile.program @double(%A: !tile.tensor<8xf64, input>,
+                     %B: !tile.tensor<8xf64, output>) {
+  %full = tile.full
+  %a = tile.load %A[%full] : !tile.tensor<8xf64, input> -> !tile.tile<[8], f64>
+  %s = tile.store %a, %B[%full] : !tile.tile<[8], f64>, !tile.tensor<8xf64, output>
+  tile.yield %s
+}
+
+// -----
+
+// A size that does not divide its loop is reported by the plan builder.
+tile.program @nondividing(%A: !tile.tensor<10xf32, input>,
+                          %B: !tile.tensor<10xf32, output>) attributes {tile.tile_sizes = {tile_i = 4}} {
+  %i = tile.var "i"
+  %ti = tile.size "tile_i"
+  %t = tile.tile %i
+  %a = tile.load %A[%t] : !tile.tensor<10xf32, input> -> !tile.tile<[tile_i], f32>
+  %s = tile.store %a, %B[%t] : !tile.tile<[tile_i], f32>, !tile.tensor<10xf32, output>
+  // expected-error @below {{step 4 does not divide the range [0, 10) (tile size 'tile_i')}}
+  %l = tile.loop %i = 0 to 10 step %ti body %s
+  tile.yield %l
+}
+
+// OPTION: tile-sizes takes NAME=N with N > 0, got 'tile_i'

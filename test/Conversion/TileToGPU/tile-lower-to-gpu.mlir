@@ -1,0 +1,151 @@
+// RUN: tile-opt %s --split-input-file --tile-lower-to-gpu --canonicalize --cse | FileCheck %s
+// RUN: tile-opt %s --split-input-file --tile-lower-to-gpu="shared-memory=0" --canonicalize --cse | FileCheck %s --check-prefix=SPILL
+
+// Iterations write disjoint tiles of B: the loop becomes the grid (4 blocks),
+// the exp is computed and rounded to f16 per element, nothing is buffered.
+// CHECK-LABEL: func.func @parallel
+// CHECK-SAME: tile.name = "A", tile.role = "input"
+// CHECK-SAME: tile.name = "B", tile.role = "output"
+// CHECK-SAME: tile.tile_sizes = {tile_i = 16 : i64}
+// CHECK: gpu.launch_func @parallel_kernels::@parallel_k0 blocks in (%[[C4:.*]], %[[C1:.*]], %[[C1]]) threads in (%[[C256:.*]], %[[C1]], %[[C1]]) args(%arg0 : memref<64xf32>, %arg1 : memref<64xf16>)
+// CHECK: gpu.func @parallel_k0
+// CHECK-NOT: workgroup
+// CHECK: gpu.block_id x
+// CHECK-NOT: scf.for {{.*}} = %c0
+// CHECK: scf.for %{{.*}} = %thread_id_x to %c16 step %c256
+// CHECK: math.exp
+// CHECK: arith.truncf {{.*}} f32 to f16
+// CHECK: memref.store
+// CHECK: gpu.barrier
+tile.program @parallel(%A: !tile.tensor<64xf32, input>,
+                       %B: !tile.tensor<64xf16, output>) attributes {tile.tile_sizes = {tile_i = 16}} {
+  %i = tile.var "i"
+  %ti = tile.size "tile_i"
+  %t = tile.tile %i
+  %a = tile.load %A[%t] : !tile.tensor<64xf32, input> -> !tile.tile<[tile_i], f32>
+  %e = tile.exp %a : !tile.tile<[tile_i], f32>
+  %c = tile.cast %e : !tile.tile<[tile_i], f32> -> !tile.tile<[tile_i], f16>
+  %s = tile.store %c, %B[%t] : !tile.tile<[tile_i], f16>, !tile.tensor<64xf16, output>
+  %l = tile.loop %i = 0 to 64 step %ti body %s
+  tile.yield %l
+}
+
+// -----
+
+// Every iteration accumulates into all of S: the loop carries a dependence,
+// so it runs inside one block; the reduction is buffered in shared memory
+// (or, with no shared memory, in the global scratch).
+// CHECK-LABEL: func.func @carried
+// CHECK: gpu.launch_func @carried_kernels::@carried_k0 blocks in (%[[ONE:.*]], %[[ONE]], %[[ONE]])
+// CHECK: gpu.func @carried_k0({{.*}}) workgroup(%[[SH:.*]] : memref<4xf32, #gpu.address_space<workgroup>>) kernel
+// CHECK-NOT: gpu.block_id
+// CHECK: scf.for %[[I:.*]] = %c0 to %c64 step %c16 {
+// CHECK: scf.for
+// CHECK: scf.for {{.*}} iter_args
+// CHECK: arith.addf
+// CHECK: memref.store {{.*}}, %[[SH]]
+// CHECK: gpu.barrier
+// CHECK: memref.load %[[SH]]
+// CHECK: gpu.barrier
+// SPILL-LABEL: func.func @carried
+// SPILL-SAME: tile.name = "__scratch", tile.role = "scratch"
+// SPILL: gpu.func @carried_k0
+// SPILL-NOT: workgroup
+// SPILL: kernel
+tile.program @carried(%A: !tile.tensor<4x64xf32, input>,
+                      %S: !tile.tensor<4xf32, output>) attributes {tile.tile_sizes = {tile_i = 16}} {
+  %i = tile.var "i"
+  %ti = tile.size "tile_i"
+  %t = tile.tile %i
+  %full = tile.full
+  %a = tile.load %A[%full, %t] : !tile.tensor<4x64xf32, input> -> !tile.tile<[4, tile_i], f32>
+  %s = tile.load %S[%full] : !tile.tensor<4xf32, output> -> !tile.tile<[4], f32>
+  %r = tile.rsum %a, 1 : !tile.tile<[4, tile_i], f32> -> !tile.tile<[4], f32>
+  %n = tile.add %s, %r : !tile.tile<[4], f32>
+  %st = tile.store %n, %S[%full] : !tile.tile<[4], f32>, !tile.tensor<4xf32, output>
+  %l = tile.loop %i = 0 to 64 step %ti body %st
+  tile.yield %l
+}
+
+// -----
+
+// Heads are independent (every access is indexed by elem h), the sum over p
+// is carried: a grid of 2 blocks, each running the p loop.
+// CHECK-LABEL: func.func @nested
+// CHECK: blocks in (%c2,
+// CHECK: gpu.func @nested_k0
+// CHECK: gpu.block_id x
+// CHECK: scf.for %{{.*}} = %c0 to %c16 step %c8 {
+tile.program @nested(%A: !tile.tensor<2x16xf32, input>,
+                     %S: !tile.tensor<2xf32, output>) attributes {tile.tile_sizes = {tile_p = 8}} {
+  %h = tile.var "h"
+  %p = tile.var "p"
+  %tp = tile.size "tile_p"
+  %c1 = tile.size 1
+  %eh = tile.elem %h
+  %tpp = tile.tile %p
+  %full = tile.full
+  %a = tile.load %A[%eh, %tpp] : !tile.tensor<2x16xf32, input> -> !tile.tile<[1, tile_p], f32>
+  %s = tile.load %S[%eh] : !tile.tensor<2xf32, output> -> !tile.tile<[1], f32>
+  %r = tile.rsum %a, 1 : !tile.tile<[1, tile_p], f32> -> !tile.tile<[1], f32>
+  %n = tile.add %s, %r : !tile.tile<[1], f32>
+  %st = tile.store %n, %S[%eh] : !tile.tile<[1], f32>, !tile.tensor<2xf32, output>
+  %lp = tile.loop %p = 0 to 16 step %tp body %st
+  %lh = tile.loop %h = 0 to 2 step %c1 body %lp
+  tile.yield %lh
+}
+
+// -----
+
+// T = transpose(T) reads elements other threads write: the value is
+// buffered first and stored after a barrier.
+// CHECK-LABEL: gpu.func @inplace_transpose_k0
+// CHECK-SAME: workgroup(%[[B:.*]] : memref<16xf32
+// CHECK: memref.store {{.*}}, %[[B]]
+// CHECK: gpu.barrier
+// CHECK: memref.load %[[B]]
+// CHECK: memref.store {{.*}} memref<16xf32>
+tile.program @inplace_transpose(%T: !tile.tensor<4x4xf32, inout>) {
+  %full = tile.full
+  %t = tile.load %T[%full, %full] : !tile.tensor<4x4xf32, inout> -> !tile.tile<[4, 4], f32>
+  %p = tile.permute %t [1, 0] : !tile.tile<[4, 4], f32> -> !tile.tile<[4, 4], f32>
+  %s = tile.store %p, %T[%full, %full] : !tile.tile<[4, 4], f32>, !tile.tensor<4x4xf32, inout>
+  tile.yield %s
+}
+
+// -----
+
+// T = exp(T) reads only the element each thread writes: no buffer.
+// CHECK-LABEL: gpu.func @inplace_exp_k0
+// CHECK-NOT: workgroup
+// CHECK: math.exp
+// CHECK-NOT: gpu.barrier
+// CHECK: memref.store
+// CHECK-NEXT: }
+// CHECK-NEXT: gpu.barrier
+tile.program @inplace_exp(%T: !tile.tensor<4x4xf32, inout>) {
+  %full = tile.full
+  %t = tile.load %T[%full, %full] : !tile.tensor<4x4xf32, inout> -> !tile.tile<[4, 4], f32>
+  %e = tile.exp %t : !tile.tile<[4, 4], f32>
+  %s = tile.store %e, %T[%full, %full] : !tile.tile<[4, 4], f32>, !tile.tensor<4x4xf32, inout>
+  tile.yield %s
+}
+
+// -----
+
+// Two top-level statements: two kernels, launched in program order.
+// CHECK-LABEL: func.func @two
+// CHECK: gpu.launch_func @two_kernels::@two_k0
+// CHECK: gpu.launch_func @two_kernels::@two_k1
+tile.program @two(%A: !tile.tensor<8xf32, input>, %B: !tile.tensor<8xf32, intermediate>,
+                  %C: !tile.tensor<8xf32, output>) {
+  %full = tile.full
+  %a = tile.load %A[%full] : !tile.tensor<8xf32, input> -> !tile.tile<[8], f32>
+  %e = tile.exp %a : !tile.tile<[8], f32>
+  %s1 = tile.store %e, %B[%full] : !tile.tile<[8], f32>, !tile.tensor<8xf32, intermediate>
+  %b = tile.load %B[%full] : !tile.tensor<8xf32, intermediate> -> !tile.tile<[8], f32>
+  %n = tile.neg %b : !tile.tile<[8], f32>
+  %s2 = tile.store %n, %C[%full] : !tile.tile<[8], f32>, !tile.tensor<8xf32, output>
+  %seq = tile.seq %s1, %s2
+  tile.yield %seq
+}
