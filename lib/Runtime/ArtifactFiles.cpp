@@ -2,6 +2,7 @@
 
 #include "TileDialect/Runtime/Artifact.h"
 
+#include <cctype>
 #include <cerrno>
 #include <cstdio>
 #include <cstring>
@@ -193,8 +194,43 @@ static void chooseSparse(OutputSpec &output, const TensorDecl &tensor,
   output.dense.clear();
 }
 
+/// Whether `token` can be one token of the manifest: not empty, no
+/// whitespace, not starting a comment.
+static bool isToken(const std::string &token) {
+  if (token.empty() || token[0] == '#')
+    return false;
+  for (char c : token)
+    if (std::isspace(static_cast<unsigned char>(c)))
+      return false;
+  return true;
+}
+
+/// Checks the names the manifest will hold.
+static bool checkNames(const Artifact &artifact, std::string &error) {
+  std::vector<std::pair<const char *, const std::string *>> names = {
+      {"program name", &artifact.program},
+      {"chip", &artifact.chip},
+      {"binary file", &artifact.binaryFile}};
+  for (const TensorDecl &tensor : artifact.tensors)
+    names.push_back({"tensor name", &tensor.name});
+  for (const KernelLaunch &kernel : artifact.kernels)
+    names.push_back({"kernel symbol", &kernel.symbol});
+  for (const OutputSpec &output : artifact.outputs)
+    if (!output.file.empty())
+      names.push_back({"expected file", &output.file});
+  for (auto [what, name] : names)
+    if (!isToken(*name)) {
+      error = std::string("the ") + what + " '" + *name +
+              "' is empty, contains whitespace or starts with '#'";
+      return false;
+    }
+  return true;
+}
+
 bool runtime::writeArtifact(const Artifact &original, const std::string &dir,
                             std::string &error) {
+  if (!checkNames(original, error))
+    return false;
   Artifact artifact = original;
   for (OutputSpec &output : artifact.outputs) {
     if (output.tensor >= artifact.tensors.size()) {

@@ -199,6 +199,21 @@ TEST(ArtifactTest, WriteRejectsWrongSizes) {
                    "elements");
 }
 
+TEST(ArtifactTest, WriteRejectsNamesThatAreNotTokens) {
+  TempDir dir;
+  Artifact a = sampleArtifact();
+  a.tensors[1].name = "K cache";
+  std::string error;
+  EXPECT_FALSE(writeArtifact(a, dir.path, error));
+  EXPECT_EQ(error, "the tensor name 'K cache' is empty, contains whitespace "
+                   "or starts with '#'");
+  a = sampleArtifact();
+  a.kernels[0].symbol = "";
+  EXPECT_FALSE(writeArtifact(a, dir.path, error));
+  EXPECT_EQ(error, "the kernel symbol '' is empty, contains whitespace or "
+                   "starts with '#'");
+}
+
 TEST(ArtifactTest, InitialValuesAreFillRandoms) {
   Artifact a = sampleArtifact();
   for (const TensorDecl &tensor : a.tensors) {

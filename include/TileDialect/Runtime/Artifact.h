@@ -142,8 +142,8 @@ bool readArtifact(const std::string &dir, Artifact &artifact,
 /// Writes `artifact` into directory `dir` (which must exist): the manifest,
 /// the binary and the expected files. A dense output of an `inout` tensor of
 /// which fewer than a quarter of the elements differ from the initial values
-/// is written sparse (the manifest says which). Returns false and sets
-/// `error` on failure.
+/// is written sparse (the manifest says which). Names must be single tokens
+/// (no whitespace). Returns false and sets `error` on failure.
 bool writeArtifact(const Artifact &artifact, const std::string &dir,
                    std::string &error);
 
