@@ -11,13 +11,17 @@ from lit.llvm.subst import ToolSubst
 config.name = "TILE"
 config.test_format = lit.formats.ShTest(not llvm_config.use_lit_shell)
 config.suffixes = [".mlir", ".test"]
-config.excludes = ["CMakeLists.txt", "README.md", "lit.cfg.py", "lit.site.cfg.py", "Inputs"]
+config.excludes = ["CMakeLists.txt", "README.md", "lit.cfg.py", "lit.site.cfg.py", "Inputs", "lib"]
 config.test_source_root = os.path.dirname(__file__)
 config.test_exec_root = os.path.join(config.tile_obj_root, "test")
 
 config.substitutions.append(("%PATH%", config.environment["PATH"]))
 config.substitutions.append(("%tile_src_root", config.tile_src_root))
 config.substitutions.append(("%tile_obj_root", config.tile_obj_root))
+# A host-only libcuda.so.1 (test/lib/FakeCuda) for runtime tests without a GPU.
+config.substitutions.append(
+    ("%fake_cuda_dir", os.path.join(config.tile_obj_root, "test", "fake-cuda"))
+)
 
 # Variables captured in one CHECK-LABEL block do not leak into the next.
 config.environment["FILECHECK_OPTS"] = "--enable-var-scope"
@@ -26,7 +30,7 @@ llvm_config.use_default_substitutions()
 llvm_config.with_environment("PATH", config.llvm_tools_dir, append_path=True)
 
 tool_dirs = [config.tile_tools_dir, config.llvm_tools_dir]
-tools = [ToolSubst(t, unresolved="fatal") for t in ("tile-opt", "tile-run", "tile-prove")]
+tools = [ToolSubst(t, unresolved="fatal") for t in ("tile-opt", "tile-run", "tile-prove", "tile-gpu-run")]
 llvm_config.add_tool_substitutions(tools, tool_dirs)
 
 # Optional pieces are lit features; tests that need them say REQUIRES.

@@ -1,0 +1,324 @@
+//===- Runner.cpp - Run an artifact on a GPU and check it -----------------===//
+
+#include "TileDialect/Runtime/Runner.h"
+
+#include "TileDialect/Runtime/Device.h"
+#include "TileDialect/Runtime/ElementBits.h"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdarg>
+#include <cstdio>
+#include <map>
+
+using namespace mlir::tileir;
+using namespace mlir::tileir::runtime;
+
+/// printf into a string.
+static std::string format(const char *fmt, ...) {
+  char buffer[256];
+  va_list args;
+  va_start(args, fmt);
+  std::vsnprintf(buffer, sizeof(buffer), fmt, args);
+  va_end(args);
+  return buffer;
+}
+
+std::string runtime::shapeString(const std::vector<int64_t> &shape) {
+  std::string s;
+  for (size_t i = 0; i < shape.size(); ++i)
+    s += (i ? "x" : "") + std::to_string(shape[i]);
+  return s.empty() ? "scalar" : s;
+}
+
+namespace {
+
+/// Dynamic shared memory a kernel may use without opting in.
+constexpr unsigned kDefaultSharedMemLimit = 48 * 1024;
+
+/// One artifact loaded on one device.
+class Runner {
+public:
+  Runner(const Artifact &artifact, Device &device, const RunOptions &options,
+         std::ostream &out, std::ostream &err)
+      : artifact(artifact), device(device), options(options), out(out),
+        err(err) {}
+
+  /// Loads the module, finds the kernels, allocates and prepares the
+  /// buffers; returns an ExitStatus.
+  int prepare();
+  /// The checked run: launches, downloads, compares.
+  int check();
+  /// The timed runs.
+  int time();
+
+private:
+  /// Uploads the initial values of every tensor (outside any timing).
+  bool reset();
+  /// Launches every kernel, then waits for them; with `syncEach`, waits
+  /// after each one so that a fault names its kernel. Records `events[0]`
+  /// before the first launch and the last one after the last launch, or,
+  /// given one more event than kernels, `events[i + 1]` after launch i.
+  bool launchAll(bool syncEach, const std::vector<EventHandle> &events);
+  int deviceError(const std::string &context) {
+    err << options.toolName << ": " << context << device.error() << "\n";
+    return kExitDeviceError;
+  }
+  std::string kernelContext(size_t i) const {
+    return "kernel '" + artifact.kernels[i].symbol + "' (launch #" +
+           std::to_string(i) + "): ";
+  }
+
+  const Artifact &artifact;
+  Device &device;
+  const RunOptions &options;
+  std::ostream &out, &err;
+  /// Per tensor: its initial values and their device bytes (random only).
+  std::vector<HostTensor> initial;
+  std::vector<std::string> initialBytes;
+  std::vector<DevicePtr> buffers;
+  std::vector<KernelHandle> functions;
+};
+
+} // namespace
+
+int Runner::prepare() {
+  if (!device.loadModule(artifact.binary))
+    return deviceError("loading " + artifact.binaryFile + ": ");
+  std::map<std::string, KernelHandle> bySymbol;
+  std::map<std::string, unsigned> sharedLimit;
+  for (size_t i = 0; i < artifact.kernels.size(); ++i) {
+    const KernelLaunch &kernel = artifact.kernels[i];
+    auto it = bySymbol.find(kernel.symbol);
+    if (it == bySymbol.end()) {
+      KernelHandle handle;
+      if (!device.getFunction(kernel.symbol, handle))
+        return deviceError(kernelContext(i));
+      it = bySymbol.emplace(kernel.symbol, handle).first;
+    }
+    functions.push_back(it->second);
+    unsigned &limit = sharedLimit[kernel.symbol];
+    if (kernel.sharedMemBytes > std::max(limit, kDefaultSharedMemLimit)) {
+      if (!device.setMaxDynamicSharedMemory(it->second, kernel.sharedMemBytes))
+        return deviceError(kernelContext(i));
+      limit = kernel.sharedMemBytes;
+    }
+  }
+  for (const TensorDecl &tensor : artifact.tensors) {
+    initial.push_back(initialValues(tensor, artifact.seed));
+    std::string bytes;
+    if (tensor.init.kind == TensorInit::Random) {
+      bytes.resize(tensor.byteSize());
+      encodeElements(tensor.elementKind, initial.back().data.data(),
+                     tensor.numElements(), bytes.data());
+    }
+    initialBytes.push_back(std::move(bytes));
+    DevicePtr ptr;
+    if (!device.allocate(tensor.byteSize(), ptr))
+      return deviceError("tensor '" + tensor.name + "': ");
+    buffers.push_back(ptr);
+  }
+  return kExitPass;
+}
+
+bool Runner::reset() {
+  for (size_t i = 0; i < artifact.tensors.size(); ++i) {
+    const TensorDecl &tensor = artifact.tensors[i];
+    bool ok = tensor.init.kind == TensorInit::Random
+                  ? device.copyToDevice(buffers[i], initialBytes[i].data(),
+                                        tensor.byteSize())
+                  : device.fillZero(buffers[i], tensor.byteSize());
+    if (!ok) {
+      deviceError("tensor '" + tensor.name + "': ");
+      return false;
+    }
+  }
+  if (!device.synchronize()) {
+    deviceError("preparing the inputs: ");
+    return false;
+  }
+  return true;
+}
+
+bool Runner::launchAll(bool syncEach, const std::vector<EventHandle> &events) {
+  size_t numKernels = artifact.kernels.size();
+  bool perLaunch = events.size() == numKernels + 1;
+  if (!events.empty() && !device.recordEvent(events.front())) {
+    deviceError("");
+    return false;
+  }
+  for (size_t i = 0; i < numKernels; ++i) {
+    const KernelLaunch &kernel = artifact.kernels[i];
+    std::vector<DevicePtr> args;
+    for (unsigned arg : kernel.args)
+      args.push_back(buffers[arg]);
+    bool record = !events.empty() && (perLaunch || i + 1 == numKernels);
+    if (!device.launch(functions[i], kernel.grid, kernel.block,
+                       kernel.sharedMemBytes, args) ||
+        (syncEach && !device.synchronize()) ||
+        (record &&
+         !device.recordEvent(perLaunch ? events[i + 1] : events.back()))) {
+      deviceError(kernelContext(i));
+      return false;
+    }
+  }
+  if (!device.synchronize()) {
+    deviceError("running the kernels: ");
+    return false;
+  }
+  return true;
+}
+
+int Runner::check() {
+  if (!reset() || !launchAll(/*syncEach=*/true, {}))
+    return kExitDeviceError;
+  double tolerance = options.tolerance.value_or(artifact.tolerance);
+  bool pass = true;
+  unsigned compared = 0;
+  for (const OutputSpec &output : artifact.outputs) {
+    const TensorDecl &tensor = artifact.tensors[output.tensor];
+    std::string bytes(tensor.byteSize(), '\0');
+    if (!device.copyToHost(bytes.data(), buffers[output.tensor], bytes.size()))
+      return deviceError("reading output '" + tensor.name + "': ");
+    std::vector<double> values(tensor.numElements());
+    decodeElements(tensor.elementKind, bytes.data(), tensor.numElements(),
+                   values.data());
+    std::string prefix = tensor.name + ": shape=" + shapeString(tensor.shape);
+    if (output.kind == ExpectedKind::None) {
+      double sum = 0, maxAbs = 0;
+      for (double v : values)
+        sum += v, maxAbs = std::max(maxAbs, std::fabs(v));
+      out << prefix << format(" sum=%.6g max_abs=%.6g\n", sum, maxAbs);
+      continue;
+    }
+    std::vector<double> expected =
+        expectedValues(output, initial[output.tensor].data);
+    double maxErr = 0, maxRef = 0;
+    bool finite = true;
+    for (size_t j = 0; j < values.size(); ++j) {
+      if (!std::isfinite(values[j]) || !std::isfinite(expected[j]))
+        finite = false;
+      maxErr = std::max(maxErr, std::fabs(values[j] - expected[j]));
+      maxRef = std::max(maxRef, std::fabs(expected[j]));
+    }
+    double rel = maxRef > 0 ? maxErr / maxRef : maxErr;
+    bool ok = finite && rel <= tolerance;
+    pass &= ok;
+    ++compared;
+    if (!ok || !options.quiet)
+      out << prefix
+          << format(" max_abs_err=%.3e max_rel_err=%.3e ", maxErr, rel)
+          << (ok       ? "ok"
+              : finite ? "MISMATCH"
+                       : "NOT-FINITE")
+          << "\n";
+  }
+  if (compared)
+    out << (pass ? "PASS" : "FAIL") << ": " << compared << " outputs, "
+        << format("tolerance %g", tolerance) << ", seed " << artifact.seed
+        << "\n";
+  return pass ? kExitPass : kExitMismatch;
+}
+
+/// The median (upper median, as tile-run), smallest and largest of `values`.
+static void summarize(std::vector<double> values, double &median, double &min,
+                      double &max) {
+  std::sort(values.begin(), values.end());
+  median = values[values.size() / 2];
+  min = values.front();
+  max = values.back();
+}
+
+int Runner::time() {
+  size_t numKernels = artifact.kernels.size();
+  std::vector<EventHandle> events(numKernels + 1);
+  for (EventHandle &event : events)
+    if (!device.createEvent(event))
+      return deviceError("");
+  unsigned repetitions = std::max(1u, options.repetitions);
+  // Events around all launches; then, optionally, around each launch.
+  for (bool perKernel : {false, true}) {
+    if (perKernel && !options.perKernel)
+      break;
+    std::vector<std::vector<double>> micros(perKernel ? numKernels : 1);
+    std::vector<EventHandle> bounds = {events.front(), events.back()};
+    for (unsigned run = 0; run < options.warmup + repetitions; ++run) {
+      // The events surround the launches only, not reset().
+      if (!reset() ||
+          !launchAll(/*syncEach=*/false, perKernel ? events : bounds))
+        return kExitDeviceError;
+      if (run < options.warmup)
+        continue;
+      for (size_t k = 0; k < micros.size(); ++k) {
+        float ms = 0;
+        EventHandle start = perKernel ? events[k] : events.front();
+        EventHandle end = perKernel ? events[k + 1] : events.back();
+        if (!device.elapsedMs(start, end, ms))
+          return deviceError("timing: ");
+        micros[k].push_back(double(ms) * 1000.0);
+      }
+    }
+    double median, min, max;
+    if (!perKernel) {
+      summarize(micros[0], median, min, max);
+      out << format("median_us=%.1f min_us=%.1f max_us=%.1f runs=%u "
+                    "kernels=%zu\n",
+                    median, min, max, repetitions, numKernels);
+      continue;
+    }
+    for (size_t k = 0; k < numKernels; ++k) {
+      summarize(micros[k], median, min, max);
+      out << "kernel " << artifact.kernels[k].symbol
+          << format(" median_us=%.1f\n", median);
+    }
+  }
+  return kExitPass;
+}
+
+//===----------------------------------------------------------------------===//
+// Entry point
+//===----------------------------------------------------------------------===//
+
+int runtime::runArtifact(const std::string &dir, const RunOptions &options,
+                         std::ostream &out, std::ostream &err) {
+  Artifact artifact;
+  std::string error;
+  if (!dir.empty() && !readArtifact(dir, artifact, error)) {
+    err << options.toolName << ": " << error << "\n";
+    return kExitBadArtifact;
+  }
+  Platform platform = options.platform.value_or(
+      dir.empty() ? Platform::Cuda : artifact.platform);
+  if (!dir.empty() && platform != artifact.platform) {
+    err << options.toolName << ": the artifact is for "
+        << toString(artifact.platform) << ", not " << toString(platform)
+        << "\n";
+    return kExitBadArtifact;
+  }
+
+  OpenFailure failure;
+  std::unique_ptr<Device> device =
+      openDevice(platform, options.deviceIndex, failure, error);
+  if (!device) {
+    err << options.toolName << ": " << error << "\n";
+    return failure == OpenFailure::DeviceError ? kExitDeviceError
+                                               : kExitNoDevice;
+  }
+  const DeviceInfo &info = device->info();
+  if (options.probe || !options.quiet)
+    out << "device: " << info.name << " (" << info.chip << "), driver "
+        << info.driver << "\n";
+  if (options.probe)
+    return kExitPass;
+
+  Runner runner(artifact, *device, options, out, err);
+  if (int status = runner.prepare())
+    return status;
+  int status = runner.check();
+  if (status != kExitPass && status != kExitMismatch)
+    return status;
+  if (options.time)
+    if (int timeStatus = runner.time())
+      return timeStatus;
+  return status;
+}

@@ -1,0 +1,216 @@
+//===- FakeCuda.cpp - A CUDA driver that runs kernels on the host ---------===//
+//
+// A stand-in for libcuda.so.1 for testing the runtime where there is no GPU:
+// the entry points tile-gpu-run resolves, over host memory, with a few
+// "kernels" written in C++ and a module image that must start with `FAKE`.
+// Tests put its directory on LD_LIBRARY_PATH. FAKE_CUDA_DEVICES=0 makes
+// cuInit report that there is no device.
+//
+//===----------------------------------------------------------------------===//
+
+#include <chrono>
+#include <cmath>
+#include <cstdlib>
+#include <cstring>
+#include <string>
+
+namespace {
+
+using CUresult = int;
+using Params = void **;
+
+/// A kernel: its parameters and the number of threads launched.
+using HostKernel = void (*)(Params params, unsigned threads);
+
+struct Function {
+  const char *name;
+  HostKernel run;
+  int maxDynamicSharedMemory = 48 * 1024;
+};
+
+float *floatParam(Params params, int i) {
+  return *reinterpret_cast<float **>(params[i]);
+}
+
+/// c = a + b.
+void addF32(Params params, unsigned threads) {
+  float *a = floatParam(params, 0), *b = floatParam(params, 1),
+        *c = floatParam(params, 2);
+  for (unsigned i = 0; i < threads; ++i)
+    c[i] = a[i] + b[i];
+}
+
+/// c = a - b.
+void subF32(Params params, unsigned threads) {
+  float *a = floatParam(params, 0), *b = floatParam(params, 1),
+        *c = floatParam(params, 2);
+  for (unsigned i = 0; i < threads; ++i)
+    c[i] = a[i] - b[i];
+}
+
+/// c = NaN.
+void nanF32(Params params, unsigned threads) {
+  float *c = floatParam(params, 2);
+  for (unsigned i = 0; i < threads; ++i)
+    c[i] = NAN;
+}
+
+/// Doubles the elements [threads, 2 * threads) of its argument in place.
+void scaleRow(Params params, unsigned threads) {
+  float *x = floatParam(params, 0);
+  for (unsigned i = threads; i < 2 * threads; ++i)
+    x[i] *= 2.0f;
+}
+
+Function functions[] = {{"add_f32", addF32},
+                        {"sub_f32", subF32},
+                        {"nan_f32", nanF32},
+                        {"scale_row", scaleRow}};
+
+int module = 0;
+int context = 0;
+
+double nowMs() {
+  return std::chrono::duration<double, std::milli>(
+             std::chrono::steady_clock::now().time_since_epoch())
+      .count();
+}
+
+} // namespace
+
+extern "C" {
+
+CUresult cuGetErrorName(CUresult error, const char **name) {
+  switch (error) {
+  case 1:
+    *name = "CUDA_ERROR_INVALID_VALUE";
+    return 0;
+  case 200:
+    *name = "CUDA_ERROR_INVALID_IMAGE";
+    return 0;
+  case 500:
+    *name = "CUDA_ERROR_NOT_FOUND";
+    return 0;
+  }
+  return 1;
+}
+
+CUresult cuGetErrorString(CUresult error, const char **text) {
+  switch (error) {
+  case 1:
+    *text = "invalid argument";
+    return 0;
+  case 200:
+    *text = "device kernel image is invalid";
+    return 0;
+  case 500:
+    *text = "named symbol not found";
+    return 0;
+  }
+  return 1;
+}
+
+CUresult cuInit(unsigned) {
+  const char *devices = std::getenv("FAKE_CUDA_DEVICES");
+  return devices && std::string(devices) == "0" ? 100 : 0;
+}
+CUresult cuDriverGetVersion(int *version) {
+  *version = 13000;
+  return 0;
+}
+CUresult cuDeviceGetCount(int *count) {
+  *count = 1;
+  return 0;
+}
+CUresult cuDeviceGet(int *device, int index) {
+  *device = index;
+  return 0;
+}
+CUresult cuDeviceGetName(char *name, int length, int) {
+  std::strncpy(name, "Fake GPU", length);
+  return 0;
+}
+CUresult cuDeviceGetAttribute(int *value, int attribute, int) {
+  *value = attribute == 75 ? 9 : 0;
+  return 0;
+}
+CUresult cuDevicePrimaryCtxRetain(void **ctx, int) {
+  *ctx = &context;
+  return 0;
+}
+CUresult cuDevicePrimaryCtxRelease_v2(int) { return 0; }
+CUresult cuCtxSetCurrent(void *) { return 0; }
+CUresult cuCtxSynchronize() { return 0; }
+
+CUresult cuModuleLoadData(void **result, const void *image) {
+  if (std::memcmp(image, "FAKE", 4) != 0)
+    return 200;
+  *result = &module;
+  return 0;
+}
+CUresult cuModuleUnload(void *) { return 0; }
+CUresult cuModuleGetFunction(void **result, void *, const char *name) {
+  for (Function &function : functions)
+    if (std::strcmp(function.name, name) == 0) {
+      *result = &function;
+      return 0;
+    }
+  return 500;
+}
+CUresult cuFuncSetAttribute(void *function, int attribute, int value) {
+  if (attribute != 8 || value > 227 * 1024)
+    return 1;
+  static_cast<Function *>(function)->maxDynamicSharedMemory = value;
+  return 0;
+}
+CUresult cuLaunchKernel(void *f, unsigned gx, unsigned gy, unsigned gz,
+                        unsigned bx, unsigned by, unsigned bz, unsigned smem,
+                        void *, void **params, void **) {
+  auto *function = static_cast<Function *>(f);
+  if (int(smem) > function->maxDynamicSharedMemory || !params)
+    return 1;
+  function->run(params, gx * gy * gz * bx * by * bz);
+  return 0;
+}
+
+CUresult cuMemAlloc_v2(unsigned long long *ptr, size_t bytes) {
+  *ptr = reinterpret_cast<unsigned long long>(std::malloc(bytes));
+  return 0;
+}
+CUresult cuMemFree_v2(unsigned long long ptr) {
+  std::free(reinterpret_cast<void *>(ptr));
+  return 0;
+}
+CUresult cuMemcpyHtoD_v2(unsigned long long dst, const void *src, size_t n) {
+  std::memcpy(reinterpret_cast<void *>(dst), src, n);
+  return 0;
+}
+CUresult cuMemcpyDtoH_v2(void *dst, unsigned long long src, size_t n) {
+  std::memcpy(dst, reinterpret_cast<void *>(src), n);
+  return 0;
+}
+CUresult cuMemsetD8_v2(unsigned long long dst, unsigned char value,
+                       size_t n) {
+  std::memset(reinterpret_cast<void *>(dst), value, n);
+  return 0;
+}
+
+CUresult cuEventCreate(void **event, unsigned) {
+  *event = new double(0);
+  return 0;
+}
+CUresult cuEventDestroy_v2(void *event) {
+  delete static_cast<double *>(event);
+  return 0;
+}
+CUresult cuEventRecord(void *event, void *) {
+  *static_cast<double *>(event) = nowMs();
+  return 0;
+}
+CUresult cuEventSynchronize(void *) { return 0; }
+CUresult cuEventElapsedTime(float *ms, void *start, void *end) {
+  *ms = float(*static_cast<double *>(end) - *static_cast<double *>(start));
+  return 0;
+}
+
+} // extern "C"
