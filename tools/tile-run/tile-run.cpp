@@ -7,7 +7,11 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "DeviceRun.h"
+
 #include "TileDialect/IR/TileDialect.h"
+#include "TileDialect/InitAll.h"
+#include "TileDialect/Runtime/Runner.h"
 #include "TileDialect/IR/TileOps.h"
 #include "TileDialect/Interpreter/TileInterpreter.h"
 #include "TileDialect/Reference/LinalgInterpreter.h"
@@ -27,8 +31,11 @@
 #include "llvm/Support/SourceMgr.h"
 #include "llvm/Support/raw_ostream.h"
 
+#include "llvm/Support/FileSystem.h"
+
 #include <chrono>
 #include <cmath>
+#include <iostream>
 
 using namespace mlir;
 using namespace mlir::tileir;
@@ -75,7 +82,25 @@ static cl::opt<double>
 static cl::opt<bool> timeIt("time",
                             cl::desc("Print the median run time (median_us=)"));
 static cl::opt<unsigned> repetitions("repetitions", cl::init(5),
-                                     cl::desc("Runs timed by --time"));
+                                     cl::desc("Runs timed by --time (CPU; "
+                                              "the GPU default is 100)"));
+static cl::opt<std::string>
+    device("device", cl::init("cpu"),
+           cl::desc("Where to run a tile program: cpu (the interpreter), "
+                    "cuda or hip (lowered, written as an artifact and "
+                    "launched; docs/Runtime.md)"));
+static cl::opt<std::string>
+    chip("chip", cl::desc("GPU target chip (default sm_90 for cuda, gfx942 "
+                          "for hip)"));
+static cl::opt<std::string>
+    artifactDir("artifact", cl::value_desc("DIR"),
+                cl::desc("Write the GPU artifact into DIR (created; default: "
+                         "a temporary directory)"));
+static cl::opt<bool>
+    compileOnly("compile-only",
+                cl::desc("With --device: write the artifact, do not run it"));
+static cl::opt<unsigned> blockSize("block-size", cl::init(256),
+                                   cl::desc("GPU threads per block"));
 
 namespace {
 
@@ -242,6 +267,77 @@ run(Runnable &r, std::vector<HostTensor> tensors, Precision precision,
   return interpretLinalgFunction(cast<func::FuncOp>(r.op), tensors, precision);
 }
 
+/// tile-run --device: expected outputs on the CPU (the reference, else the
+/// program itself in f64), the program lowered into an artifact, which is
+/// written and, unless --compile-only, launched.
+int runOnDevice(Runnable &runnable, Runnable *reference,
+                const std::vector<runtime::TensorInit> &inits,
+                const llvm::StringMap<int64_t> &tileSizes) {
+  std::optional<runtime::Platform> platform = runtime::parsePlatform(device);
+  if (!platform)
+    return fail("--device takes cpu, cuda or hip, got '" + device + "'");
+  auto program = dyn_cast<ProgramOp>(runnable.op);
+  if (!program)
+    return fail("--device runs tile programs; lower a linalg function with "
+                "tile-opt --tile-optimize first");
+
+  FailureOr<std::vector<HostTensor>> expected =
+      reference ? run(*reference, tensorsOf(*reference),
+                      *parsePrecision(referencePrecision), {})
+                : run(runnable, tensorsOf(runnable), Precision::F64, tileSizes);
+  if (failed(expected))
+    return kExitBadInput;
+  if (expected->size() != runnable.outputs.size())
+    return fail("the program writes " + llvm::Twine(runnable.outputs.size()) +
+                " outputs but the reference returns " +
+                llvm::Twine(expected->size()));
+  std::vector<ExpectedOutput> outputs;
+  for (auto [i, tensor] : llvm::enumerate(runnable.outputs))
+    outputs.push_back({tensor, std::move((*expected)[i].data)});
+
+  DeviceCompileOptions options;
+  options.platform = *platform;
+  options.chip = chip;
+  options.tileSizes = tileSizes;
+  options.blockSize = blockSize;
+  options.seed = seed;
+  // fp16 storage and f32 arithmetic against an fp64 reference.
+  double limit = tolerance.getNumOccurrences() ? tolerance : 1e-2;
+  options.tolerance = limit;
+  FailureOr<runtime::Artifact> artifact =
+      compileArtifact(program, options, inits, outputs);
+  if (failed(artifact))
+    return kExitBadInput;
+
+  SmallString<128> dir(artifactDir);
+  if (dir.empty()) {
+    if (llvm::sys::fs::createUniqueDirectory("tile-artifact", dir))
+      return fail("cannot create a temporary directory");
+  } else if (std::error_code ec = llvm::sys::fs::create_directories(dir)) {
+    return fail("cannot create '" + dir + "': " + ec.message());
+  }
+  std::string error;
+  if (!runtime::writeArtifact(*artifact, dir.str().str(), error))
+    return fail(error);
+  if (compileOnly) {
+    llvm::outs() << "artifact: " << dir << " (" << artifact->kernels.size()
+                 << " kernels)\n";
+    return 0;
+  }
+  llvm::outs().flush();
+  runtime::RunOptions run;
+  run.platform = *platform;
+  run.tolerance = limit;
+  run.time = timeIt;
+  if (repetitions.getNumOccurrences())
+    run.repetitions = repetitions;
+  run.toolName = "tile-run";
+  int status = runtime::runArtifact(dir.str().str(), run, std::cout, std::cerr);
+  if (artifactDir.empty())
+    llvm::sys::fs::remove_directories(dir);
+  return status;
+}
+
 } // namespace
 
 int main(int argc, char **argv) {
@@ -259,9 +355,7 @@ int main(int argc, char **argv) {
     return fail("--precision and --reference-precision take f32 or f64");
 
   DialectRegistry registry;
-  registry.insert<TileDialect, func::FuncDialect, linalg::LinalgDialect,
-                  tensor::TensorDialect, arith::ArithDialect,
-                  math::MathDialect>();
+  registerAllDialects(registry);
   MLIRContext context(registry);
   context.loadAllAvailableDialects();
   // Diagnostics point at the op; printing the whole program is noise.
@@ -322,6 +416,7 @@ int main(int argc, char **argv) {
                   "NAME=uniform(LOW, HIGH), got '" + arg + "'");
     overrides[arg.substr(0, eq)] = *spec;
   }
+  std::vector<runtime::TensorInit> inputInits(runnable->params.size());
   for (auto [k, index] : llvm::enumerate(inputs)) {
     Param &p = runnable->params[index];
     Param *ref = reference ? &reference->params[k] : nullptr;
@@ -340,6 +435,7 @@ int main(int argc, char **argv) {
     else if (p.declaredInit)
       spec = *p.declaredInit;
     fillRandom(p.tensor, seed, k, spec);
+    inputInits[index] = {runtime::TensorInit::Random, unsigned(k), spec};
     if (ref)
       ref->tensor.data = p.tensor.data;
   }
@@ -355,6 +451,10 @@ int main(int argc, char **argv) {
       return fail("--tile-sizes takes NAME=N with N > 0, got '" + arg + "'");
     tileSizes[arg.substr(0, eq)] = value;
   }
+
+  if (device != "cpu")
+    return runOnDevice(*runnable, reference ? &*reference : nullptr,
+                       inputInits, tileSizes);
 
   FailureOr<std::vector<HostTensor>> outputs =
       run(*runnable, tensorsOf(*runnable), *programPrecision, tileSizes);

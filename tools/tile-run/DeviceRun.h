@@ -1,0 +1,48 @@
+//===- DeviceRun.h - tile-run --device: compile, write, launch --*- C++ -*-===//
+//
+// The GPU path of tile-run: lowers a tile program with the NVVM or ROCDL
+// pipeline, turns the lowered module (host launch function + gpu.binary)
+// into a runtime artifact (docs/Runtime.md) with the inputs' generators and
+// the expected outputs computed on the CPU, writes it, and runs it through
+// the runtime library that tile-gpu-run also uses.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef TILEDIALECT_TOOLS_TILERUN_DEVICERUN_H
+#define TILEDIALECT_TOOLS_TILERUN_DEVICERUN_H
+
+#include "TileDialect/IR/TileOps.h"
+#include "TileDialect/Runtime/Artifact.h"
+
+#include "llvm/ADT/StringMap.h"
+
+namespace mlir::tileir {
+
+struct DeviceCompileOptions {
+  runtime::Platform platform = runtime::Platform::Cuda;
+  /// Empty: sm_90 (cuda) or gfx942 (hip).
+  std::string chip;
+  llvm::StringMap<int64_t> tileSizes;
+  unsigned blockSize = 256;
+  uint64_t seed = 0;
+  double tolerance = 1e-2;
+};
+
+/// An output of the program and its expected values.
+struct ExpectedOutput {
+  /// The program tensor (argument number).
+  unsigned tensor;
+  std::vector<double> values;
+};
+
+/// Lowers `program` and builds its artifact; `inits` gives how each program
+/// tensor starts (inputs: their random stream and distribution). Emits a
+/// diagnostic and fails if the program cannot be lowered.
+FailureOr<runtime::Artifact>
+compileArtifact(ProgramOp program, const DeviceCompileOptions &options,
+                ArrayRef<runtime::TensorInit> inits,
+                ArrayRef<ExpectedOutput> expected);
+
+} // namespace mlir::tileir
+
+#endif // TILEDIALECT_TOOLS_TILERUN_DEVICERUN_H
