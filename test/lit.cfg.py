@@ -39,6 +39,10 @@ if config.tile_have_z3:
 if config.ptxas_executable and os.path.exists(config.ptxas_executable):
     config.available_features.add("ptxas")
     config.substitutions.append(("%ptxas", config.ptxas_executable))
+# hsaco needs the rocm-device-libs bitcode (the build links it into its
+# rocm-toolkit directory).
+if os.path.isdir(os.path.join(config.tile_obj_root, "rocm-toolkit", "amdgcn", "bitcode")):
+    config.available_features.add("rocm-device-libs")
 
 
 def cuda_device_present():

@@ -73,8 +73,10 @@ def TileLowerToGPU : Pass<"tile-lower-to-gpu", "::mlir::ModuleOp"> {
     store. Arithmetic is f32; f16 and bf16 values are rounded to their type
     after each op, as `tile-run --precision f32` does.
 
-    Symbolic tile sizes take their values from `tile-sizes` or, failing
-    that, from the program's `tile.tile_sizes` dictionary attribute; an
+    Symbolic tile sizes take their values from `tile-sizes`, then from the
+    program's `tile.tile_sizes` dictionary attribute, then, only when
+    `max-tile-size` is given, the largest power of two up to it that divides
+    every loop stepping by the size (what `tile-run` does by default); an
     unbound size is an error. f64 tensors and tiles are refused.
 
     `--tile-lower-to-nvvm` and `--tile-lower-to-rocdl` continue from here to
@@ -84,6 +86,9 @@ def TileLowerToGPU : Pass<"tile-lower-to-gpu", "::mlir::ModuleOp"> {
     ListOption<"tileSizes", "tile-sizes", "std::string",
                "Values of symbolic tile sizes, NAME=N (override the "
                "program's tile.tile_sizes attribute)">,
+    Option<"maxTileSize", "max-tile-size", "int64_t", "0",
+           "Bind sizes left unbound to the largest power of two up to this "
+           "that divides their loops (0: unbound sizes are errors)">,
     Option<"blockSize", "block-size", "unsigned", "256",
            "Threads per block">,
     Option<"sharedMemoryBytes", "shared-memory", "int64_t", "49152",

@@ -11,6 +11,7 @@
 #include "Partition.h"
 
 #include "TileDialect/Conversion/Passes.h"
+#include "TileDialect/Interpreter/TileInterpreter.h"
 #include "TileDialect/Support/ElementKindOf.h"
 
 #include "mlir/IR/SymbolTable.h"
@@ -25,9 +26,12 @@ using namespace mlir::tileir;
 using namespace mlir::tileir::gpu_lowering;
 
 /// The tile sizes of `program`: its `tile.tile_sizes` attribute overridden by
-/// `NAME=N` options; every symbolic size the program declares must be bound.
+/// `NAME=N` options, then, with a positive `cap`, the defaults
+/// `chooseDefaultTileSizes` picks; every symbolic size the program declares
+/// must be bound.
 static FailureOr<llvm::StringMap<int64_t>>
-resolveTileSizes(ProgramOp program, ArrayRef<std::string> overrides) {
+resolveTileSizes(ProgramOp program, ArrayRef<std::string> overrides,
+                 int64_t cap) {
   llvm::StringMap<int64_t> sizes;
   if (Attribute attr = program->getAttr("tile.tile_sizes")) {
     auto dict = dyn_cast<DictionaryAttr>(attr);
@@ -51,13 +55,17 @@ resolveTileSizes(ProgramOp program, ArrayRef<std::string> overrides) {
              << entry << "'";
     sizes[entry.substr(0, eq)] = value;
   }
+  if (cap > 0)
+    for (const auto &entry : chooseDefaultTileSizes(program, cap))
+      sizes.try_emplace(entry.getKey(), entry.getValue());
   for (auto size : program.getBodyBlock().getOps<SizeOp>()) {
     auto symbol = dyn_cast<StringAttr>(size.getValue());
     if (symbol && !sizes.count(symbol.getValue()))
       return size.emitOpError("tile size '")
              << symbol.getValue()
              << "' has no value: bind it with tile-sizes=" << symbol.getValue()
-             << "=N or the program's tile.tile_sizes attribute";
+             << "=N, the program's tile.tile_sizes attribute or "
+                "max-tile-size";
   }
   return sizes;
 }
@@ -148,7 +156,7 @@ LogicalResult TileLowerToGPUPass::lower(ProgramOp program) {
   }
 
   FailureOr<llvm::StringMap<int64_t>> sizes =
-      resolveTileSizes(program, tileSizes);
+      resolveTileSizes(program, tileSizes, maxTileSize);
   if (failed(sizes))
     return failure();
   TileInterpreterOptions planOptions;

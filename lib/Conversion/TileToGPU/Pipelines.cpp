@@ -27,6 +27,7 @@ void tileir::buildTileToGPUBinaryPipeline(OpPassManager &pm,
                                           bool rocdl) {
   TileLowerToGPUOptions lower;
   lower.tileSizes.assign(options.tileSizes.begin(), options.tileSizes.end());
+  lower.maxTileSize = options.maxTileSize;
   lower.blockSize = options.blockSize;
   lower.sharedMemoryBytes = options.sharedMemoryBytes;
   pm.addPass(createTileLowerToGPU(lower));
@@ -70,7 +71,11 @@ void tileir::buildTileToGPUBinaryPipeline(OpPassManager &pm,
     target.features = options.features.empty() ? "+ptx80"
                                                 : std::string(options.features);
     pm.addPass(createGpuNVVMAttachTarget(target));
-    binary.toolkitPath = options.toolkit;
+    // Empty: the CUDA found when the project was configured, else
+    // gpu-module-to-binary's own search ($CUDA_HOME and friends).
+    binary.toolkitPath = options.toolkit.empty()
+                             ? std::string(TILE_CUDA_TOOLKIT_DIR)
+                             : std::string(options.toolkit);
   }
   pm.addPass(createGpuModuleToBinaryPass(binary));
 }

@@ -5,7 +5,7 @@
 tile.program @unbound(%A: !tile.tensor<64xf32, input>,
                       %B: !tile.tensor<64xf32, output>) {
   %i = tile.var "i"
-  // expected-error @below {{tile size 'tile_i' has no value: bind it with tile-sizes=tile_i=N or the program's tile.tile_sizes attribute}}
+  // expected-error @below {{tile size 'tile_i' has no value: bind it with tile-sizes=tile_i=N, the program's tile.tile_sizes attribute or max-tile-size}}
   %ti = tile.size "tile_i"
   %t = tile.tile %i
   %a = tile.load %A[%t] : !tile.tensor<64xf32, input> -> !tile.tile<[tile_i], f32>

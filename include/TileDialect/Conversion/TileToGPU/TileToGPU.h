@@ -24,6 +24,11 @@ struct GPUPipelineOptions : public PassPipelineOptions<GPUPipelineOptions> {
   ListOption<std::string> tileSizes{
       *this, "tile-sizes",
       llvm::cl::desc("Values of symbolic tile sizes, NAME=N")};
+  Option<int64_t> maxTileSize{
+      *this, "max-tile-size",
+      llvm::cl::desc("Bind sizes left unbound to the largest power of two up "
+                     "to this dividing their loops (0: unbound is an error)"),
+      llvm::cl::init(0)};
   Option<unsigned> blockSize{*this, "block-size",
                              llvm::cl::desc("Threads per block"),
                              llvm::cl::init(256)};
