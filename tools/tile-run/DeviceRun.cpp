@@ -32,6 +32,8 @@ tileir::compileArtifact(ProgramOp program, const DeviceCompileOptions &options,
   for (const auto &entry : options.tileSizes)
     sizes.push_back((entry.getKey() + "=" + Twine(entry.getValue())).str());
   pipeline.tileSizes = sizes;
+  pipeline.maxTileSize = options.maxTileSize;
+  pipeline.minBlocks = options.minBlocks;
   pipeline.blockSize = options.blockSize;
   pipeline.chip = options.chip;
   PassManager pm(ctx);

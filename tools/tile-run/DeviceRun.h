@@ -22,7 +22,11 @@ struct DeviceCompileOptions {
   runtime::Platform platform = runtime::Platform::Cuda;
   /// Empty: sm_90 (cuda) or gfx942 (hip).
   std::string chip;
+  /// Explicit tile sizes; the others are bound by `maxTileSize` and shrunk
+  /// for `minBlocks` (see --tile-lower-to-gpu).
   llvm::StringMap<int64_t> tileSizes;
+  int64_t maxTileSize = 32;
+  int64_t minBlocks = 264;
   unsigned blockSize = 256;
   uint64_t seed = 0;
   double tolerance = 1e-2;

@@ -101,6 +101,10 @@ static cl::opt<bool>
                 cl::desc("With --device: write the artifact, do not run it"));
 static cl::opt<unsigned> blockSize("block-size", cl::init(256),
                                    cl::desc("GPU threads per block"));
+static cl::opt<int64_t> minBlocks(
+    "min-blocks", cl::init(264),
+    cl::desc("GPU: halve default tile sizes of grid loops until each kernel "
+             "has this many blocks where possible (0: keep the defaults)"));
 
 namespace {
 
@@ -298,7 +302,14 @@ int runOnDevice(Runnable &runnable, Runnable *reference,
   DeviceCompileOptions options;
   options.platform = *platform;
   options.chip = chip;
-  options.tileSizes = tileSizes;
+  // Only the sizes given with --tile-sizes are fixed; the lowering binds the
+  // others (same defaults as the CPU) and may shrink them for the grid.
+  for (const std::string &arg : tileSizeArgs) {
+    size_t eq = arg.find('=');
+    options.tileSizes[arg.substr(0, eq)] = tileSizes.lookup(arg.substr(0, eq));
+  }
+  options.maxTileSize = maxTileSize;
+  options.minBlocks = minBlocks;
   options.blockSize = blockSize;
   options.seed = seed;
   // fp16 storage and f32 arithmetic against an fp64 reference.

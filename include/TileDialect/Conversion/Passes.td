@@ -64,7 +64,10 @@ def TileLowerToGPU : Pass<"tile-lower-to-gpu", "::mlir::ModuleOp"> {
     told apart by a dimension indexed by that loop's variable, or by
     disjoint constant slices) become the grid, flattened into `blockIdx.x`;
     loops with carried dependences and everything inside them run within
-    each block. Each tile value is computed element by element by the
+    each block. Below the grid loops, a sequence of parallel loops whose
+    iterations line up (whatever one writes, the others touch only in the
+    same iteration number) runs side by side: iteration b of each on block
+    b, a barrier between them. Each tile value is computed element by element by the
     block's threads; elementwise chains, layout changes and casts are
     recomputed where they are used; matmuls, reductions and their operands
     that are not plain loads are buffered in workgroup memory (up to
@@ -76,8 +79,10 @@ def TileLowerToGPU : Pass<"tile-lower-to-gpu", "::mlir::ModuleOp"> {
     Symbolic tile sizes take their values from `tile-sizes`, then from the
     program's `tile.tile_sizes` dictionary attribute, then, only when
     `max-tile-size` is given, the largest power of two up to it that divides
-    every loop stepping by the size (what `tile-run` does by default); an
-    unbound size is an error. f64 tensors and tiles are refused.
+    every loop stepping by the size (what `tile-run` does by default); sizes
+    bound that way that step grid loops are then halved, the largest first,
+    while a kernel has fewer than `min-blocks` blocks (default 264, two per
+    H100 SM). Explicit sizes are never changed. An unbound size is an error. f64 tensors and tiles are refused.
 
     `--tile-lower-to-nvvm` and `--tile-lower-to-rocdl` continue from here to
     `gpu.binary` (see docs/GPULowering.md).
@@ -89,6 +94,9 @@ def TileLowerToGPU : Pass<"tile-lower-to-gpu", "::mlir::ModuleOp"> {
     Option<"maxTileSize", "max-tile-size", "int64_t", "0",
            "Bind sizes left unbound to the largest power of two up to this "
            "that divides their loops (0: unbound sizes are errors)">,
+    Option<"minBlocks", "min-blocks", "int64_t", "264",
+           "Shrink sizes bound by max-tile-size until every kernel has at "
+           "least this many blocks where a grid loop allows (0: never)">,
     Option<"blockSize", "block-size", "unsigned", "256",
            "Threads per block">,
     Option<"sharedMemoryBytes", "shared-memory", "int64_t", "49152",

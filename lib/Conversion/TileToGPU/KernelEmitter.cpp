@@ -531,7 +531,9 @@ void Emitter::run() {
   threadId = gpu::ThreadIdOp::create(b, loc, gpu::Dimension::x);
   vars.assign(plan.numVars, Value());
   Value block = gpu::BlockIdOp::create(b, loc, gpu::Dimension::x);
-  Value rest = block;
+  // Block = (grid loops, outermost slowest) * partBlocks + part iteration.
+  Value partIteration = rem(block, kernel.partBlocks);
+  Value rest = div(block, kernel.partBlocks);
   for (const GridLoop &g : llvm::reverse(kernel.grid)) {
     Value iteration = rem(rest, g.trips);
     rest = div(rest, g.trips);
@@ -539,7 +541,25 @@ void Emitter::run() {
   }
   if (kernel.scratchElements)
     scratchBase = mul(block, kernel.scratchElements);
-  emitStmt(kernel.body);
+  for (const KernelPart &part : kernel.parts) {
+    if (!part.loop) {
+      emitStmt(part.stmt);
+      continue;
+    }
+    const GridLoop &g = *part.loop;
+    vars[g.var] = add(index(g.start), mul(partIteration, g.step));
+    if (g.trips == kernel.partBlocks) {
+      emitStmt(part.stmt);
+      continue;
+    }
+    // Uniform per block, so the barriers inside stay block-wide.
+    Value active = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult,
+                                         partIteration, index(g.trips));
+    auto ifOp = scf::IfOp::create(b, loc, active, /*withElseRegion=*/false);
+    OpBuilder::InsertionGuard guard(b);
+    b.setInsertionPoint(ifOp.thenBlock()->getTerminator());
+    emitStmt(part.stmt);
+  }
   gpu::ReturnOp::create(b, loc);
 }
 

@@ -15,6 +15,7 @@
 #include "TileDialect/Support/ElementKindOf.h"
 
 #include "mlir/IR/SymbolTable.h"
+#include "llvm/ADT/StringSet.h"
 
 namespace mlir::tileir {
 #define GEN_PASS_DEF_TILELOWERTOGPU
@@ -31,7 +32,7 @@ using namespace mlir::tileir::gpu_lowering;
 /// must be bound.
 static FailureOr<llvm::StringMap<int64_t>>
 resolveTileSizes(ProgramOp program, ArrayRef<std::string> overrides,
-                 int64_t cap) {
+                 int64_t cap, llvm::StringSet<> &defaulted) {
   llvm::StringMap<int64_t> sizes;
   if (Attribute attr = program->getAttr("tile.tile_sizes")) {
     auto dict = dyn_cast<DictionaryAttr>(attr);
@@ -57,7 +58,8 @@ resolveTileSizes(ProgramOp program, ArrayRef<std::string> overrides,
   }
   if (cap > 0)
     for (const auto &entry : chooseDefaultTileSizes(program, cap))
-      sizes.try_emplace(entry.getKey(), entry.getValue());
+      if (sizes.try_emplace(entry.getKey(), entry.getValue()).second)
+        defaulted.insert(entry.getKey());
   for (auto size : program.getBodyBlock().getOps<SizeOp>()) {
     auto symbol = dyn_cast<StringAttr>(size.getValue());
     if (symbol && !sizes.count(symbol.getValue()))
@@ -155,25 +157,68 @@ LogicalResult TileLowerToGPUPass::lower(ProgramOp program) {
         storage));
   }
 
+  llvm::StringSet<> defaulted;
   FailureOr<llvm::StringMap<int64_t>> sizes =
-      resolveTileSizes(program, tileSizes, maxTileSize);
+      resolveTileSizes(program, tileSizes, maxTileSize, defaulted);
   if (failed(sizes))
     return failure();
+  PartitionOptions partitionOptions;
+  partitionOptions.sharedMemoryBytes = sharedMemoryBytes;
+  SmallVector<std::pair<unsigned, unsigned>> aliases = getAliases(program);
   TileInterpreterOptions planOptions;
   planOptions.precision = Precision::F32;
   planOptions.tileSizes = *sizes;
   FailureOr<interp::Plan> plan = interp::buildPlan(program, planOptions);
   if (failed(plan))
     return failure();
+  SmallVector<Kernel> kernels = partitionPlan(*plan, aliases, partitionOptions);
+  // Defaulted sizes shrink until every kernel fills `min-blocks` blocks:
+  // halve the largest defaulted size stepping a grid loop of the kernel
+  // with the fewest blocks, while that helps.
+  while (minBlocks > 0) {
+    std::optional<std::string> shrink;
+    int64_t fewest = minBlocks;
+    for (const Kernel &kernel : kernels) {
+      if (kernel.numBlocks >= fewest)
+        continue;
+      std::optional<std::string> pick;
+      int64_t largest = 1;
+      auto consider = [&](const GridLoop &g) {
+        auto loop = cast<LoopOp>(plan->stmts[g.stmt].op);
+        auto size = loop.getStep().getDefiningOp<SizeOp>();
+        auto symbol = size ? dyn_cast<StringAttr>(size.getValue()) : nullptr;
+        if (!symbol || !defaulted.contains(symbol.getValue()))
+          return;
+        int64_t value = sizes->lookup(symbol.getValue());
+        if (value > largest) {
+          largest = value;
+          pick = symbol.getValue().str();
+        }
+      };
+      for (const GridLoop &g : kernel.grid)
+        consider(g);
+      for (const KernelPart &part : kernel.parts)
+        if (part.loop)
+          consider(*part.loop);
+      if (pick) {
+        fewest = kernel.numBlocks;
+        shrink = pick;
+      }
+    }
+    if (!shrink)
+      break;
+    (*sizes)[*shrink] /= 2;
+    planOptions.tileSizes = *sizes;
+    plan = interp::buildPlan(program, planOptions);
+    if (failed(plan))
+      return failure();
+    kernels = partitionPlan(*plan, aliases, partitionOptions);
+  }
   for (const interp::ExprNode &node : plan->exprs)
     if (node.elementKind == ElementKind::F64)
       return node.op->emitOpError(
           "has f64 tiles, which GPU kernels do not support");
 
-  PartitionOptions partitionOptions;
-  partitionOptions.sharedMemoryBytes = sharedMemoryBytes;
-  SmallVector<Kernel> kernels =
-      partitionPlan(*plan, getAliases(program), partitionOptions);
 
   int64_t scratchElements = 0;
   for (const Kernel &kernel : kernels) {
@@ -256,7 +301,7 @@ LogicalResult TileLowerToGPUPass::lower(ProgramOp program) {
         gpu::KernelDim3{indexConstant(blockSize), one, one},
         /*dynamicSharedMemorySize=*/Value(), operands);
     ++numKernels;
-    numGridLoops += kernel.grid.size();
+    numGridLoops += kernel.grid.size() + (kernel.parts.front().loop ? kernel.parts.size() : 0);
   }
   func::ReturnOp::create(hb, loc);
   program.erase();

@@ -99,6 +99,8 @@ static bool separated(const Access &a, const Access &b, unsigned var) {
 static bool isParallel(const Plan &plan, unsigned id,
                        ArrayRef<std::pair<unsigned, unsigned>> aliases) {
   const StmtNode &loop = plan.stmts[id];
+  if (loop.end - loop.start <= loop.step)
+    return true; // one iteration
   SmallVector<const Access *> writes, reads;
   collectAccesses(plan, loop.first, writes, reads);
   auto mayOverlap = [&](unsigned x, unsigned y) {
@@ -121,6 +123,68 @@ static bool isParallel(const Plan &plan, unsigned id,
       if (conflict(w, other))
         return false;
   }
+  return true;
+}
+
+/// Whether `a` (in a loop over `varA`) and `b` (in a loop over `varB`) touch
+/// disjoint elements whenever their iteration numbers differ: some dimension
+/// indexes `a` by `varA` and `b` by `varB` the same way, the two loops having
+/// the same start and step; or two constant slices never meet.
+static bool separatedAcross(const Access &a, const Access &b, unsigned varA,
+                            unsigned varB, bool sameIterationSpace) {
+  for (auto [da, db] : llvm::zip_equal(a.dims, b.dims)) {
+    if (sameIterationSpace && da.kind == db.kind && da.var == varA &&
+        db.var == varB &&
+        (da.kind == DimIndex::Kind::Tile || da.kind == DimIndex::Kind::Elem))
+      return true;
+    if (da.kind == DimIndex::Kind::Const && db.kind == DimIndex::Kind::Const &&
+        (da.base + da.extent <= db.base || db.base + db.extent <= da.base))
+      return true;
+  }
+  return false;
+}
+
+/// Whether the loops of sequence `leaves` (each provably parallel) may run
+/// side by side with iteration b of each on block b: whatever one loop
+/// writes, another loop touches only in the same iteration number.
+static bool alignedLoops(const Plan &plan, ArrayRef<unsigned> leaves,
+                         ArrayRef<std::pair<unsigned, unsigned>> aliases) {
+  struct Side {
+    const StmtNode *loop;
+    SmallVector<const Access *> writes, reads;
+  };
+  SmallVector<Side> sides;
+  for (unsigned id : leaves) {
+    Side side{&plan.stmts[id], {}, {}};
+    collectAccesses(plan, side.loop->first, side.writes, side.reads);
+    sides.push_back(std::move(side));
+  }
+  auto mayOverlap = [&](unsigned x, unsigned y) {
+    return x == y || llvm::is_contained(aliases, std::make_pair(x, y)) ||
+           llvm::is_contained(aliases, std::make_pair(y, x));
+  };
+  auto conflict = [&](const Access *w, const Side &ws, const Access *o,
+                      const Side &os) {
+    if (!mayOverlap(w->tensor, o->tensor))
+      return false;
+    if (w->tensor != o->tensor)
+      return true;
+    bool same = ws.loop->start == os.loop->start &&
+                ws.loop->step == os.loop->step;
+    return !separatedAcross(*w, *o, ws.loop->var, os.loop->var, same);
+  };
+  for (size_t i = 0; i < sides.size(); ++i)
+    for (size_t j = i + 1; j < sides.size(); ++j)
+      for (auto [x, y] : {std::make_pair(&sides[i], &sides[j]),
+                          std::make_pair(&sides[j], &sides[i])})
+        for (const Access *w : x->writes) {
+          for (const Access *o : y->writes)
+            if (conflict(w, *x, o, *y))
+              return false;
+          for (const Access *o : y->reads)
+            if (conflict(w, *x, o, *y))
+              return false;
+        }
   return true;
 }
 
@@ -285,6 +349,7 @@ gpu_lowering::partitionPlan(const Plan &plan,
            isParallel(plan, body, aliases)) {
       const StmtNode &loop = plan.stmts[body];
       GridLoop g;
+      g.stmt = body;
       g.var = loop.var;
       g.start = loop.start;
       g.step = loop.step;
@@ -294,6 +359,31 @@ gpu_lowering::partitionPlan(const Plan &plan,
       body = loop.first;
     }
     kernel.body = body;
+    // A sequence of parallel loops whose iterations line up runs side by
+    // side: iteration b of each on block b.
+    SmallVector<unsigned> leaves;
+    collectSequence(plan, body, leaves);
+    bool horizontal =
+        leaves.size() > 1 && llvm::all_of(leaves, [&](unsigned leaf) {
+          return plan.stmts[leaf].kind == StmtNode::Kind::Loop &&
+                 isParallel(plan, leaf, aliases);
+        }) && alignedLoops(plan, leaves, aliases);
+    if (horizontal) {
+      for (unsigned leaf : leaves) {
+        const StmtNode &loop = plan.stmts[leaf];
+        GridLoop g;
+        g.stmt = leaf;
+        g.var = loop.var;
+        g.start = loop.start;
+        g.step = loop.step;
+        g.trips = (loop.end - loop.start) / loop.step;
+        kernel.partBlocks = std::max(kernel.partBlocks, g.trips);
+        kernel.parts.push_back({g, loop.first});
+      }
+      kernel.numBlocks *= kernel.partBlocks;
+    } else {
+      kernel.parts.push_back({std::nullopt, body});
+    }
     BufferPlanner(plan, kernel, aliases, options.sharedMemoryBytes).run(body);
     SmallVector<const Access *> writes, reads;
     collectAccesses(plan, body, writes, reads);

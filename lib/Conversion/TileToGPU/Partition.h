@@ -18,10 +18,14 @@
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/SmallVector.h"
 
+#include <optional>
+
 namespace mlir::tileir::gpu_lowering {
 
 /// A loop mapped onto the grid.
 struct GridLoop {
+  /// The loop statement.
+  unsigned stmt = 0;
   unsigned var = 0;
   int64_t start = 0, step = 1, trips = 1;
 };
@@ -44,14 +48,27 @@ struct StoreBuffers {
   bool bufferRoot = false;
 };
 
+/// One statement of a kernel's body. A part with a loop runs iteration b of
+/// that loop on block b (blocks past its trip count skip it).
+struct KernelPart {
+  std::optional<GridLoop> loop;
+  /// The statement a block runs (the loop's body, or the whole statement).
+  unsigned stmt = 0;
+};
+
 /// One kernel.
 struct Kernel {
   /// The top-level statement.
   unsigned stmt = 0;
-  /// Grid loops, outermost first, and the statement each block runs.
+  /// Grid loops, outermost first, then the parts each block runs in order,
+  /// with a barrier between parts.
   llvm::SmallVector<GridLoop> grid;
+  llvm::SmallVector<KernelPart> parts;
+  /// The statement below the grid loops.
   unsigned body = 0;
+  /// The product of the grid loops' trips and of the largest part trip.
   int64_t numBlocks = 1;
+  int64_t partBlocks = 1;
   /// Buffers per store statement of the body.
   llvm::DenseMap<unsigned, StoreBuffers> stores;
   /// Shared memory and per-block global scratch, in f32 elements.

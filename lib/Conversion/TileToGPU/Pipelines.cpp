@@ -28,6 +28,7 @@ void tileir::buildTileToGPUBinaryPipeline(OpPassManager &pm,
   TileLowerToGPUOptions lower;
   lower.tileSizes.assign(options.tileSizes.begin(), options.tileSizes.end());
   lower.maxTileSize = options.maxTileSize;
+  lower.minBlocks = options.minBlocks;
   lower.blockSize = options.blockSize;
   lower.sharedMemoryBytes = options.sharedMemoryBytes;
   pm.addPass(createTileLowerToGPU(lower));

@@ -149,3 +149,77 @@ tile.program @two(%A: !tile.tensor<8xf32, input>, %B: !tile.tensor<8xf32, interm
   %seq = tile.seq %s1, %s2
   tile.yield %seq
 }
+
+// -----
+
+// Under a one-trip loop, two parallel loops write different tensors from the
+// same input: they run side by side, iteration b of each on block b (4
+// blocks; the shorter loop's blocks past its 2 trips skip it).
+// CHECK-LABEL: func.func @side_by_side
+// CHECK: gpu.launch_func @side_by_side_kernels::@side_by_side_k0 blocks in (%c4,
+// CHECK: gpu.func @side_by_side_k0
+// CHECK: %[[B:.*]] = gpu.block_id x
+// CHECK: math.exp
+// CHECK: gpu.barrier
+// CHECK: %[[ACTIVE:.*]] = arith.cmpi ult, %{{.*}}, %c2
+// CHECK: scf.if %[[ACTIVE]]
+// CHECK: arith.negf
+tile.program @side_by_side(%A: !tile.tensor<64xf32, input>,
+                           %B: !tile.tensor<64xf32, output>,
+                           %C: !tile.tensor<64xf32, output>) attributes {tile.tile_sizes = {tile_i = 16, tile_j = 32, tile_o = 64}} {
+  %o = tile.var "o"
+  %i = tile.var "i"
+  %j = tile.var "j"
+  %to = tile.size "tile_o"
+  %ti = tile.size "tile_i"
+  %tj = tile.size "tile_j"
+  %t = tile.tile %i
+  %u = tile.tile %j
+  %a = tile.load %A[%t] : !tile.tensor<64xf32, input> -> !tile.tile<[tile_i], f32>
+  %e = tile.exp %a : !tile.tile<[tile_i], f32>
+  %s1 = tile.store %e, %B[%t] : !tile.tile<[tile_i], f32>, !tile.tensor<64xf32, output>
+  %l1 = tile.loop %i = 0 to 64 step %ti body %s1
+  %a2 = tile.load %A[%u] : !tile.tensor<64xf32, input> -> !tile.tile<[tile_j], f32>
+  %n = tile.neg %a2 : !tile.tile<[tile_j], f32>
+  %s2 = tile.store %n, %C[%u] : !tile.tile<[tile_j], f32>, !tile.tensor<64xf32, output>
+  %l2 = tile.loop %j = 0 to 64 step %tj body %s2
+  %seq = tile.seq %l1, %l2
+  %lo = tile.loop %o = 0 to 64 step %to body %seq
+  tile.yield %lo
+}
+
+// -----
+
+// The second loop reads all of B, which the first writes tile by tile: the
+// loops must not run side by side, so one block runs both in order.
+// CHECK-LABEL: func.func @not_side_by_side
+// CHECK: blocks in (%c1,
+// CHECK: gpu.func @not_side_by_side_k0
+// CHECK-NOT: gpu.block_id
+// CHECK: scf.for %{{.*}} = %c0 to %c64 step %c16
+// CHECK: scf.for %{{.*}} = %c0 to %c64 step %c32
+tile.program @not_side_by_side(%A: !tile.tensor<64xf32, input>,
+                               %B: !tile.tensor<64xf32, intermediate>,
+                               %C: !tile.tensor<2x64xf32, output>) attributes {tile.tile_sizes = {tile_i = 16, tile_j = 32, tile_o = 64}} {
+  %o = tile.var "o"
+  %i = tile.var "i"
+  %j = tile.var "j"
+  %to = tile.size "tile_o"
+  %ti = tile.size "tile_i"
+  %tj = tile.size "tile_j"
+  %c32 = tile.size 32
+  %full = tile.full
+  %t = tile.tile %i
+  %ej = tile.elem %j
+  %a = tile.load %A[%t] : !tile.tensor<64xf32, input> -> !tile.tile<[tile_i], f32>
+  %e = tile.exp %a : !tile.tile<[tile_i], f32>
+  %s1 = tile.store %e, %B[%t] : !tile.tile<[tile_i], f32>, !tile.tensor<64xf32, intermediate>
+  %l1 = tile.loop %i = 0 to 64 step %ti body %s1
+  %b = tile.load %B[%full] : !tile.tensor<64xf32, intermediate> -> !tile.tile<[64], f32>
+  %bu = tile.unsqueeze %b, 0 : !tile.tile<[64], f32> -> !tile.tile<[1, 64], f32>
+  %s2 = tile.store %bu, %C[%ej, %full] : !tile.tile<[1, 64], f32>, !tile.tensor<2x64xf32, output>
+  %l2 = tile.loop %j = 0 to 64 step %c32 body %s2
+  %seq = tile.seq %l1, %l2
+  %lo = tile.loop %o = 0 to 64 step %to body %seq
+  tile.yield %lo
+}

@@ -29,6 +29,11 @@ struct GPUPipelineOptions : public PassPipelineOptions<GPUPipelineOptions> {
       llvm::cl::desc("Bind sizes left unbound to the largest power of two up "
                      "to this dividing their loops (0: unbound is an error)"),
       llvm::cl::init(0)};
+  Option<int64_t> minBlocks{
+      *this, "min-blocks",
+      llvm::cl::desc("Shrink sizes bound by max-tile-size until every kernel "
+                     "has this many blocks where possible (0: never)"),
+      llvm::cl::init(264)};
   Option<unsigned> blockSize{*this, "block-size",
                              llvm::cl::desc("Threads per block"),
                              llvm::cl::init(256)};
