@@ -736,12 +736,20 @@ def write_report(report, out_dir, stem):
         json.dump(report, f, indent=1, sort_keys=False)
         f.write("\n")
     d = report
-    L = ["# Workloads vs PyTorch and the HBM floor, %s (%s)" % (
-        d["device"], d["date"]), "",
+    L = ["# Workloads vs PyTorch and the HBM floor, %s (%s)%s" % (
+        d["device"], d["date"], ", --quick: a smoke test, not a measurement"
+        if d["settings"]["quick"] else ""), "",
          "Device: %s, driver %s; torch %s, CUDA %s, Triton %s. Copy "
          "bandwidth (1 GiB device-to-device `copy_`, read + written bytes): "
-         "%.3f TB/s." % (d["device"], d["driver"], d["torch"], d["cuda"],
-                         d["triton"], d["copy_bandwidth"] / 1e12), "",
+         "%s." % (d["device"], d["driver"], d["torch"], d["cuda"],
+                  d["triton"], " / ".join(
+                      "%.3f TB/s" % (b / 1e12) for b in sorted(
+                          {w["copy_bandwidth"] for w in d["workloads"]}
+                          or {d["copy_bandwidth"]}))
+                  + ("" if len({w["copy_bandwidth"] for w in
+                                d["workloads"]}) < 2 else
+                     " (separate runs; each floor uses its own run's)")),
+         "",
          "Made by `%s`. Times are us per call. PyTorch: one call captured in "
          "a CUDA graph, median of %d samples of %d replays; f16 storage, "
          "f32 accumulation (%s), every variant checked against eager "
@@ -897,6 +905,44 @@ def cpu_smoke(opts):
     return ok
 
 
+def finish(report, entries):
+    """Orders the entries and adds the geometric means."""
+    order = {(c, w): i for i, (c, w) in enumerate(
+        (c, w) for c in gen.CONFIGS for w in WORKLOADS)}
+    entries.sort(key=lambda e: order[(e["config"], e["workload"])])
+    passed = [e for e in entries if e["ours_over_floor"]]
+    report.update(workloads=entries,
+                  geomean_ours_over_floor=geomean(
+                      [e["ours_over_floor"] for e in passed]),
+                  geomean_ours_over_pytorch=geomean(
+                      [e["ours_over_pytorch"] for e in passed]),
+                  geomean_count=len(passed))
+    return report
+
+
+def combine(paths, out_dir, stem):
+    reports = []
+    for path in paths:
+        with open(path) as f:
+            reports.append(json.load(f))
+    entries = {}
+    for r in reports:
+        for e in r["workloads"]:
+            entries[(e["config"], e["workload"])] = e
+    report = dict(reports[0])
+    report["command"] = " ; ".join(r["command"] for r in reports)
+    report["settings"]["quick"] = any(r["settings"]["quick"]
+                                      for r in reports)
+    bws = sorted({e["copy_bandwidth"] for e in entries.values()})
+    report["copy_bandwidth"] = statistics.median(bws)
+    finish(report, list(entries.values()))
+    stem = stem or "%s-%s" % (slug(report["device"]), report["date"])
+    path = write_report(report, out_dir, stem)
+    print_table(report["workloads"])
+    log("wrote %s and .md" % path)
+    return 0
+
+
 def main(argv):
     global torch, F, MM32
     p = argparse.ArgumentParser(
@@ -935,8 +981,14 @@ def main(argv):
     p.add_argument("--cpu-smoke", action="store_true",
                    help="run the PyTorch functions on the CPU at the scaled "
                    "shapes (no GPU needed), then the whole script on the CPU")
+    p.add_argument("--combine", nargs="+", metavar="JSON",
+                   help="no measurement: merge result files of separate "
+                   "runs (later files win per workload) into --out, and "
+                   "write its .md (needs no torch)")
     p.add_argument("--verbose", action="store_true")
     opts = p.parse_args(argv)
+    if opts.combine:
+        return combine(opts.combine, opts.out, opts.stem)
 
     import torch as _torch
     import torch.nn.functional as _F
@@ -1037,10 +1089,6 @@ def main(argv):
         keys = {(e["config"], e["workload"]) for e in entries}
         entries = [e for e in old["workloads"]
                    if (e["config"], e["workload"]) not in keys] + entries
-    order = {(c, w): i for i, (c, w) in enumerate(
-        (c, w) for c in gen.CONFIGS for w in WORKLOADS)}
-    entries.sort(key=lambda e: order[(e["config"], e["workload"])])
-    passed = [e for e in entries if e["ours_over_floor"]]
     report = dict(info, date=date, copy_bandwidth=bw,
                   command="python3 bench/gpu/bench.py " + " ".join(argv),
                   settings={"samples": opts.samples,
@@ -1053,17 +1101,13 @@ def main(argv):
                                 "torch.mm/bmm out_dtype=float32"
                                 if MM32 is mm32_out_dtype
                                 else "f16 matmul + cast"),
-                            "allow_fp16_reduced_precision_reduction": False},
-                  workloads=entries,
-                  geomean_ours_over_floor=geomean(
-                      [e["ours_over_floor"] for e in passed]),
-                  geomean_ours_over_pytorch=geomean(
-                      [e["ours_over_pytorch"] for e in passed]),
-                  geomean_count=len(passed))
+                            "allow_fp16_reduced_precision_reduction": False})
+    finish(report, entries)
     log("")
     print_table(entries)
     log("geomean ours/floor: %s over %d workloads" % (
-        fmt_ratio(report["geomean_ours_over_floor"]), len(passed)))
+        fmt_ratio(report["geomean_ours_over_floor"]),
+        report["geomean_count"]))
     path = write_report(report, opts.out, stem)
     log("wrote %s and .md" % path)
     return 0
