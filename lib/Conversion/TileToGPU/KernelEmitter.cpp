@@ -39,10 +39,9 @@ namespace {
 class Emitter {
 public:
   Emitter(const Plan &plan, const Kernel &kernel,
-          ArrayRef<ElementKind> tensorKinds, unsigned blockSize,
-          gpu::GPUFuncOp func)
+          ArrayRef<ElementKind> tensorKinds, gpu::GPUFuncOp func)
       : plan(plan), kernel(kernel), tensorKinds(tensorKinds),
-        blockSize(blockSize), func(func), b(func.getContext()),
+        func(func), b(func.getContext()),
         loc(func.getLoc()), f32(b.getF32Type()) {}
 
   void run();
@@ -86,11 +85,13 @@ private:
 
   void emitStmt(unsigned id);
   void emitStore(unsigned id);
+  /// A loop of `Kernel::perElementLoops`: each thread runs every iteration
+  /// for its elements.
+  void emitPerElementLoop(const StmtNode &loop);
 
   const Plan &plan;
   const Kernel &kernel;
   ArrayRef<ElementKind> tensorKinds;
-  unsigned blockSize;
   gpu::GPUFuncOp func;
   OpBuilder b;
   Location loc;
@@ -147,7 +148,8 @@ Value Emitter::rem(Value x, int64_t c) {
 }
 
 void Emitter::forEachElement(int64_t n, llvm::function_ref<void(Value)> body) {
-  auto loop = scf::ForOp::create(b, loc, threadId, index(n), index(blockSize));
+  auto loop =
+      scf::ForOp::create(b, loc, threadId, index(n), index(kernel.threads));
   OpBuilder::InsertionGuard guard(b);
   b.setInsertionPoint(loop.getBody()->getTerminator());
   body(loop.getInductionVar());
@@ -469,7 +471,9 @@ Value Emitter::formula(unsigned id, Value flat) {
 
 void Emitter::emitStore(unsigned id) {
   const StmtNode &store = plan.stmts[id];
-  buffers = &kernel.stores.find(id)->second;
+  auto planned = kernel.stores.find(id);
+  assert(planned != kernel.stores.end() && "store without a buffer plan");
+  buffers = &planned->second;
   for (unsigned e : buffers->order) {
     forEachElement(plan.exprs[e].numElements, [&](Value flat) {
       Value v = formula(e, flat);
@@ -491,6 +495,24 @@ void Emitter::emitStore(unsigned id) {
   buffers = nullptr;
 }
 
+void Emitter::emitPerElementLoop(const StmtNode &loop) {
+  const StmtNode &store = plan.stmts[loop.first];
+  const ExprNode &value = plan.exprs[store.first];
+  ElementKind kind = tensorKinds[store.access.tensor];
+  forEachElement(value.numElements, [&](Value flat) {
+    auto iterations = scf::ForOp::create(b, loc, index(loop.start),
+                                         index(loop.end), index(loop.step));
+    OpBuilder::InsertionGuard guard(b);
+    b.setInsertionPoint(iterations.getBody()->getTerminator());
+    vars[loop.var] = iterations.getInductionVar();
+    Value v = fromF32(formula(store.first, flat), kind);
+    Value address = tensorOffset(store.access, value.shape, flat);
+    memref::StoreOp::create(b, loc, v, tensorArgs[store.access.tensor],
+                            address);
+  });
+  gpu::BarrierOp::create(b, loc);
+}
+
 void Emitter::emitStmt(unsigned id) {
   while (true) {
     const StmtNode &stmt = plan.stmts[id];
@@ -502,6 +524,10 @@ void Emitter::emitStmt(unsigned id) {
       id = stmt.second;
       continue;
     case StmtNode::Kind::Loop: {
+      if (kernel.perElementLoops.contains(id)) {
+        emitPerElementLoop(stmt);
+        return;
+      }
       auto loop = scf::ForOp::create(b, loc, index(stmt.start),
                                      index(stmt.end), index(stmt.step));
       OpBuilder::InsertionGuard guard(b);
@@ -566,8 +592,7 @@ void Emitter::run() {
 LogicalResult gpu_lowering::emitKernelBody(const Plan &plan,
                                            const Kernel &kernel,
                                            ArrayRef<ElementKind> tensorKinds,
-                                           unsigned blockSize,
                                            gpu::GPUFuncOp func) {
-  Emitter(plan, kernel, tensorKinds, blockSize, func).run();
+  Emitter(plan, kernel, tensorKinds, func).run();
   return success();
 }

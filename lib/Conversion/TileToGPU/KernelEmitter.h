@@ -29,11 +29,12 @@ Type getStorageType(MLIRContext *ctx, ElementKind kind);
 /// Emits the body of `func`, whose arguments are the memrefs of
 /// `kernel.tensors` in order, then the global scratch if
 /// `kernel.scratchElements` is nonzero, and whose first workgroup attribution
-/// (if `kernel.sharedElements` is nonzero) is the shared buffer.
+/// (if `kernel.sharedElements` is nonzero) is the shared buffer; the block
+/// has `kernel.threads` threads.
 /// `tensorKinds` gives each program tensor's element kind.
 LogicalResult emitKernelBody(const interp::Plan &plan, const Kernel &kernel,
                              ArrayRef<ElementKind> tensorKinds,
-                             unsigned blockSize, gpu::GPUFuncOp func);
+                             gpu::GPUFuncOp func);
 
 } // namespace mlir::tileir::gpu_lowering
 

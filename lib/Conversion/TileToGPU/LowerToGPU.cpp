@@ -164,6 +164,7 @@ LogicalResult TileLowerToGPUPass::lower(ProgramOp program) {
     return failure();
   PartitionOptions partitionOptions;
   partitionOptions.sharedMemoryBytes = sharedMemoryBytes;
+  partitionOptions.blockSize = blockSize;
   SmallVector<std::pair<unsigned, unsigned>> aliases = getAliases(program);
   TileInterpreterOptions planOptions;
   planOptions.precision = Precision::F32;
@@ -171,7 +172,7 @@ LogicalResult TileLowerToGPUPass::lower(ProgramOp program) {
   FailureOr<interp::Plan> plan = interp::buildPlan(program, planOptions);
   if (failed(plan))
     return failure();
-  SmallVector<Kernel> kernels = partitionPlan(*plan, aliases, partitionOptions);
+  std::vector<Kernel> kernels = partitionPlan(*plan, aliases, partitionOptions);
   // Defaulted sizes shrink until every kernel fills `min-blocks` blocks:
   // halve the largest defaulted size stepping a grid loop of the kernel
   // with the fewest blocks, while that helps.
@@ -292,13 +293,13 @@ LogicalResult TileLowerToGPUPass::lower(ProgramOp program) {
         kb.getFunctionType(argTypes, {}), workgroup, TypeRange());
     func->setAttr(gpu::GPUDialect::getKernelFuncAttrName(), kb.getUnitAttr());
     func.setKnownBlockSizeAttr(
-        kb.getDenseI32ArrayAttr({int32_t(blockSize.getValue()), 1, 1}));
-    if (failed(emitKernelBody(*plan, kernel, kinds, blockSize, func)))
+        kb.getDenseI32ArrayAttr({int32_t(kernel.threads), 1, 1}));
+    if (failed(emitKernelBody(*plan, kernel, kinds, func)))
       return failure();
     gpu::LaunchFuncOp::create(
         hb, loc, func,
         gpu::KernelDim3{indexConstant(kernel.numBlocks), one, one},
-        gpu::KernelDim3{indexConstant(blockSize), one, one},
+        gpu::KernelDim3{indexConstant(kernel.threads), one, one},
         /*dynamicSharedMemorySize=*/Value(), operands);
     ++numKernels;
     numGridLoops += kernel.grid.size() + (kernel.parts.front().loop ? kernel.parts.size() : 0);

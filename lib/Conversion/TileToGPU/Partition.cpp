@@ -275,9 +275,17 @@ public:
       run(stmt.first);
       run(stmt.second);
       return;
-    case StmtNode::Kind::Loop:
+    case StmtNode::Kind::Loop: {
+      const StmtNode &body = plan.stmts[stmt.first];
+      if (body.kind == StmtNode::Kind::Store &&
+          !readsStoredTensorElsewhere(plan, body, {}, aliases)) {
+        kernel.perElementLoops.insert(id);
+        widest = std::max(widest, plan.exprs[body.first].numElements);
+        return;
+      }
       run(stmt.first);
       return;
+    }
     case StmtNode::Kind::Store:
       planStore(id);
       return;
@@ -321,11 +329,19 @@ private:
       buffers.nodes[e] = buffer;
       buffers.order.push_back(e);
     });
+    widest = std::max(widest, plan.exprs[store.first].numElements);
+    for (unsigned e : buffers.order)
+      widest = std::max(widest, plan.exprs[e].numElements);
     kernel.sharedElements = std::max(kernel.sharedElements, shared);
     kernel.scratchElements = std::max(kernel.scratchElements, global);
     kernel.stores[id] = std::move(buffers);
   }
 
+public:
+  /// The most elements any step of the body computes.
+  int64_t widest = 1;
+
+private:
   const Plan &plan;
   Kernel &kernel;
   ArrayRef<std::pair<unsigned, unsigned>> aliases;
@@ -334,13 +350,13 @@ private:
 
 } // namespace
 
-SmallVector<Kernel>
+std::vector<Kernel>
 gpu_lowering::partitionPlan(const Plan &plan,
                             ArrayRef<std::pair<unsigned, unsigned>> aliases,
                             const PartitionOptions &options) {
   SmallVector<unsigned> topLevel;
   collectSequence(plan, plan.root, topLevel);
-  SmallVector<Kernel> kernels;
+  std::vector<Kernel> kernels;
   for (unsigned id : topLevel) {
     Kernel kernel;
     kernel.stmt = id;
@@ -384,7 +400,12 @@ gpu_lowering::partitionPlan(const Plan &plan,
     } else {
       kernel.parts.push_back({std::nullopt, body});
     }
-    BufferPlanner(plan, kernel, aliases, options.sharedMemoryBytes).run(body);
+    BufferPlanner planner(plan, kernel, aliases, options.sharedMemoryBytes);
+    for (const KernelPart &part : kernel.parts)
+      planner.run(part.stmt);
+    int64_t warps = (planner.widest + 31) / 32;
+    kernel.threads = unsigned(
+        std::min<int64_t>(options.blockSize, std::max<int64_t>(32, warps * 32)));
     SmallVector<const Access *> writes, reads;
     collectAccesses(plan, body, writes, reads);
     std::set<unsigned> tensors;

@@ -16,6 +16,7 @@
 #include "TileDialect/Interpreter/Plan.h"
 
 #include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/DenseSet.h"
 #include "llvm/ADT/SmallVector.h"
 
 #include <optional>
@@ -71,6 +72,15 @@ struct Kernel {
   int64_t partBlocks = 1;
   /// Buffers per store statement of the body.
   llvm::DenseMap<unsigned, StoreBuffers> stores;
+  /// Loops run element by element: a loop whose body is one store that
+  /// reads the stored tensor only at the element it writes, and no other
+  /// tensor it writes, runs all its iterations for element e on e's thread
+  /// (no buffers, no barriers), which is the same arithmetic in the same
+  /// order.
+  llvm::DenseSet<unsigned> perElementLoops;
+  /// Threads per block: the block size, or fewer when no step of the kernel
+  /// has that many elements (a multiple of 32).
+  unsigned threads = 256;
   /// Shared memory and per-block global scratch, in f32 elements.
   int64_t sharedElements = 0, scratchElements = 0;
   /// The tensors the kernel reads or writes, by argument number, ascending.
@@ -78,13 +88,14 @@ struct Kernel {
 };
 
 struct PartitionOptions {
+  unsigned blockSize = 256;
   /// Bytes of shared memory per kernel for tile buffers.
   int64_t sharedMemoryBytes = 48 * 1024;
 };
 
 /// The kernels of `plan`, in launch order. `aliases` lists pairs of tensors
 /// that may overlap (`tile.may_alias`).
-llvm::SmallVector<Kernel>
+std::vector<Kernel>
 partitionPlan(const interp::Plan &plan,
               llvm::ArrayRef<std::pair<unsigned, unsigned>> aliases,
               const PartitionOptions &options);

@@ -12,7 +12,7 @@
 // CHECK-NOT: workgroup
 // CHECK: gpu.block_id x
 // CHECK-NOT: scf.for {{.*}} = %c0
-// CHECK: scf.for %{{.*}} = %thread_id_x to %c16 step %c256
+// CHECK: scf.for %{{.*}} = %thread_id_x to %c16 step %c32
 // CHECK: math.exp
 // CHECK: arith.truncf {{.*}} f32 to f16
 // CHECK: memref.store
@@ -33,25 +33,24 @@ tile.program @parallel(%A: !tile.tensor<64xf32, input>,
 // -----
 
 // Every iteration accumulates into all of S: the loop carries a dependence,
-// so it runs inside one block; the reduction is buffered in shared memory
-// (or, with no shared memory, in the global scratch).
+// so it runs inside one block. Its body is one store that reads S only at
+// the element it writes: each thread runs all iterations for its elements,
+// the reduction inline, with no buffer and one barrier at the end.
 // CHECK-LABEL: func.func @carried
-// CHECK: gpu.launch_func @carried_kernels::@carried_k0 blocks in (%[[ONE:.*]], %[[ONE]], %[[ONE]])
-// CHECK: gpu.func @carried_k0({{.*}}) workgroup(%[[SH:.*]] : memref<4xf32, #gpu.address_space<workgroup>>) kernel
+// CHECK: gpu.launch_func @carried_kernels::@carried_k0 blocks in (%[[ONE:.*]], %[[ONE]], %[[ONE]]) threads in (%c32,
+// CHECK: gpu.func @carried_k0
+// CHECK-NOT: workgroup
 // CHECK-NOT: gpu.block_id
-// CHECK: scf.for %[[I:.*]] = %c0 to %c64 step %c16 {
-// CHECK: scf.for
+// CHECK: scf.for %[[E:.*]] = %thread_id_x to %c4 step %c32 {
+// CHECK-NEXT: scf.for %[[I:.*]] = %c0 to %c64 step %c16 {
 // CHECK: scf.for {{.*}} iter_args
 // CHECK: arith.addf
-// CHECK: memref.store {{.*}}, %[[SH]]
-// CHECK: gpu.barrier
-// CHECK: memref.load %[[SH]]
-// CHECK: gpu.barrier
-// SPILL-LABEL: func.func @carried
-// SPILL-SAME: tile.name = "__scratch", tile.role = "scratch"
-// SPILL: gpu.func @carried_k0
-// SPILL-NOT: workgroup
-// SPILL: kernel
+// CHECK: memref.store
+// CHECK-NOT: gpu.barrier
+// CHECK: }
+// CHECK-NEXT: }
+// CHECK-NEXT: gpu.barrier
+// CHECK-NEXT: gpu.return
 tile.program @carried(%A: !tile.tensor<4x64xf32, input>,
                       %S: !tile.tensor<4xf32, output>) attributes {tile.tile_sizes = {tile_i = 16}} {
   %i = tile.var "i"
@@ -64,6 +63,50 @@ tile.program @carried(%A: !tile.tensor<4x64xf32, input>,
   %n = tile.add %s, %r : !tile.tile<[4], f32>
   %st = tile.store %n, %S[%full] : !tile.tile<[4], f32>, !tile.tensor<4xf32, output>
   %l = tile.loop %i = 0 to 64 step %ti body %st
+  tile.yield %l
+}
+
+// -----
+
+// The same accumulation followed, in the loop, by a store that reads all of
+// S: iterations run one after the other on the whole block; the reduction is
+// buffered in shared memory (or, with no shared memory, in global scratch)
+// and barriers separate the steps.
+// CHECK-LABEL: func.func @carried_seq
+// CHECK: gpu.func @carried_seq_k0({{.*}}) workgroup(%[[SH:.*]] : memref<4xf32, #gpu.address_space<workgroup>>) kernel
+// CHECK-NOT: gpu.block_id
+// CHECK: scf.for %[[I:.*]] = %c0 to %c64 step %c16 {
+// CHECK: scf.for
+// CHECK: scf.for {{.*}} iter_args
+// CHECK: arith.addf
+// CHECK: memref.store {{.*}}, %[[SH]]
+// CHECK: gpu.barrier
+// CHECK: memref.load %[[SH]]
+// CHECK: gpu.barrier
+// CHECK: arith.mulf
+// CHECK: gpu.barrier
+// SPILL-LABEL: func.func @carried_seq
+// SPILL-SAME: tile.name = "__scratch", tile.role = "scratch"
+// SPILL: gpu.func @carried_seq_k0
+// SPILL-NOT: workgroup
+// SPILL: kernel
+tile.program @carried_seq(%A: !tile.tensor<4x64xf32, input>,
+                          %S: !tile.tensor<4xf32, output>,
+                          %T: !tile.tensor<4xf32, output>) attributes {tile.tile_sizes = {tile_i = 16}} {
+  %i = tile.var "i"
+  %ti = tile.size "tile_i"
+  %t = tile.tile %i
+  %full = tile.full
+  %a = tile.load %A[%full, %t] : !tile.tensor<4x64xf32, input> -> !tile.tile<[4, tile_i], f32>
+  %s = tile.load %S[%full] : !tile.tensor<4xf32, output> -> !tile.tile<[4], f32>
+  %r = tile.rsum %a, 1 : !tile.tile<[4, tile_i], f32> -> !tile.tile<[4], f32>
+  %n = tile.add %s, %r : !tile.tile<[4], f32>
+  %st = tile.store %n, %S[%full] : !tile.tile<[4], f32>, !tile.tensor<4xf32, output>
+  %s2 = tile.load %S[%full] : !tile.tensor<4xf32, output> -> !tile.tile<[4], f32>
+  %d = tile.mul %s2, %s2 : !tile.tile<[4], f32>
+  %st2 = tile.store %d, %T[%full] : !tile.tile<[4], f32>, !tile.tensor<4xf32, output>
+  %body = tile.seq %st, %st2
+  %l = tile.loop %i = 0 to 64 step %ti body %body
   tile.yield %l
 }
 
