@@ -35,6 +35,7 @@ tileir::compileArtifact(ProgramOp program, const DeviceCompileOptions &options,
   pipeline.maxTileSize = options.maxTileSize;
   pipeline.minBlocks = options.minBlocks;
   pipeline.blockSize = options.blockSize;
+  pipeline.elementLoops = options.elementLoops;
   pipeline.chip = options.chip;
   PassManager pm(ctx);
   buildTileToGPUBinaryPipeline(pm, pipeline, rocdl);

@@ -28,6 +28,7 @@ struct DeviceCompileOptions {
   int64_t maxTileSize = 32;
   int64_t minBlocks = 264;
   unsigned blockSize = 256;
+  bool elementLoops = true;
   uint64_t seed = 0;
   double tolerance = 1e-2;
 };

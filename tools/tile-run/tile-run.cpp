@@ -101,6 +101,10 @@ static cl::opt<bool>
                 cl::desc("With --device: write the artifact, do not run it"));
 static cl::opt<unsigned> blockSize("block-size", cl::init(256),
                                    cl::desc("GPU threads per block"));
+static cl::opt<bool> elementLoops(
+    "element-loops", cl::init(true),
+    cl::desc("GPU: run single-store carried loops element by element "
+             "(--tile-lower-to-gpu element-loops)"));
 static cl::opt<int64_t> minBlocks(
     "min-blocks", cl::init(264),
     cl::desc("GPU: halve default tile sizes of grid loops until each kernel "
@@ -311,6 +315,7 @@ int runOnDevice(Runnable &runnable, Runnable *reference,
   options.maxTileSize = maxTileSize;
   options.minBlocks = minBlocks;
   options.blockSize = blockSize;
+  options.elementLoops = elementLoops;
   options.seed = seed;
   // fp16 storage and f32 arithmetic against an fp64 reference.
   double limit = tolerance.getNumOccurrences() ? tolerance : 1e-2;

@@ -97,6 +97,10 @@ def TileLowerToGPU : Pass<"tile-lower-to-gpu", "::mlir::ModuleOp"> {
     Option<"minBlocks", "min-blocks", "int64_t", "264",
            "Shrink sizes bound by max-tile-size until every kernel has at "
            "least this many blocks where a grid loop allows (0: never)">,
+    Option<"elementLoops", "element-loops", "bool", "true",
+           "Run a carried loop whose body is one store reading the stored "
+           "tensor only where it writes element by element (all iterations "
+           "on the element's thread, no barriers)">,
     Option<"blockSize", "block-size", "unsigned", "256",
            "Threads per block">,
     Option<"sharedMemoryBytes", "shared-memory", "int64_t", "49152",

@@ -165,6 +165,7 @@ LogicalResult TileLowerToGPUPass::lower(ProgramOp program) {
   PartitionOptions partitionOptions;
   partitionOptions.sharedMemoryBytes = sharedMemoryBytes;
   partitionOptions.blockSize = blockSize;
+  partitionOptions.elementLoops = elementLoops;
   SmallVector<std::pair<unsigned, unsigned>> aliases = getAliases(program);
   TileInterpreterOptions planOptions;
   planOptions.precision = Precision::F32;

@@ -77,13 +77,24 @@ static void collectAccesses(const Plan &plan, unsigned id,
   }
 }
 
-/// Whether `a` and `b` touch disjoint elements whenever loop variable `var`
-/// differs between them: some dimension selects by `var` the same way on both
-/// sides (tiles of one variable share their step, so distinct values select
-/// disjoint tiles), or two constant slices never meet.
-static bool separated(const Access &a, const Access &b, unsigned var) {
+/// Whether tensors `x` and `y` may share elements: the same tensor, or a
+/// pair declared `tile.may_alias`.
+static bool mayOverlap(ArrayRef<std::pair<unsigned, unsigned>> aliases,
+                       unsigned x, unsigned y) {
+  return x == y || llvm::is_contained(aliases, std::make_pair(x, y)) ||
+         llvm::is_contained(aliases, std::make_pair(y, x));
+}
+
+/// Whether `a` (in a loop over `varA`) and `b` (in a loop over `varB`) touch
+/// disjoint elements whenever their iteration numbers differ: some dimension
+/// indexes `a` by `varA` and `b` by `varB` the same way, the two loops having
+/// the same start and step (tiles of loops with one step are disjoint for
+/// distinct iterations); or two constant slices never meet.
+static bool separatedAcross(const Access &a, const Access &b, unsigned varA,
+                            unsigned varB, bool sameIterationSpace) {
   for (auto [da, db] : llvm::zip_equal(a.dims, b.dims)) {
-    if (da.kind == db.kind && da.var == var && db.var == var &&
+    if (sameIterationSpace && da.kind == db.kind && da.var == varA &&
+        db.var == varB &&
         (da.kind == DimIndex::Kind::Tile || da.kind == DimIndex::Kind::Elem))
       return true;
     if (da.kind == DimIndex::Kind::Const && db.kind == DimIndex::Kind::Const &&
@@ -103,17 +114,13 @@ static bool isParallel(const Plan &plan, unsigned id,
     return true; // one iteration
   SmallVector<const Access *> writes, reads;
   collectAccesses(plan, loop.first, writes, reads);
-  auto mayOverlap = [&](unsigned x, unsigned y) {
-    return x == y || llvm::is_contained(aliases, std::make_pair(x, y)) ||
-           llvm::is_contained(aliases, std::make_pair(y, x));
-  };
   auto conflict = [&](const Access *w, const Access *other) {
-    if (!mayOverlap(w->tensor, other->tensor))
+    if (!mayOverlap(aliases, w->tensor, other->tensor))
       return false;
     // Aliases of another tensor share no dimensions to separate by.
     if (w->tensor != other->tensor)
       return true;
-    return !separated(*w, *other, loop.var);
+    return !separatedAcross(*w, *other, loop.var, loop.var, true);
   };
   for (const Access *w : writes) {
     for (const Access *other : writes)
@@ -124,24 +131,6 @@ static bool isParallel(const Plan &plan, unsigned id,
         return false;
   }
   return true;
-}
-
-/// Whether `a` (in a loop over `varA`) and `b` (in a loop over `varB`) touch
-/// disjoint elements whenever their iteration numbers differ: some dimension
-/// indexes `a` by `varA` and `b` by `varB` the same way, the two loops having
-/// the same start and step; or two constant slices never meet.
-static bool separatedAcross(const Access &a, const Access &b, unsigned varA,
-                            unsigned varB, bool sameIterationSpace) {
-  for (auto [da, db] : llvm::zip_equal(a.dims, b.dims)) {
-    if (sameIterationSpace && da.kind == db.kind && da.var == varA &&
-        db.var == varB &&
-        (da.kind == DimIndex::Kind::Tile || da.kind == DimIndex::Kind::Elem))
-      return true;
-    if (da.kind == DimIndex::Kind::Const && db.kind == DimIndex::Kind::Const &&
-        (da.base + da.extent <= db.base || db.base + db.extent <= da.base))
-      return true;
-  }
-  return false;
 }
 
 /// Whether the loops of sequence `leaves` (each provably parallel) may run
@@ -159,13 +148,9 @@ static bool alignedLoops(const Plan &plan, ArrayRef<unsigned> leaves,
     collectAccesses(plan, side.loop->first, side.writes, side.reads);
     sides.push_back(std::move(side));
   }
-  auto mayOverlap = [&](unsigned x, unsigned y) {
-    return x == y || llvm::is_contained(aliases, std::make_pair(x, y)) ||
-           llvm::is_contained(aliases, std::make_pair(y, x));
-  };
   auto conflict = [&](const Access *w, const Side &ws, const Access *o,
                       const Side &os) {
-    if (!mayOverlap(w->tensor, o->tensor))
+    if (!mayOverlap(aliases, w->tensor, o->tensor))
       return false;
     if (w->tensor != o->tensor)
       return true;
@@ -237,11 +222,7 @@ static bool readsStoredTensorElsewhere(const Plan &plan, const StmtNode &store,
       continue;
     const ExprNode &node = plan.exprs[id];
     if (node.kind == Kind::Load) {
-      bool touches =
-          node.access.tensor == tensor ||
-          llvm::is_contained(aliases, std::make_pair(node.access.tensor, tensor)) ||
-          llvm::is_contained(aliases, std::make_pair(tensor, node.access.tensor));
-      if (touches && !(elementwise && sameAccess(node.access) &&
+      if (mayOverlap(aliases, node.access.tensor, tensor) && !(elementwise && sameAccess(node.access) &&
                        node.shape == storeShape))
         return true;
       continue;
@@ -262,9 +243,10 @@ class BufferPlanner {
 public:
   BufferPlanner(const Plan &plan, Kernel &kernel,
                 ArrayRef<std::pair<unsigned, unsigned>> aliases,
-                int64_t sharedBudget)
+                const PartitionOptions &options)
       : plan(plan), kernel(kernel), aliases(aliases),
-        sharedBudget(sharedBudget) {}
+        sharedBudget(options.sharedMemoryBytes),
+        elementLoops(options.elementLoops) {}
 
   void run(unsigned id) {
     const StmtNode &stmt = plan.stmts[id];
@@ -277,7 +259,7 @@ public:
       return;
     case StmtNode::Kind::Loop: {
       const StmtNode &body = plan.stmts[stmt.first];
-      if (body.kind == StmtNode::Kind::Store &&
+      if (elementLoops && body.kind == StmtNode::Kind::Store &&
           !readsStoredTensorElsewhere(plan, body, {}, aliases)) {
         kernel.perElementLoops.insert(id);
         widest = std::max(widest, plan.exprs[body.first].numElements);
@@ -346,6 +328,7 @@ private:
   Kernel &kernel;
   ArrayRef<std::pair<unsigned, unsigned>> aliases;
   int64_t sharedBudget;
+  bool elementLoops;
 };
 
 } // namespace
@@ -400,7 +383,7 @@ gpu_lowering::partitionPlan(const Plan &plan,
     } else {
       kernel.parts.push_back({std::nullopt, body});
     }
-    BufferPlanner planner(plan, kernel, aliases, options.sharedMemoryBytes);
+    BufferPlanner planner(plan, kernel, aliases, options);
     for (const KernelPart &part : kernel.parts)
       planner.run(part.stmt);
     int64_t warps = (planner.widest + 31) / 32;

@@ -89,6 +89,8 @@ struct Kernel {
 
 struct PartitionOptions {
   unsigned blockSize = 256;
+  /// Whether to form `Kernel::perElementLoops`.
+  bool elementLoops = true;
   /// Bytes of shared memory per kernel for tile buffers.
   int64_t sharedMemoryBytes = 48 * 1024;
 };

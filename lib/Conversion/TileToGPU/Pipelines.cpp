@@ -29,6 +29,7 @@ void tileir::buildTileToGPUBinaryPipeline(OpPassManager &pm,
   lower.tileSizes.assign(options.tileSizes.begin(), options.tileSizes.end());
   lower.maxTileSize = options.maxTileSize;
   lower.minBlocks = options.minBlocks;
+  lower.elementLoops = options.elementLoops;
   lower.blockSize = options.blockSize;
   lower.sharedMemoryBytes = options.sharedMemoryBytes;
   pm.addPass(createTileLowerToGPU(lower));

@@ -1,5 +1,6 @@
 // RUN: tile-opt %s --split-input-file --tile-lower-to-gpu --canonicalize --cse | FileCheck %s
 // RUN: tile-opt %s --split-input-file --tile-lower-to-gpu="shared-memory=0" --canonicalize --cse | FileCheck %s --check-prefix=SPILL
+// RUN: tile-opt %s --split-input-file --tile-lower-to-gpu="element-loops=false" --canonicalize --cse | FileCheck %s --check-prefix=NOELEM
 
 // Iterations write disjoint tiles of B: the loop becomes the grid (4 blocks),
 // the exp is computed and rounded to f16 per element, nothing is buffered.
@@ -51,6 +52,12 @@ tile.program @parallel(%A: !tile.tensor<64xf32, input>,
 // CHECK-NEXT: }
 // CHECK-NEXT: gpu.barrier
 // CHECK-NEXT: gpu.return
+// Without element loops, the iterations run one after the other with the
+// reduction buffered in shared memory.
+// NOELEM-LABEL: gpu.func @carried_k0
+// NOELEM-SAME: workgroup
+// NOELEM: scf.for %{{.*}} = %c0 to %c64 step %c16 {
+// NOELEM: gpu.barrier
 tile.program @carried(%A: !tile.tensor<4x64xf32, input>,
                       %S: !tile.tensor<4xf32, output>) attributes {tile.tile_sizes = {tile_i = 16}} {
   %i = tile.var "i"

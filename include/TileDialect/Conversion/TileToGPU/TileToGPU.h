@@ -34,6 +34,10 @@ struct GPUPipelineOptions : public PassPipelineOptions<GPUPipelineOptions> {
       llvm::cl::desc("Shrink sizes bound by max-tile-size until every kernel "
                      "has this many blocks where possible (0: never)"),
       llvm::cl::init(264)};
+  Option<bool> elementLoops{
+      *this, "element-loops",
+      llvm::cl::desc("Run single-store carried loops element by element"),
+      llvm::cl::init(true)};
   Option<unsigned> blockSize{*this, "block-size",
                              llvm::cl::desc("Threads per block"),
                              llvm::cl::init(256)};
