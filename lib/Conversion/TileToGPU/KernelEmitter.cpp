@@ -496,19 +496,25 @@ void Emitter::emitStore(unsigned id) {
 }
 
 void Emitter::emitPerElementLoop(const StmtNode &loop) {
-  const StmtNode &store = plan.stmts[loop.first];
-  const ExprNode &value = plan.exprs[store.first];
-  ElementKind kind = tensorKinds[store.access.tensor];
-  forEachElement(value.numElements, [&](Value flat) {
+  SmallVector<unsigned> leaves;
+  collectSequence(plan, loop.first, leaves);
+  SmallVector<const StmtNode *> stores;
+  for (unsigned leaf : leaves)
+    stores.push_back(&plan.stmts[leaf]);
+  const ExprNode &shape = plan.exprs[stores.front()->first];
+  forEachElement(shape.numElements, [&](Value flat) {
     auto iterations = scf::ForOp::create(b, loc, index(loop.start),
                                          index(loop.end), index(loop.step));
     OpBuilder::InsertionGuard guard(b);
     b.setInsertionPoint(iterations.getBody()->getTerminator());
     vars[loop.var] = iterations.getInductionVar();
-    Value v = fromF32(formula(store.first, flat), kind);
-    Value address = tensorOffset(store.access, value.shape, flat);
-    memref::StoreOp::create(b, loc, v, tensorArgs[store.access.tensor],
-                            address);
+    for (const StmtNode *store : stores) {
+      ElementKind kind = tensorKinds[store->access.tensor];
+      Value v = fromF32(formula(store->first, flat), kind);
+      Value address = tensorOffset(store->access, shape.shape, flat);
+      memref::StoreOp::create(b, loc, v, tensorArgs[store->access.tensor],
+                              address);
+    }
   });
   gpu::BarrierOp::create(b, loc);
 }

@@ -14,10 +14,8 @@ using namespace mlir::tileir::gpu_lowering;
 
 using Kind = ExprNode::Kind;
 
-/// Appends the statements of the sequence tree `id`, in program order,
-/// skipping nops.
-static void collectSequence(const Plan &plan, unsigned id,
-                            SmallVectorImpl<unsigned> &out) {
+void gpu_lowering::collectSequence(const Plan &plan, unsigned id,
+                                   SmallVectorImpl<unsigned> &out) {
   while (true) {
     const StmtNode &stmt = plan.stmts[id];
     if (stmt.kind == StmtNode::Kind::Nop)
@@ -193,38 +191,43 @@ static bool isCheap(const Plan &plan, unsigned id) {
   }
 }
 
-/// Whether the elementwise chain from the stored value reaches a load of the
-/// stored tensor at another element than the one being written, so that
-/// storing while other threads still read would race.
-static bool readsStoredTensorElsewhere(const Plan &plan, const StmtNode &store,
-                                       const llvm::DenseSet<unsigned> &buffered,
-                                       ArrayRef<std::pair<unsigned, unsigned>> aliases) {
-  unsigned tensor = store.access.tensor;
-  const SmallVector<int64_t, 4> &storeShape = plan.exprs[store.first].shape;
-  auto sameAccess = [&](const Access &a) {
-    if (a.tensor != tensor || a.dims.size() != store.access.dims.size())
+/// Whether two accesses select the same region in every iteration.
+static bool sameAccess(const Access &a, const Access &b) {
+  if (a.tensor != b.tensor || a.dims.size() != b.dims.size())
+    return false;
+  for (auto [x, y] : llvm::zip_equal(a.dims, b.dims))
+    if (x.kind != y.kind || x.var != y.var || x.base != y.base ||
+        x.extent != y.extent)
       return false;
-    for (auto [x, y] : llvm::zip_equal(a.dims, store.access.dims))
-      if (x.kind != y.kind || x.var != y.var || x.base != y.base ||
-          x.extent != y.extent)
-        return false;
-    return true;
-  };
-  // Walk nodes that are recomputed inside the store loop; `elementwise`
-  // tracks whether the path keeps the element index unchanged.
-  SmallVector<std::pair<unsigned, bool>> stack{{store.first, true}};
+  return true;
+}
+
+/// Whether expression `root` (a value of `shape`) reads a tensor that one of
+/// `writes` may touch anywhere but at the element it is computing: through
+/// a non-elementwise op, with another access, or with another shape. Nodes
+/// in `buffered` (other than the root) are computed beforehand and not
+/// walked.
+static bool readsWrittenElsewhere(const Plan &plan, unsigned root,
+                                  ArrayRef<int64_t> shape,
+                                  ArrayRef<const Access *> writes,
+                                  const llvm::DenseSet<unsigned> &buffered,
+                                  ArrayRef<std::pair<unsigned, unsigned>> aliases) {
+  // `elementwise` tracks whether the path keeps the element index unchanged.
+  SmallVector<std::pair<unsigned, bool>> stack{{root, true}};
   llvm::DenseSet<std::pair<unsigned, unsigned>> seen;
   while (!stack.empty()) {
     auto [id, elementwise] = stack.pop_back_val();
     if (!seen.insert({id, unsigned(elementwise)}).second)
       continue;
-    if (id != store.first && buffered.count(id))
+    if (id != root && buffered.count(id))
       continue;
     const ExprNode &node = plan.exprs[id];
     if (node.kind == Kind::Load) {
-      if (mayOverlap(aliases, node.access.tensor, tensor) && !(elementwise && sameAccess(node.access) &&
-                       node.shape == storeShape))
-        return true;
+      for (const Access *w : writes)
+        if (mayOverlap(aliases, node.access.tensor, w->tensor) &&
+            !(elementwise && sameAccess(node.access, *w) &&
+              ArrayRef<int64_t>(node.shape) == shape))
+          return true;
       continue;
     }
     bool keeps = node.kind == Kind::Unary || node.kind == Kind::Binary ||
@@ -234,6 +237,47 @@ static bool readsStoredTensorElsewhere(const Plan &plan, const StmtNode &store,
       stack.push_back({operand, elementwise && keeps});
   }
   return false;
+}
+
+/// Whether the value a store writes reads the stored tensor at other
+/// elements than the one being written, so that storing while other threads
+/// still read would race.
+static bool readsStoredTensorElsewhere(const Plan &plan, const StmtNode &store,
+                                       const llvm::DenseSet<unsigned> &buffered,
+                                       ArrayRef<std::pair<unsigned, unsigned>> aliases) {
+  return readsWrittenElsewhere(plan, store.first, plan.exprs[store.first].shape,
+                               {&store.access}, buffered, aliases);
+}
+
+/// Whether loop `id` can run element by element: its body is a sequence of
+/// stores of one tile shape, each tensor written with one access, and every
+/// store reads what the body writes only at the element it computes. Then
+/// element e of every store depends only on element e of the body's writes,
+/// and running all iterations for e on one thread is the same arithmetic in
+/// the same order.
+static bool isElementLoop(const Plan &plan, unsigned id,
+                          ArrayRef<std::pair<unsigned, unsigned>> aliases) {
+  SmallVector<unsigned> leaves;
+  collectSequence(plan, plan.stmts[id].first, leaves);
+  if (leaves.empty())
+    return false;
+  SmallVector<const Access *> writes;
+  ArrayRef<int64_t> shape = plan.exprs[plan.stmts[leaves[0]].first].shape;
+  for (unsigned leaf : leaves) {
+    const StmtNode &store = plan.stmts[leaf];
+    if (store.kind != StmtNode::Kind::Store ||
+        ArrayRef<int64_t>(plan.exprs[store.first].shape) != shape)
+      return false;
+    for (const Access *w : writes)
+      if (mayOverlap(aliases, w->tensor, store.access.tensor) &&
+          !sameAccess(*w, store.access))
+        return false;
+    writes.push_back(&store.access);
+  }
+  return llvm::none_of(leaves, [&](unsigned leaf) {
+    return readsWrittenElsewhere(plan, plan.stmts[leaf].first, shape, writes,
+                                 {}, aliases);
+  });
 }
 
 namespace {
@@ -258,11 +302,12 @@ public:
       run(stmt.second);
       return;
     case StmtNode::Kind::Loop: {
-      const StmtNode &body = plan.stmts[stmt.first];
-      if (elementLoops && body.kind == StmtNode::Kind::Store &&
-          !readsStoredTensorElsewhere(plan, body, {}, aliases)) {
+      if (elementLoops && isElementLoop(plan, id, aliases)) {
         kernel.perElementLoops.insert(id);
-        widest = std::max(widest, plan.exprs[body.first].numElements);
+        SmallVector<unsigned> leaves;
+        collectSequence(plan, stmt.first, leaves);
+        widest = std::max(
+            widest, plan.exprs[plan.stmts[leaves[0]].first].numElements);
         return;
       }
       run(stmt.first);

@@ -95,6 +95,11 @@ struct PartitionOptions {
   int64_t sharedMemoryBytes = 48 * 1024;
 };
 
+/// Appends the statements of the sequence tree `id`, in program order,
+/// skipping nops.
+void collectSequence(const interp::Plan &plan, unsigned id,
+                     llvm::SmallVectorImpl<unsigned> &out);
+
 /// The kernels of `plan`, in launch order. `aliases` lists pairs of tensors
 /// that may overlap (`tile.may_alias`).
 std::vector<Kernel>

@@ -75,10 +75,11 @@ tile.program @carried(%A: !tile.tensor<4x64xf32, input>,
 
 // -----
 
-// The same accumulation followed, in the loop, by a store that reads all of
-// S: iterations run one after the other on the whole block; the reduction is
-// buffered in shared memory (or, with no shared memory, in global scratch)
-// and barriers separate the steps.
+// The same accumulation followed, in the loop, by a store that broadcasts S
+// (each element of T reads another element of S): iterations run one after
+// the other on the whole block; the reduction is buffered in shared memory
+// (or, with no shared memory, in global scratch) and barriers separate the
+// steps.
 // CHECK-LABEL: func.func @carried_seq
 // CHECK: gpu.func @carried_seq_k0({{.*}}) workgroup(%[[SH:.*]] : memref<4xf32, #gpu.address_space<workgroup>>) kernel
 // CHECK-NOT: gpu.block_id
@@ -90,7 +91,7 @@ tile.program @carried(%A: !tile.tensor<4x64xf32, input>,
 // CHECK: gpu.barrier
 // CHECK: memref.load %[[SH]]
 // CHECK: gpu.barrier
-// CHECK: arith.mulf
+// CHECK: memref.store
 // CHECK: gpu.barrier
 // SPILL-LABEL: func.func @carried_seq
 // SPILL-SAME: tile.name = "__scratch", tile.role = "scratch"
@@ -99,7 +100,7 @@ tile.program @carried(%A: !tile.tensor<4x64xf32, input>,
 // SPILL: kernel
 tile.program @carried_seq(%A: !tile.tensor<4x64xf32, input>,
                           %S: !tile.tensor<4xf32, output>,
-                          %T: !tile.tensor<4xf32, output>) attributes {tile.tile_sizes = {tile_i = 16}} {
+                          %T: !tile.tensor<4x4xf32, output>) attributes {tile.tile_sizes = {tile_i = 16}} {
   %i = tile.var "i"
   %ti = tile.size "tile_i"
   %t = tile.tile %i
@@ -110,8 +111,44 @@ tile.program @carried_seq(%A: !tile.tensor<4x64xf32, input>,
   %n = tile.add %s, %r : !tile.tile<[4], f32>
   %st = tile.store %n, %S[%full] : !tile.tile<[4], f32>, !tile.tensor<4xf32, output>
   %s2 = tile.load %S[%full] : !tile.tensor<4xf32, output> -> !tile.tile<[4], f32>
-  %d = tile.mul %s2, %s2 : !tile.tile<[4], f32>
-  %st2 = tile.store %d, %T[%full] : !tile.tile<[4], f32>, !tile.tensor<4xf32, output>
+  %d = tile.bcast %s2 [1] : !tile.tile<[4], f32> -> !tile.tile<[4, 4], f32>
+  %st2 = tile.store %d, %T[%full, %full] : !tile.tile<[4, 4], f32>, !tile.tensor<4x4xf32, output>
+  %body = tile.seq %st, %st2
+  %l = tile.loop %i = 0 to 64 step %ti body %body
+  tile.yield %l
+}
+
+// -----
+
+// An accumulation and a cast of the accumulator in one loop: both stores
+// have one shape and read the body's writes only at their own element, so
+// each thread runs every iteration of both for its elements.
+// CHECK-LABEL: gpu.func @two_store_element_loop_k0
+// CHECK-NOT: workgroup
+// CHECK: scf.for %{{.*}} = %thread_id_x to %c4 step %c32 {
+// CHECK-NEXT: scf.for %{{.*}} = %c0 to %c64 step %c16 {
+// CHECK: memref.store {{.*}} : memref<4xf32>
+// CHECK: arith.truncf
+// CHECK: memref.store {{.*}} : memref<4xf16>
+// CHECK-NOT: gpu.barrier
+// CHECK: }
+// CHECK-NEXT: }
+// CHECK-NEXT: gpu.barrier
+tile.program @two_store_element_loop(%A: !tile.tensor<4x64xf32, input>,
+                                     %S: !tile.tensor<4xf32, intermediate>,
+                                     %H: !tile.tensor<4xf16, output>) attributes {tile.tile_sizes = {tile_i = 16}} {
+  %i = tile.var "i"
+  %ti = tile.size "tile_i"
+  %t = tile.tile %i
+  %full = tile.full
+  %a = tile.load %A[%full, %t] : !tile.tensor<4x64xf32, input> -> !tile.tile<[4, tile_i], f32>
+  %s = tile.load %S[%full] : !tile.tensor<4xf32, intermediate> -> !tile.tile<[4], f32>
+  %r = tile.rsum %a, 1 : !tile.tile<[4, tile_i], f32> -> !tile.tile<[4], f32>
+  %n = tile.add %s, %r : !tile.tile<[4], f32>
+  %st = tile.store %n, %S[%full] : !tile.tile<[4], f32>, !tile.tensor<4xf32, intermediate>
+  %s2 = tile.load %S[%full] : !tile.tensor<4xf32, intermediate> -> !tile.tile<[4], f32>
+  %h = tile.cast %s2 : !tile.tile<[4], f32> -> !tile.tile<[4], f16>
+  %st2 = tile.store %h, %H[%full] : !tile.tile<[4], f16>, !tile.tensor<4xf16, output>
   %body = tile.seq %st, %st2
   %l = tile.loop %i = 0 to 64 step %ti body %body
   tile.yield %l
