@@ -4,8 +4,8 @@
 // then upstream passes only: structured control flow to branches, the gpu
 // module to the NVVM or ROCDL dialect (bare-pointer kernel arguments, so a
 // launch passes one device pointer per tensor), a target attribute, and
-// `gpu-module-to-binary`. The two targets differ only in the passes chosen
-// here.
+// `gpu-module-to-binary`. The two targets differ only in what a
+// `DeviceTarget` adds: the conversion, the target attribute, the toolkit.
 //
 //===----------------------------------------------------------------------===//
 
@@ -22,9 +22,79 @@
 using namespace mlir;
 using namespace mlir::tileir;
 
+namespace {
+
+/// What differs between GPU vendors in the pipeline: the dialect the gpu
+/// module is converted to, the target attribute and the toolkit that
+/// `gpu-module-to-binary` uses. Everything else is shared.
+class DeviceTarget {
+public:
+  virtual ~DeviceTarget() = default;
+  virtual StringRef defaultChip() const = 0;
+  /// Adds the conversion of a gpu.module's contents to the device dialect.
+  virtual void addConversion(OpPassManager &device, StringRef chip) const = 0;
+  /// Adds the pass attaching the target attribute to every gpu.module.
+  virtual void addAttachTarget(OpPassManager &pm, StringRef chip,
+                               const GPUPipelineOptions &options) const = 0;
+  /// The toolkit directory when the user gives none.
+  virtual std::string defaultToolkit() const = 0;
+};
+
+class NVVMTarget : public DeviceTarget {
+public:
+  StringRef defaultChip() const override { return "sm_90"; }
+  void addConversion(OpPassManager &device, StringRef) const override {
+    ConvertGpuOpsToNVVMOpsOptions convert;
+    convert.useBarePtrCallConv = true;
+    device.addPass(createConvertGpuOpsToNVVMOps(convert));
+  }
+  void addAttachTarget(OpPassManager &pm, StringRef chip,
+                       const GPUPipelineOptions &options) const override {
+    GpuNVVMAttachTargetOptions target;
+    target.chip = chip.str();
+    target.optLevel = options.optLevel;
+    target.features = options.features.empty() ? "+ptx80"
+                                                : std::string(options.features);
+    pm.addPass(createGpuNVVMAttachTarget(target));
+  }
+  // The CUDA found when the project was configured; empty leaves
+  // gpu-module-to-binary to its own search ($CUDA_HOME and friends).
+  std::string defaultToolkit() const override { return TILE_CUDA_TOOLKIT_DIR; }
+};
+
+class ROCDLTarget : public DeviceTarget {
+public:
+  StringRef defaultChip() const override { return "gfx942"; }
+  void addConversion(OpPassManager &device, StringRef chip) const override {
+    ConvertGpuOpsToROCDLOpsOptions convert;
+    convert.chipset = chip.str();
+    convert.useBarePtrCallConv = true;
+    device.addPass(createConvertGpuOpsToROCDLOps(convert));
+  }
+  void addAttachTarget(OpPassManager &pm, StringRef chip,
+                       const GPUPipelineOptions &options) const override {
+    GpuROCDLAttachTargetOptions target;
+    target.chip = chip.str();
+    target.optLevel = options.optLevel;
+    target.features = options.features;
+    pm.addPass(createGpuROCDLAttachTarget(target));
+  }
+  // ld.lld-22 and the rocm-device-libs bitcode, linked into the build tree.
+  std::string defaultToolkit() const override { return TILE_ROCM_TOOLKIT_DIR; }
+};
+
+} // namespace
+
 void tileir::buildTileToGPUBinaryPipeline(OpPassManager &pm,
                                           const GPUPipelineOptions &options,
                                           bool rocdl) {
+  static const NVVMTarget nvvm;
+  static const ROCDLTarget amd;
+  const DeviceTarget &target =
+      rocdl ? static_cast<const DeviceTarget &>(amd) : nvvm;
+  std::string chip =
+      options.chip.empty() ? target.defaultChip().str() : std::string(options.chip);
+
   TileLowerToGPUOptions lower;
   lower.tileSizes.assign(options.tileSizes.begin(), options.tileSizes.end());
   lower.maxTileSize = options.maxTileSize;
@@ -38,47 +108,16 @@ void tileir::buildTileToGPUBinaryPipeline(OpPassManager &pm,
   device.addPass(createSCFToControlFlowPass());
   device.addPass(createCanonicalizerPass());
   device.addPass(createCSEPass());
-  std::string chip = options.chip;
-  if (rocdl) {
-    if (chip.empty())
-      chip = "gfx942";
-    ConvertGpuOpsToROCDLOpsOptions convert;
-    convert.chipset = chip;
-    convert.useBarePtrCallConv = true;
-    device.addPass(createConvertGpuOpsToROCDLOps(convert));
-  } else {
-    ConvertGpuOpsToNVVMOpsOptions convert;
-    convert.useBarePtrCallConv = true;
-    device.addPass(createConvertGpuOpsToNVVMOps(convert));
-  }
+  target.addConversion(device, chip);
   device.addPass(createReconcileUnrealizedCastsPass());
   device.addPass(createCanonicalizerPass());
   device.addPass(createCSEPass());
 
+  target.addAttachTarget(pm, chip, options);
   GpuModuleToBinaryPassOptions binary;
   binary.compilationTarget = options.format;
-  if (rocdl) {
-    GpuROCDLAttachTargetOptions target;
-    target.chip = chip;
-    target.optLevel = options.optLevel;
-    target.features = options.features;
-    pm.addPass(createGpuROCDLAttachTarget(target));
-    binary.toolkitPath = options.toolkit.empty()
-                             ? std::string(TILE_ROCM_TOOLKIT_DIR)
-                             : std::string(options.toolkit);
-  } else {
-    GpuNVVMAttachTargetOptions target;
-    target.chip = chip.empty() ? "sm_90" : chip;
-    target.optLevel = options.optLevel;
-    target.features = options.features.empty() ? "+ptx80"
-                                                : std::string(options.features);
-    pm.addPass(createGpuNVVMAttachTarget(target));
-    // Empty: the CUDA found when the project was configured, else
-    // gpu-module-to-binary's own search ($CUDA_HOME and friends).
-    binary.toolkitPath = options.toolkit.empty()
-                             ? std::string(TILE_CUDA_TOOLKIT_DIR)
-                             : std::string(options.toolkit);
-  }
+  binary.toolkitPath =
+      options.toolkit.empty() ? target.defaultToolkit() : std::string(options.toolkit);
   pm.addPass(createGpuModuleToBinaryPass(binary));
 }
 
