@@ -56,8 +56,8 @@ tileir::compileArtifact(ProgramOp program, const DeviceCompileOptions &options,
   runtime::Artifact artifact;
   artifact.program = program.getSymName().str();
   artifact.platform = options.platform;
-  artifact.chip = options.chip.empty() ? (rocdl ? "gfx942" : "sm_90")
-                                       : options.chip;
+  artifact.chip =
+      options.chip.empty() ? (rocdl ? "gfx942" : "sm_90") : options.chip;
   artifact.binaryFile = rocdl ? "kernels.hsaco" : "kernels.cubin";
   artifact.seed = options.seed;
   artifact.tolerance = options.tolerance;

@@ -40,9 +40,8 @@ class Emitter {
 public:
   Emitter(const Plan &plan, const Kernel &kernel,
           ArrayRef<ElementKind> tensorKinds, gpu::GPUFuncOp func)
-      : plan(plan), kernel(kernel), tensorKinds(tensorKinds),
-        func(func), b(func.getContext()),
-        loc(func.getLoc()), f32(b.getF32Type()) {}
+      : plan(plan), kernel(kernel), tensorKinds(tensorKinds), func(func),
+        b(func.getContext()), loc(func.getLoc()), f32(b.getF32Type()) {}
 
   void run();
 
@@ -111,7 +110,8 @@ private:
 //===----------------------------------------------------------------------===//
 
 Value Emitter::add(Value x, Value y) {
-  std::optional<int64_t> cx = getConstantIntValue(x), cy = getConstantIntValue(y);
+  std::optional<int64_t> cx = getConstantIntValue(x),
+                         cy = getConstantIntValue(y);
   if (cx && cy)
     return index(*cx + *cy);
   if (cx == 0)
@@ -181,8 +181,8 @@ Value Emitter::fromF32(Value v, ElementKind kind) {
   switch (kind) {
   case ElementKind::F16:
   case ElementKind::BF16:
-    return arith::TruncFOp::create(b, loc,
-                                   getStorageType(b.getContext(), kind), v);
+    return arith::TruncFOp::create(b, loc, getStorageType(b.getContext(), kind),
+                                   v);
   case ElementKind::I1: {
     Value nonzero = arith::CmpFOp::create(b, loc, arith::CmpFPredicate::UNE, v,
                                           constant(0.0));
@@ -330,7 +330,7 @@ Value Emitter::concat(const ExprNode &node, Value flat) {
   Value within = rem(flat, inner);
   // Operand i covers [begin_i, begin_i + extent_i) along the axis.
   std::function<Value(unsigned, int64_t)> pick = [&](unsigned i,
-                                                      int64_t begin) -> Value {
+                                                     int64_t begin) -> Value {
     int64_t extent = plan.exprs[node.operands[i]].shape[axis];
     auto operandElement = [&]() {
       Value position = arith::SubIOp::create(b, loc, along, index(begin));
@@ -382,9 +382,9 @@ Value Emitter::formula(unsigned id, Value flat) {
   case Kind::Load: {
     ElementKind stored = tensorKinds[node.access.tensor];
     Value address = tensorOffset(node.access, node.shape, flat);
-    v = toF32(memref::LoadOp::create(b, loc, tensorArgs[node.access.tensor],
-                                     address),
-              stored);
+    v = toF32(
+        memref::LoadOp::create(b, loc, tensorArgs[node.access.tensor], address),
+        stored);
     if (stored == node.elementKind)
       return v;
     break;
@@ -441,8 +441,8 @@ Value Emitter::formula(unsigned id, Value flat) {
     v = reduceLoop(k, constant(0.0), [&](Value kk, Value acc) {
       Value x = operand(0, add(aRow, kk));
       Value y = operand(1, add(bBase, mul(kk, n)));
-      return Value(arith::AddFOp::create(
-          b, loc, acc, arith::MulFOp::create(b, loc, x, y)));
+      return Value(arith::AddFOp::create(b, loc, acc,
+                                         arith::MulFOp::create(b, loc, x, y)));
     });
     break;
   }
@@ -478,7 +478,8 @@ void Emitter::emitStore(unsigned id) {
     forEachElement(plan.exprs[e].numElements, [&](Value flat) {
       Value v = formula(e, flat);
       Value memref;
-      Value address = bufferAddress(buffers->nodes.find(e)->second, flat, memref);
+      Value address =
+          bufferAddress(buffers->nodes.find(e)->second, flat, memref);
       memref::StoreOp::create(b, loc, v, memref, address);
     });
     gpu::BarrierOp::create(b, loc);
@@ -534,8 +535,8 @@ void Emitter::emitStmt(unsigned id) {
         emitPerElementLoop(stmt);
         return;
       }
-      auto loop = scf::ForOp::create(b, loc, index(stmt.start),
-                                     index(stmt.end), index(stmt.step));
+      auto loop = scf::ForOp::create(b, loc, index(stmt.start), index(stmt.end),
+                                     index(stmt.step));
       OpBuilder::InsertionGuard guard(b);
       b.setInsertionPoint(loop.getBody()->getTerminator());
       vars[stmt.var] = loop.getInductionVar();

@@ -73,7 +73,8 @@ resolveTileSizes(ProgramOp program, ArrayRef<std::string> overrides,
 }
 
 /// The pairs of tensors `tile.may_alias` declares, by argument number.
-static SmallVector<std::pair<unsigned, unsigned>> getAliases(ProgramOp program) {
+static SmallVector<std::pair<unsigned, unsigned>>
+getAliases(ProgramOp program) {
   SmallVector<std::pair<unsigned, unsigned>> pairs;
   auto attr = program->getAttrOfType<ArrayAttr>("tile.may_alias");
   if (!attr)
@@ -151,9 +152,9 @@ LogicalResult TileLowerToGPUPass::lower(ProgramOp program) {
                 "are supported)";
     kinds.push_back(*kind);
     memrefTypes.push_back(MemRefType::get(
-        {std::max<int64_t>(1, HostTensor::numElements(std::vector<int64_t>(
-                                  type.getShape().begin(),
-                                  type.getShape().end())))},
+        {std::max<int64_t>(
+            1, HostTensor::numElements(std::vector<int64_t>(
+                   type.getShape().begin(), type.getShape().end())))},
         storage));
   }
 
@@ -221,7 +222,6 @@ LogicalResult TileLowerToGPUPass::lower(ProgramOp program) {
       return node.op->emitOpError(
           "has f64 tiles, which GPU kernels do not support");
 
-
   int64_t scratchElements = 0;
   for (const Kernel &kernel : kernels) {
     if (kernel.numBlocks > std::numeric_limits<int32_t>::max())
@@ -240,13 +240,12 @@ LogicalResult TileLowerToGPUPass::lower(ProgramOp program) {
   SmallVector<Type> hostArgs(memrefTypes);
   if (scratchElements)
     hostArgs.push_back(scratchType);
-  auto host = func::FuncOp::create(b, loc, name,
-                                   b.getFunctionType(hostArgs, {}));
+  auto host =
+      func::FuncOp::create(b, loc, name, b.getFunctionType(hostArgs, {}));
   for (BlockArgument arg : body.getArguments()) {
     auto type = cast<TensorRefType>(arg.getType());
     unsigned i = arg.getArgNumber();
-    host.setArgAttr(i, "tile.name",
-                    b.getStringAttr(program.getTensorName(i)));
+    host.setArgAttr(i, "tile.name", b.getStringAttr(program.getTensorName(i)));
     host.setArgAttr(i, "tile.role", b.getStringAttr(roleName(type.getRole())));
     host.setArgAttr(i, "tile.shape", b.getDenseI64ArrayAttr(type.getShape()));
   }
@@ -260,8 +259,8 @@ LogicalResult TileLowerToGPUPass::lower(ProgramOp program) {
     host->setAttr("tile.results", results);
   SmallVector<NamedAttribute> sizeAttrs;
   for (const auto &entry : *sizes)
-    sizeAttrs.push_back(b.getNamedAttr(entry.getKey(),
-                                       b.getI64IntegerAttr(entry.getValue())));
+    sizeAttrs.push_back(
+        b.getNamedAttr(entry.getKey(), b.getI64IntegerAttr(entry.getValue())));
   host->setAttr("tile.tile_sizes", b.getDictionaryAttr(sizeAttrs));
   Block *entry = host.addEntryBlock();
 
@@ -289,9 +288,9 @@ LogicalResult TileLowerToGPUPass::lower(ProgramOp program) {
       workgroup.push_back(MemRefType::get(
           {kernel.sharedElements}, Float32Type::get(ctx), AffineMap(),
           gpu::AddressSpaceAttr::get(ctx, gpu::AddressSpace::Workgroup)));
-    auto func = gpu::GPUFuncOp::create(
-        kb, loc, (name + "_k" + Twine(k)).str(),
-        kb.getFunctionType(argTypes, {}), workgroup, TypeRange());
+    auto func = gpu::GPUFuncOp::create(kb, loc, (name + "_k" + Twine(k)).str(),
+                                       kb.getFunctionType(argTypes, {}),
+                                       workgroup, TypeRange());
     func->setAttr(gpu::GPUDialect::getKernelFuncAttrName(), kb.getUnitAttr());
     func.setKnownBlockSizeAttr(
         kb.getDenseI32ArrayAttr({int32_t(kernel.threads), 1, 1}));
@@ -303,7 +302,8 @@ LogicalResult TileLowerToGPUPass::lower(ProgramOp program) {
         gpu::KernelDim3{indexConstant(kernel.threads), one, one},
         /*dynamicSharedMemorySize=*/Value(), operands);
     ++numKernels;
-    numGridLoops += kernel.grid.size() + (kernel.parts.front().loop ? kernel.parts.size() : 0);
+    numGridLoops += kernel.grid.size() +
+                    (kernel.parts.front().loop ? kernel.parts.size() : 0);
   }
   func::ReturnOp::create(hb, loc);
   program.erase();

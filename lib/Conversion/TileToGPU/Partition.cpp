@@ -152,8 +152,8 @@ static bool alignedLoops(const Plan &plan, ArrayRef<unsigned> leaves,
       return false;
     if (w->tensor != o->tensor)
       return true;
-    bool same = ws.loop->start == os.loop->start &&
-                ws.loop->step == os.loop->step;
+    bool same =
+        ws.loop->start == os.loop->start && ws.loop->step == os.loop->step;
     return !separatedAcross(*w, *o, ws.loop->var, os.loop->var, same);
   };
   for (size_t i = 0; i < sides.size(); ++i)
@@ -207,11 +207,11 @@ static bool sameAccess(const Access &a, const Access &b) {
 /// a non-elementwise op, with another access, or with another shape. Nodes
 /// in `buffered` (other than the root) are computed beforehand and not
 /// walked.
-static bool readsWrittenElsewhere(const Plan &plan, unsigned root,
-                                  ArrayRef<int64_t> shape,
-                                  ArrayRef<const Access *> writes,
-                                  const llvm::DenseSet<unsigned> &buffered,
-                                  ArrayRef<std::pair<unsigned, unsigned>> aliases) {
+static bool
+readsWrittenElsewhere(const Plan &plan, unsigned root, ArrayRef<int64_t> shape,
+                      ArrayRef<const Access *> writes,
+                      const llvm::DenseSet<unsigned> &buffered,
+                      ArrayRef<std::pair<unsigned, unsigned>> aliases) {
   // `elementwise` tracks whether the path keeps the element index unchanged.
   SmallVector<std::pair<unsigned, bool>> stack{{root, true}};
   llvm::DenseSet<std::pair<unsigned, unsigned>> seen;
@@ -242,9 +242,10 @@ static bool readsWrittenElsewhere(const Plan &plan, unsigned root,
 /// Whether the value a store writes reads the stored tensor at other
 /// elements than the one being written, so that storing while other threads
 /// still read would race.
-static bool readsStoredTensorElsewhere(const Plan &plan, const StmtNode &store,
-                                       const llvm::DenseSet<unsigned> &buffered,
-                                       ArrayRef<std::pair<unsigned, unsigned>> aliases) {
+static bool
+readsStoredTensorElsewhere(const Plan &plan, const StmtNode &store,
+                           const llvm::DenseSet<unsigned> &buffered,
+                           ArrayRef<std::pair<unsigned, unsigned>> aliases) {
   return readsWrittenElsewhere(plan, store.first, plan.exprs[store.first].shape,
                                {&store.access}, buffered, aliases);
 }
@@ -306,8 +307,8 @@ public:
         kernel.perElementLoops.insert(id);
         SmallVector<unsigned> leaves;
         collectSequence(plan, stmt.first, leaves);
-        widest = std::max(
-            widest, plan.exprs[plan.stmts[leaves[0]].first].numElements);
+        widest = std::max(widest,
+                          plan.exprs[plan.stmts[leaves[0]].first].numElements);
         return;
       }
       run(stmt.first);
@@ -408,10 +409,13 @@ gpu_lowering::partitionPlan(const Plan &plan,
     SmallVector<unsigned> leaves;
     collectSequence(plan, body, leaves);
     bool horizontal =
-        leaves.size() > 1 && llvm::all_of(leaves, [&](unsigned leaf) {
-          return plan.stmts[leaf].kind == StmtNode::Kind::Loop &&
-                 isParallel(plan, leaf, aliases);
-        }) && alignedLoops(plan, leaves, aliases);
+        leaves.size() > 1 &&
+        llvm::all_of(leaves,
+                     [&](unsigned leaf) {
+                       return plan.stmts[leaf].kind == StmtNode::Kind::Loop &&
+                              isParallel(plan, leaf, aliases);
+                     }) &&
+        alignedLoops(plan, leaves, aliases);
     if (horizontal) {
       for (unsigned leaf : leaves) {
         const StmtNode &loop = plan.stmts[leaf];
@@ -432,8 +436,8 @@ gpu_lowering::partitionPlan(const Plan &plan,
     for (const KernelPart &part : kernel.parts)
       planner.run(part.stmt);
     int64_t warps = (planner.widest + 31) / 32;
-    kernel.threads = unsigned(
-        std::min<int64_t>(options.blockSize, std::max<int64_t>(32, warps * 32)));
+    kernel.threads = unsigned(std::min<int64_t>(
+        options.blockSize, std::max<int64_t>(32, warps * 32)));
     SmallVector<const Access *> writes, reads;
     collectAccesses(plan, body, writes, reads);
     std::set<unsigned> tensors;

@@ -1,4 +1,5 @@
-//===- Partition.h - Kernels, grids and on-chip buffers of a plan -*- C++ -*-===//
+//===- Partition.h - Kernels, grids and on-chip buffers of a plan -*- C++
+//-*-===//
 //
 // Decides how a resolved tile program (an interpreter `Plan`) runs on a GPU,
 // before any IR is built: one kernel per top-level statement (Trinity

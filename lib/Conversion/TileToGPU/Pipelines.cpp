@@ -53,8 +53,8 @@ public:
     GpuNVVMAttachTargetOptions target;
     target.chip = chip.str();
     target.optLevel = options.optLevel;
-    target.features = options.features.empty() ? "+ptx80"
-                                                : std::string(options.features);
+    target.features =
+        options.features.empty() ? "+ptx80" : std::string(options.features);
     pm.addPass(createGpuNVVMAttachTarget(target));
   }
   // The CUDA found when the project was configured; empty leaves
@@ -92,8 +92,8 @@ void tileir::buildTileToGPUBinaryPipeline(OpPassManager &pm,
   static const ROCDLTarget amd;
   const DeviceTarget &target =
       rocdl ? static_cast<const DeviceTarget &>(amd) : nvvm;
-  std::string chip =
-      options.chip.empty() ? target.defaultChip().str() : std::string(options.chip);
+  std::string chip = options.chip.empty() ? target.defaultChip().str()
+                                          : std::string(options.chip);
 
   TileLowerToGPUOptions lower;
   lower.tileSizes.assign(options.tileSizes.begin(), options.tileSizes.end());
@@ -116,8 +116,8 @@ void tileir::buildTileToGPUBinaryPipeline(OpPassManager &pm,
   target.addAttachTarget(pm, chip, options);
   GpuModuleToBinaryPassOptions binary;
   binary.compilationTarget = options.format;
-  binary.toolkitPath =
-      options.toolkit.empty() ? target.defaultToolkit() : std::string(options.toolkit);
+  binary.toolkitPath = options.toolkit.empty() ? target.defaultToolkit()
+                                               : std::string(options.toolkit);
   pm.addPass(createGpuModuleToBinaryPass(binary));
 }
 
