@@ -2,6 +2,7 @@
 
 #include "TileDialect/Extraction/Check.h"
 #include "TileDialect/Interpreter/TileInterpreter.h"
+#include "TileDialect/Reference/LinalgInterpreter.h"
 #include "TileDialect/Support/ElementKindOf.h"
 #include "TileDialect/Support/RandomInit.h"
 
@@ -40,8 +41,21 @@ static LogicalResult run(ProgramOp program, std::vector<HostTensor> &tensors) {
   return interpretTileProgram(program, tensors, options);
 }
 
+/// max |a - b| / max |b| over all pairs of outputs (infinity on NaN).
+static double relativeError(ArrayRef<const std::vector<double> *> a,
+                            ArrayRef<const std::vector<double> *> b) {
+  double maxErr = 0, maxRef = 0;
+  for (auto [x, y] : llvm::zip_equal(a, b))
+    for (size_t j = 0; j < y->size(); ++j) {
+      double err = std::fabs((*x)[j] - (*y)[j]);
+      maxErr = std::isnan(err) ? INFINITY : std::max(maxErr, err);
+      maxRef = std::max(maxRef, std::fabs((*y)[j]));
+    }
+  return maxRef > 0 ? maxErr / maxRef : maxErr;
+}
+
 CandidateChecker::CandidateChecker(ProgramOp reference, uint64_t seed,
-                                   double tolerance)
+                                   double tolerance, func::FuncOp linalg)
     : reference(reference), seed(seed), tolerance(tolerance) {
   FailureOr<std::vector<HostTensor>> ref = makeTensors(reference, seed);
   if (failed(ref)) {
@@ -61,6 +75,48 @@ CandidateChecker::CandidateChecker(ProgramOp reference, uint64_t seed,
   }
   for (unsigned i : *outs)
     outputs.push_back(std::move((*ref)[i].data));
+  if (!linalg)
+    return;
+
+  // The linalg function on the same inputs becomes the expected outputs,
+  // once the converted program agrees with it.
+  std::vector<HostTensor> args;
+  Block &block = reference.getBodyBlock();
+  for (BlockArgument arg : block.getArguments()) {
+    TensorRole role = cast<TensorRefType>(arg.getType()).getRole();
+    if (role == TensorRole::Input || role == TensorRole::InOut)
+      args.push_back(initial[arg.getArgNumber()]);
+  }
+  if (args.size() != linalg.getNumArguments() ||
+      outputs.size() != linalg.getNumResults()) {
+    error = "the input program does not have the linalg function's "
+            "arguments and results";
+    return;
+  }
+  FailureOr<std::vector<HostTensor>> expected =
+      interpretLinalgFunction(linalg, args, Precision::F64);
+  if (failed(expected)) {
+    error = "the linalg function failed to run";
+    return;
+  }
+  SmallVector<const std::vector<double> *> got, want;
+  for (auto [o, e] : llvm::zip_equal(outputs, *expected)) {
+    if (o.size() != e.data.size()) {
+      error = "the input program's outputs have other shapes than the "
+              "linalg function's results";
+      return;
+    }
+    got.push_back(&o);
+    want.push_back(&e.data);
+  }
+  double inputError = relativeError(got, want);
+  if (!(inputError <= tolerance)) {
+    error = "the input program differs from the linalg function by " +
+            std::to_string(inputError);
+    return;
+  }
+  for (auto [o, e] : llvm::zip_equal(outputs, *expected))
+    o = std::move(e.data);
 }
 
 CheckResult CandidateChecker::check(ProgramOp candidate) const {
@@ -87,20 +143,17 @@ CheckResult CandidateChecker::check(ProgramOp candidate) const {
     result.error = "the candidate failed to run";
     return result;
   }
-  double maxErr = 0, maxRef = 0;
+  SmallVector<const std::vector<double> *> got, want;
   for (size_t o = 0; o < outs->size(); ++o) {
     const std::vector<double> &a = cand[(*outs)[o]].data, &b = outputs[o];
     if (a.size() != b.size()) {
       result.error = "the candidate's outputs have other shapes";
       return result;
     }
-    for (size_t j = 0; j < b.size(); ++j) {
-      double err = std::fabs(a[j] - b[j]);
-      maxErr = std::isnan(err) ? INFINITY : std::max(maxErr, err);
-      maxRef = std::max(maxRef, std::fabs(b[j]));
-    }
+    got.push_back(&a);
+    want.push_back(&b);
   }
-  result.maxRelError = maxRef > 0 ? maxErr / maxRef : maxErr;
+  result.maxRelError = relativeError(got, want);
   result.passed = result.maxRelError <= tolerance;
   return result;
 }

@@ -13,6 +13,7 @@
 #include "TileDialect/IR/TileOps.h"
 #include "TileDialect/Rules/Saturate.h"
 #include "TileDialect/Transforms/Passes.h"
+#include "ExtractProgram.h"
 #include "WriteReport.h"
 
 #include "mlir/IR/BuiltinOps.h"
@@ -26,6 +27,137 @@ namespace mlir::tileir {
 using namespace mlir;
 using namespace mlir::tileir;
 
+LogicalResult tileir::extractProgram(ProgramOp program,
+                                  const TileExtractOptions &opts,
+                                  func::FuncOp linalg,
+                                  llvm::json::Array &reports,
+                                  ExtractCounts &counts) {
+  std::optional<TargetDesc> targetDesc;
+  if (!opts.target.empty()) {
+    llvm::Expected<TargetDesc> t = resolveTarget(opts.target);
+    if (!t)
+      return program.emitError("--tile-extract: ")
+             << llvm::toString(t.takeError());
+    targetDesc = std::move(*t);
+  }
+  SaturateOptions sopts;
+  sopts.limits.maxIterations = opts.iterations;
+  sopts.limits.maxNodes = opts.maxNodes;
+  sopts.limits.maxSeconds = opts.timeout;
+  sopts.ruleFiles.assign(opts.ruleFiles.begin(), opts.ruleFiles.end());
+  sopts.only.assign(opts.only.begin(), opts.only.end());
+  sopts.disable.assign(opts.disable.begin(), opts.disable.end());
+  FailureOr<std::unique_ptr<Saturation>> sat =
+      Saturation::run(program, sopts);
+  if (failed(sat))
+    return failure();
+  ExtractOptions eopts;
+  eopts.topK = opts.topK;
+  eopts.perClass = opts.perClass;
+  if (targetDesc)
+    eopts = costsFor(eopts, *targetDesc);
+  ExtractStats stats;
+  FailureOr<std::vector<Candidate>> cands = extractCandidates(
+      (*sat)->getEGraph(), (*sat)->getRoot(), program, eopts, stats);
+  if (failed(cands))
+    return failure();
+
+  MLIRContext *ctx = program.getContext();
+  std::optional<CandidateChecker> checker;
+  if (opts.check)
+    checker.emplace(program, opts.seed, opts.tolerance, linalg);
+  llvm::json::Array candJson;
+  unsigned kept = 0, dropped = 0;
+  // The checks only read the IR: run them on the context's threads.
+  std::vector<CheckResult> results(cands->size());
+  if (opts.check)
+    parallelFor(ctx, 0, cands->size(), [&](size_t i) {
+      results[i] = checker->check((*cands)[i].program);
+    });
+  for (auto [i, c] : llvm::enumerate(*cands)) {
+    const CheckResult &check = results[i];
+    llvm::json::Object entry{
+        {"name", c.program.getSymName().str()},
+        {"kernels", (int64_t)c.structure.kernels},
+        {"loops", (int64_t)c.structure.loops},
+        {"crossings", (int64_t)c.structure.crossings},
+        {"value_cost", c.valueCost}};
+    if (opts.check) {
+      entry["check"] = check.passed ? "passed" : "failed";
+      entry["max_rel_error"] = check.maxRelError;
+      if (!check.error.empty())
+        entry["check_error"] = check.error;
+    }
+    candJson.push_back(std::move(entry));
+    if (opts.check && !check.passed) {
+      emitRemark(program.getLoc())
+          << "candidate " << c.program.getSymName() << " dropped: "
+          << (check.error.empty() ? "outputs differ by "
+                                  : check.error + " ")
+          << (check.error.empty() ? std::to_string(check.maxRelError)
+                                  : "");
+      c.program.erase();
+      ++dropped;
+      continue;
+    }
+    auto i64 = [&](int64_t v) {
+      return IntegerAttr::get(IntegerType::get(ctx, 64), v);
+    };
+    c.program->setAttr("tile.kernels", i64(c.structure.kernels));
+    c.program->setAttr("tile.value_cost",
+                       FloatAttr::get(Float64Type::get(ctx), c.valueCost));
+    if (targetDesc) {
+      FailureOr<ProgramCost> cost = estimate(
+          c.program, *targetDesc, defaultTileSizes(c.program, *targetDesc));
+      if (succeeded(cost)) {
+        c.program->setAttr("tile.estimated_us",
+                           FloatAttr::get(Float64Type::get(ctx),
+                                          cost->timeUs));
+        if (auto *obj = candJson.back().getAsObject())
+          (*obj)["estimated_us"] = cost->timeUs;
+      }
+    }
+    if (opts.check)
+      c.program->setAttr("tile.check_error",
+                         FloatAttr::get(Float64Type::get(ctx),
+                                        check.maxRelError));
+    ++kept;
+  }
+  counts.kept += kept;
+  counts.dropped += dropped;
+  {
+    InFlightDiagnostic remark = emitRemark(program.getLoc());
+    remark << "extracted " << kept << " candidate(s) of @"
+           << program.getSymName() << " (" << dropped
+           << " dropped by the check) in "
+           << llvm::formatv("{0:F2}", stats.seconds).str() << " s";
+    if (kept)
+      remark << "; best has " << cands->front().structure.kernels
+             << " kernel(s)";
+  }
+  llvm::json::Object report{
+      {"program", program.getSymName().str()},
+      {"saturation", (*sat)->toJSON()},
+      {"extraction",
+       llvm::json::Object{
+           {"statement_classes", (int64_t)stats.statementClasses},
+           {"rounds", (int64_t)stats.rounds},
+           {"fixpoint", stats.fixpoint},
+           {"semi_expressions", (int64_t)stats.semiExpressions},
+           {"unusable_skipped", (int64_t)stats.cyclicSkipped},
+           {"duplicates_skipped", (int64_t)stats.duplicateSkipped},
+           {"seconds", stats.seconds}}},
+      {"candidates", std::move(candJson)},
+      {"dropped", (int64_t)dropped}};
+  reports.push_back(std::move(report));
+  if (kept == 0)
+    return program.emitError("no candidate passed the check; the input "
+                             "program is kept");
+  if (!opts.keepInput)
+    program.erase();
+  return success();
+}
+
 namespace {
 
 struct TileExtractPass
@@ -33,143 +165,34 @@ struct TileExtractPass
   using Base::Base;
 
   void runOnOperation() override {
+    TileExtractOptions opts;
+    opts.topK = topK;
+    opts.perClass = perClass;
+    opts.iterations = iterations;
+    opts.maxNodes = maxNodes;
+    opts.timeout = timeout;
+    opts.ruleFiles.assign(ruleFiles.begin(), ruleFiles.end());
+    opts.only.assign(only.begin(), only.end());
+    opts.disable.assign(disable.begin(), disable.end());
+    opts.check = check;
+    opts.tolerance = tolerance;
+    opts.seed = seed;
+    opts.keepInput = keepInput;
+    opts.target = target;
     llvm::json::Array reports;
+    ExtractCounts counts;
     bool ok = true;
     for (ProgramOp program :
          llvm::to_vector(getOperation().getOps<ProgramOp>()))
-      ok &= succeeded(extract(program, reports));
+      ok &= succeeded(
+          extractProgram(program, opts, /*linalg=*/nullptr, reports, counts));
+    numCandidates += counts.kept;
+    numDropped += counts.dropped;
     if (!reportPath.empty() &&
         failed(writeJSON(getOperation(), reportPath, std::move(reports))))
       return signalPassFailure();
     if (!ok)
       signalPassFailure();
-  }
-
-  LogicalResult extract(ProgramOp program, llvm::json::Array &reports) {
-    std::optional<TargetDesc> targetDesc;
-    if (!target.empty()) {
-      llvm::Expected<TargetDesc> t = resolveTarget(target);
-      if (!t)
-        return program.emitError("--tile-extract: ")
-               << llvm::toString(t.takeError());
-      targetDesc = std::move(*t);
-    }
-    SaturateOptions sopts;
-    sopts.limits.maxIterations = iterations;
-    sopts.limits.maxNodes = maxNodes;
-    sopts.limits.maxSeconds = timeout;
-    sopts.ruleFiles.assign(ruleFiles.begin(), ruleFiles.end());
-    sopts.only.assign(only.begin(), only.end());
-    sopts.disable.assign(disable.begin(), disable.end());
-    FailureOr<std::unique_ptr<Saturation>> sat =
-        Saturation::run(program, sopts);
-    if (failed(sat))
-      return failure();
-    ExtractOptions eopts;
-    eopts.topK = topK;
-    eopts.perClass = perClass;
-    if (targetDesc)
-      eopts = costsFor(eopts, *targetDesc);
-    ExtractStats stats;
-    FailureOr<std::vector<Candidate>> cands = extractCandidates(
-        (*sat)->getEGraph(), (*sat)->getRoot(), program, eopts, stats);
-    if (failed(cands))
-      return failure();
-
-    MLIRContext *ctx = &getContext();
-    std::optional<CandidateChecker> checker;
-    if (this->check)
-      checker.emplace(program, seed, tolerance);
-    llvm::json::Array candJson;
-    unsigned kept = 0, dropped = 0;
-    // The checks only read the IR: run them on the context's threads.
-    std::vector<CheckResult> results(cands->size());
-    if (this->check)
-      parallelFor(ctx, 0, cands->size(), [&](size_t i) {
-        results[i] = checker->check((*cands)[i].program);
-      });
-    for (auto [i, c] : llvm::enumerate(*cands)) {
-      const CheckResult &check = results[i];
-      llvm::json::Object entry{
-          {"name", c.program.getSymName().str()},
-          {"kernels", (int64_t)c.structure.kernels},
-          {"loops", (int64_t)c.structure.loops},
-          {"crossings", (int64_t)c.structure.crossings},
-          {"value_cost", c.valueCost}};
-      if (this->check) {
-        entry["check"] = check.passed ? "passed" : "failed";
-        entry["max_rel_error"] = check.maxRelError;
-        if (!check.error.empty())
-          entry["check_error"] = check.error;
-      }
-      candJson.push_back(std::move(entry));
-      if (this->check && !check.passed) {
-        emitRemark(program.getLoc())
-            << "candidate " << c.program.getSymName() << " dropped: "
-            << (check.error.empty() ? "outputs differ by "
-                                    : check.error + " ")
-            << (check.error.empty() ? std::to_string(check.maxRelError)
-                                    : "");
-        c.program.erase();
-        ++dropped;
-        continue;
-      }
-      auto i64 = [&](int64_t v) {
-        return IntegerAttr::get(IntegerType::get(ctx, 64), v);
-      };
-      c.program->setAttr("tile.kernels", i64(c.structure.kernels));
-      c.program->setAttr("tile.value_cost",
-                         FloatAttr::get(Float64Type::get(ctx), c.valueCost));
-      if (targetDesc) {
-        FailureOr<ProgramCost> cost = estimate(
-            c.program, *targetDesc, defaultTileSizes(c.program, *targetDesc));
-        if (succeeded(cost)) {
-          c.program->setAttr("tile.estimated_us",
-                             FloatAttr::get(Float64Type::get(ctx),
-                                            cost->timeUs));
-          if (auto *obj = candJson.back().getAsObject())
-            (*obj)["estimated_us"] = cost->timeUs;
-        }
-      }
-      if (this->check)
-        c.program->setAttr("tile.check_error",
-                           FloatAttr::get(Float64Type::get(ctx),
-                                          check.maxRelError));
-      ++kept;
-    }
-    numCandidates += kept;
-    numDropped += dropped;
-    {
-      InFlightDiagnostic remark = emitRemark(program.getLoc());
-      remark << "extracted " << kept << " candidate(s) of @"
-             << program.getSymName() << " (" << dropped
-             << " dropped by the check) in "
-             << llvm::formatv("{0:F2}", stats.seconds).str() << " s";
-      if (kept)
-        remark << "; best has " << cands->front().structure.kernels
-               << " kernel(s)";
-    }
-    llvm::json::Object report{
-        {"program", program.getSymName().str()},
-        {"saturation", (*sat)->toJSON()},
-        {"extraction",
-         llvm::json::Object{
-             {"statement_classes", (int64_t)stats.statementClasses},
-             {"rounds", (int64_t)stats.rounds},
-             {"fixpoint", stats.fixpoint},
-             {"semi_expressions", (int64_t)stats.semiExpressions},
-             {"unusable_skipped", (int64_t)stats.cyclicSkipped},
-             {"duplicates_skipped", (int64_t)stats.duplicateSkipped},
-             {"seconds", stats.seconds}}},
-        {"candidates", std::move(candJson)},
-        {"dropped", (int64_t)dropped}};
-    reports.push_back(std::move(report));
-    if (kept == 0)
-      return program.emitError("no candidate passed the check; the input "
-                               "program is kept");
-    if (!keepInput)
-      program.erase();
-    return success();
   }
 };
 

@@ -1,14 +1,18 @@
 //===- Optimize.cpp - The --tile-optimize pass ----------------------------===//
 //
-// linalg in, checked tile candidates out: a fixed pipeline of
-// --convert-linalg-to-tile and --tile-extract.
+// linalg in, checked tile candidates out: --convert-linalg-to-tile, then
+// --tile-extract's work on each program with the linalg function it came from
+// as the check's reference.
 //
 //===----------------------------------------------------------------------===//
 
 #include "TileDialect/Conversion/Passes.h"
 #include "TileDialect/IR/TileDialect.h"
 #include "TileDialect/Transforms/Passes.h"
+#include "ExtractProgram.h"
+#include "WriteReport.h"
 
+#include "mlir/IR/BuiltinOps.h"
 #include "mlir/Pass/PassManager.h"
 
 namespace mlir::tileir {
@@ -26,6 +30,18 @@ struct TileOptimizePass
   using Base::Base;
 
   void runOnOperation() override {
+    ModuleOp module = getOperation();
+    // The functions as they were, for the check.
+    OwningOpRef<ModuleOp> originals = ModuleOp::create(module.getLoc());
+    for (auto func : module.getOps<func::FuncOp>())
+      if (!func.isExternal())
+        originals->getBody()->push_back(func->clone());
+
+    OpPassManager pm(ModuleOp::getOperationName());
+    pm.addPass(createConvertLinalgToTile());
+    if (failed(runPipeline(pm, module)))
+      return signalPassFailure();
+
     TileExtractOptions extract;
     extract.topK = topK;
     extract.iterations = iterations;
@@ -33,11 +49,19 @@ struct TileOptimizePass
     extract.check = check;
     extract.tolerance = tolerance;
     extract.seed = seed;
-    extract.reportPath = reportPath;
-    OpPassManager pm(ModuleOp::getOperationName());
-    pm.addPass(createConvertLinalgToTile());
-    pm.addPass(createTileExtract(extract));
-    if (failed(runPipeline(pm, getOperation())))
+    llvm::json::Array reports;
+    ExtractCounts counts;
+    bool ok = true;
+    for (ProgramOp program : llvm::to_vector(module.getOps<ProgramOp>())) {
+      auto linalg = dyn_cast_or_null<func::FuncOp>(
+          SymbolTable::lookupSymbolIn(*originals, program.getSymName()));
+      ok &= succeeded(
+          extractProgram(program, extract, linalg, reports, counts));
+    }
+    if (!reportPath.empty() &&
+        failed(writeJSON(module, reportPath, std::move(reports))))
+      return signalPassFailure();
+    if (!ok)
       signalPassFailure();
   }
 };

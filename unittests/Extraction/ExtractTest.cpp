@@ -5,7 +5,11 @@
 #include "TileDialect/IR/TileDialect.h"
 #include "TileDialect/Rules/Saturate.h"
 
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/PDL/IR/PDL.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/Parser/Parser.h"
 
@@ -40,7 +44,11 @@ tile.program @p(%A: !tile.tensor<64xf32, input>,
 
 class ExtractTest : public ::testing::Test {
 protected:
-  ExtractTest() { context.loadDialect<TileDialect, pdl::PDLDialect>(); }
+  ExtractTest() {
+    context.loadDialect<TileDialect, pdl::PDLDialect, func::FuncDialect,
+                        linalg::LinalgDialect, tensor::TensorDialect,
+                        arith::ArithDialect>();
+  }
 
   ProgramOp parse(StringRef text) {
     module = parseSourceString<ModuleOp>(text, ParserConfig(&context));
@@ -122,6 +130,56 @@ TEST_F(ExtractTest, CheckerCatchesAWrongCandidate) {
   EXPECT_TRUE(r.error.empty()) << r.error;
   EXPECT_FALSE(r.passed);
   EXPECT_GT(r.maxRelError, 1e-2);
+}
+
+/// The linalg function kProgram computes (C = exp(A) + 1), with `UNARY`
+/// standing for the exp.
+std::string linalgFunction(StringRef unary) {
+  return (R"mlir(
+func.func @p(%A: tensor<64xf32>) -> tensor<64xf32> {
+  %e0 = tensor.empty() : tensor<64xf32>
+  %e = linalg.)mlir" +
+          unary + R"mlir( ins(%A : tensor<64xf32>) outs(%e0 : tensor<64xf32>) -> tensor<64xf32>
+  %one = arith.constant 1.0 : f32
+  %o0 = tensor.empty() : tensor<64xf32>
+  %ones = linalg.fill ins(%one : f32) outs(%o0 : tensor<64xf32>) -> tensor<64xf32>
+  %c0 = tensor.empty() : tensor<64xf32>
+  %c = linalg.add ins(%e, %ones : tensor<64xf32>, tensor<64xf32>) outs(%c0 : tensor<64xf32>) -> tensor<64xf32>
+  return %c : tensor<64xf32>
+}
+)mlir")
+      .str();
+}
+
+TEST_F(ExtractTest, CheckerComparesWithTheLinalgFunction) {
+  ProgramOp p = parse(kProgram);
+  ASSERT_TRUE(p);
+  OwningOpRef<ModuleOp> ref =
+      parseSourceString<ModuleOp>(linalgFunction("exp"), ParserConfig(&context));
+  ASSERT_TRUE(ref);
+  auto func = *ref->getOps<func::FuncOp>().begin();
+  CandidateChecker checker(p, /*seed=*/1, /*tolerance=*/1e-6, func);
+  CheckResult r = checker.check(p);
+  EXPECT_TRUE(r.error.empty()) << r.error;
+  EXPECT_TRUE(r.passed);
+  EXPECT_LT(r.maxRelError, 1e-12);
+}
+
+TEST_F(ExtractTest, CheckerRefusesAProgramThatDiffersFromItsLinalgFunction) {
+  ProgramOp p = parse(kProgram);
+  ASSERT_TRUE(p);
+  // The function negates where the program exponentiates: nothing is
+  // checked against a wrong reference.
+  OwningOpRef<ModuleOp> ref = parseSourceString<ModuleOp>(
+      linalgFunction("negf"), ParserConfig(&context));
+  ASSERT_TRUE(ref);
+  auto func = *ref->getOps<func::FuncOp>().begin();
+  CandidateChecker checker(p, /*seed=*/1, /*tolerance=*/1e-2, func);
+  CheckResult r = checker.check(p);
+  EXPECT_FALSE(r.passed);
+  EXPECT_NE(r.error.find("differs from the linalg function"),
+            std::string::npos)
+      << r.error;
 }
 
 } // namespace

@@ -10,6 +10,8 @@
 #define TILEDIALECT_EXTRACTION_CHECK_H
 
 #include "TileDialect/IR/TileOps.h"
+
+#include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "TileDialect/Support/HostTensor.h"
 
 #include <string>
@@ -30,7 +32,13 @@ struct CheckResult {
 /// error is at most `tolerance`.
 class CandidateChecker {
 public:
-  CandidateChecker(ProgramOp reference, uint64_t seed, double tolerance);
+  /// With `linalg` (the function `reference` was converted from), the
+  /// expected outputs are the linalg reference evaluator's instead: the
+  /// converted program is first checked against it (its input and inout
+  /// tensors are the function's arguments in order, its `tile.results` the
+  /// function's results), then every candidate.
+  CandidateChecker(ProgramOp reference, uint64_t seed, double tolerance,
+                   func::FuncOp linalg = nullptr);
   CheckResult check(ProgramOp candidate) const;
 
 private:

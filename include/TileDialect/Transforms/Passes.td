@@ -133,10 +133,11 @@ def TileOptimize : Pass<"tile-optimize", "::mlir::ModuleOp"> {
   let description = [{
     Runs `--convert-linalg-to-tile` and then `--tile-extract` with the
     options below: every linalg function becomes a naive tile program, which
-    is saturated, extracted into `top-k` candidates and checked against
-    itself on the CPU. The converter's output is the check's reference; the
-    converter is checked against the linalg reference evaluator by its own
-    tests (test/Workloads).
+    is saturated and extracted into `top-k` candidates. The check's
+    reference is the linalg function itself, evaluated by the independent
+    linalg reference evaluator on the same seeded inputs: the converted
+    program must agree with it within `tolerance` (else the pass fails and
+    keeps it), and so must every candidate.
 
     Example: `tile-opt model.mlir --tile-optimize="top-k=2 report=r.json"`
   }];
@@ -148,7 +149,8 @@ def TileOptimize : Pass<"tile-optimize", "::mlir::ModuleOp"> {
     Option<"target", "target", "std::string", /*default=*/"\"sm_90\"",
            "Target of the roofline estimate annotating each candidate">,
     Option<"check", "check", "bool", /*default=*/"true",
-           "Check every candidate against the converted program">,
+           "Check the converted program and every candidate against the "
+           "linalg function">,
     Option<"tolerance", "tolerance", "double", /*default=*/"1e-2",
            "Largest normalized output error a checked candidate may have">,
     Option<"seed", "seed", "uint64_t", /*default=*/"0",
