@@ -6,6 +6,8 @@
 #include "TileDialect/Support/ElementKindOf.h"
 #include "TileDialect/Support/RandomInit.h"
 
+#include "mlir/IR/Threading.h"
+
 #include <cmath>
 
 using namespace mlir;
@@ -64,7 +66,30 @@ CandidateChecker::CandidateChecker(ProgramOp reference, uint64_t seed,
   }
   // Drawing the inputs costs more than copying them: keep one copy.
   initial = *ref;
-  if (failed(run(reference, *ref))) {
+  std::vector<HostTensor> args;
+  if (linalg) {
+    for (BlockArgument arg : reference.getBodyBlock().getArguments()) {
+      TensorRole role = cast<TensorRefType>(arg.getType()).getRole();
+      if (role == TensorRole::Input || role == TensorRole::InOut)
+        args.push_back(initial[arg.getArgNumber()]);
+    }
+    if (args.size() != linalg.getNumArguments()) {
+      error = "the input program does not have the linalg function's "
+              "arguments";
+      return;
+    }
+  }
+  // The program and, with `linalg`, the function on the same inputs, at
+  // once on the context's threads.
+  LogicalResult programRun = success();
+  FailureOr<std::vector<HostTensor>> expected = std::vector<HostTensor>();
+  parallelFor(reference.getContext(), 0, linalg ? 2 : 1, [&](size_t task) {
+    if (task == 0)
+      programRun = run(reference, *ref);
+    else
+      expected = interpretLinalgFunction(linalg, args, Precision::F64);
+  });
+  if (failed(programRun)) {
     error = "the input program failed to run";
     return;
   }
@@ -78,25 +103,14 @@ CandidateChecker::CandidateChecker(ProgramOp reference, uint64_t seed,
   if (!linalg)
     return;
 
-  // The linalg function on the same inputs becomes the expected outputs,
-  // once the converted program agrees with it.
-  std::vector<HostTensor> args;
-  Block &block = reference.getBodyBlock();
-  for (BlockArgument arg : block.getArguments()) {
-    TensorRole role = cast<TensorRefType>(arg.getType()).getRole();
-    if (role == TensorRole::Input || role == TensorRole::InOut)
-      args.push_back(initial[arg.getArgNumber()]);
-  }
-  if (args.size() != linalg.getNumArguments() ||
-      outputs.size() != linalg.getNumResults()) {
-    error = "the input program does not have the linalg function's "
-            "arguments and results";
-    return;
-  }
-  FailureOr<std::vector<HostTensor>> expected =
-      interpretLinalgFunction(linalg, args, Precision::F64);
+  // The linalg results become the expected outputs, once the converted
+  // program agrees with them.
   if (failed(expected)) {
     error = "the linalg function failed to run";
+    return;
+  }
+  if (outputs.size() != expected->size()) {
+    error = "the input program does not have the linalg function's results";
     return;
   }
   SmallVector<const std::vector<double> *> got, want;
