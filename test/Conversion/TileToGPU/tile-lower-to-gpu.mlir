@@ -310,3 +310,23 @@ tile.program @not_side_by_side(%A: !tile.tensor<64xf32, input>,
   %lo = tile.loop %o = 0 to 64 step %to body %seq
   tile.yield %lo
 }
+
+// -----
+
+// B may alias A (tile.may_alias): B's tiles are not provably apart from the
+// A tiles other iterations read, so the loop is not the grid.
+// CHECK-LABEL: func.func @aliased
+// CHECK: blocks in (%c1,
+// CHECK: gpu.func @aliased_k0
+// CHECK-NOT: gpu.block_id
+tile.program @aliased(%A: !tile.tensor<64xf32, input>,
+                      %B: !tile.tensor<64xf32, output>) attributes {tile.may_alias = [["A", "B"]], tile.tile_sizes = {tile_i = 16}} {
+  %i = tile.var "i"
+  %ti = tile.size "tile_i"
+  %t = tile.tile %i
+  %a = tile.load %A[%t] : !tile.tensor<64xf32, input> -> !tile.tile<[tile_i], f32>
+  %e = tile.exp %a : !tile.tile<[tile_i], f32>
+  %s = tile.store %e, %B[%t] : !tile.tile<[tile_i], f32>, !tile.tensor<64xf32, output>
+  %l = tile.loop %i = 0 to 64 step %ti body %s
+  tile.yield %l
+}
