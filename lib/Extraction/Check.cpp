@@ -24,10 +24,10 @@ static FailureOr<std::vector<HostTensor>> makeTensors(ProgramOp program,
     if (!kind)
       return failure();
     std::string name = program.getTensorName(arg.getArgNumber()).str();
-    HostTensor t(name,
-                 std::vector<int64_t>(type.getShape().begin(),
-                                      type.getShape().end()),
-                 *kind);
+    HostTensor t(
+        name,
+        std::vector<int64_t>(type.getShape().begin(), type.getShape().end()),
+        *kind);
     if (type.getRole() == TensorRole::Input ||
         type.getRole() == TensorRole::InOut)
       fillRandom(t, seed, arg.getArgNumber(), defaultInitFor(name));

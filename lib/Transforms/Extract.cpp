@@ -6,14 +6,14 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "TileDialect/Extraction/Extract.h"
+#include "ExtractProgram.h"
 #include "TileDialect/Cost/CostModel.h"
 #include "TileDialect/Cost/Target.h"
 #include "TileDialect/Extraction/Check.h"
-#include "TileDialect/Extraction/Extract.h"
 #include "TileDialect/IR/TileOps.h"
 #include "TileDialect/Rules/Saturate.h"
 #include "TileDialect/Transforms/Passes.h"
-#include "ExtractProgram.h"
 #include "WriteReport.h"
 
 #include "mlir/IR/BuiltinOps.h"
@@ -28,10 +28,10 @@ using namespace mlir;
 using namespace mlir::tileir;
 
 LogicalResult tileir::extractProgram(ProgramOp program,
-                                  const TileExtractOptions &opts,
-                                  func::FuncOp linalg,
-                                  llvm::json::Array &reports,
-                                  ExtractCounts &counts) {
+                                     const TileExtractOptions &opts,
+                                     func::FuncOp linalg,
+                                     llvm::json::Array &reports,
+                                     ExtractCounts &counts) {
   std::optional<TargetDesc> targetDesc;
   if (!opts.target.empty()) {
     llvm::Expected<TargetDesc> t = resolveTarget(opts.target);
@@ -47,8 +47,7 @@ LogicalResult tileir::extractProgram(ProgramOp program,
   sopts.ruleFiles.assign(opts.ruleFiles.begin(), opts.ruleFiles.end());
   sopts.only.assign(opts.only.begin(), opts.only.end());
   sopts.disable.assign(opts.disable.begin(), opts.disable.end());
-  FailureOr<std::unique_ptr<Saturation>> sat =
-      Saturation::run(program, sopts);
+  FailureOr<std::unique_ptr<Saturation>> sat = Saturation::run(program, sopts);
   if (failed(sat))
     return failure();
   ExtractOptions eopts;
@@ -76,12 +75,11 @@ LogicalResult tileir::extractProgram(ProgramOp program,
     });
   for (auto [i, c] : llvm::enumerate(*cands)) {
     const CheckResult &check = results[i];
-    llvm::json::Object entry{
-        {"name", c.program.getSymName().str()},
-        {"kernels", (int64_t)c.structure.kernels},
-        {"loops", (int64_t)c.structure.loops},
-        {"crossings", (int64_t)c.structure.crossings},
-        {"value_cost", c.valueCost}};
+    llvm::json::Object entry{{"name", c.program.getSymName().str()},
+                             {"kernels", (int64_t)c.structure.kernels},
+                             {"loops", (int64_t)c.structure.loops},
+                             {"crossings", (int64_t)c.structure.crossings},
+                             {"value_cost", c.valueCost}};
     if (opts.check) {
       entry["check"] = check.passed ? "passed" : "failed";
       entry["max_rel_error"] = check.maxRelError;
@@ -92,10 +90,8 @@ LogicalResult tileir::extractProgram(ProgramOp program,
     if (opts.check && !check.passed) {
       emitRemark(program.getLoc())
           << "candidate " << c.program.getSymName() << " dropped: "
-          << (check.error.empty() ? "outputs differ by "
-                                  : check.error + " ")
-          << (check.error.empty() ? std::to_string(check.maxRelError)
-                                  : "");
+          << (check.error.empty() ? "outputs differ by " : check.error + " ")
+          << (check.error.empty() ? std::to_string(check.maxRelError) : "");
       c.program.erase();
       ++dropped;
       continue;
@@ -111,16 +107,15 @@ LogicalResult tileir::extractProgram(ProgramOp program,
           c.program, *targetDesc, defaultTileSizes(c.program, *targetDesc));
       if (succeeded(cost)) {
         c.program->setAttr("tile.estimated_us",
-                           FloatAttr::get(Float64Type::get(ctx),
-                                          cost->timeUs));
+                           FloatAttr::get(Float64Type::get(ctx), cost->timeUs));
         if (auto *obj = candJson.back().getAsObject())
           (*obj)["estimated_us"] = cost->timeUs;
       }
     }
     if (opts.check)
-      c.program->setAttr("tile.check_error",
-                         FloatAttr::get(Float64Type::get(ctx),
-                                        check.maxRelError));
+      c.program->setAttr(
+          "tile.check_error",
+          FloatAttr::get(Float64Type::get(ctx), check.maxRelError));
     ++kept;
   }
   counts.kept += kept;
@@ -158,10 +153,28 @@ LogicalResult tileir::extractProgram(ProgramOp program,
   return success();
 }
 
+LogicalResult tileir::extractAll(ModuleOp module,
+                                 const TileExtractOptions &opts,
+                                 ModuleOp linalgFunctions, StringRef reportPath,
+                                 ExtractCounts &counts) {
+  llvm::json::Array reports;
+  bool ok = true;
+  for (ProgramOp program : llvm::to_vector(module.getOps<ProgramOp>())) {
+    func::FuncOp linalg;
+    if (linalgFunctions)
+      linalg = dyn_cast_or_null<func::FuncOp>(
+          SymbolTable::lookupSymbolIn(linalgFunctions, program.getSymName()));
+    ok &= succeeded(extractProgram(program, opts, linalg, reports, counts));
+  }
+  if (!reportPath.empty() &&
+      failed(writeJSON(module, reportPath, std::move(reports))))
+    return failure();
+  return success(ok);
+}
+
 namespace {
 
-struct TileExtractPass
-    : public tileir::impl::TileExtractBase<TileExtractPass> {
+struct TileExtractPass : public tileir::impl::TileExtractBase<TileExtractPass> {
   using Base::Base;
 
   void runOnOperation() override {
@@ -179,19 +192,13 @@ struct TileExtractPass
     opts.seed = seed;
     opts.keepInput = keepInput;
     opts.target = target;
-    llvm::json::Array reports;
     ExtractCounts counts;
-    bool ok = true;
-    for (ProgramOp program :
-         llvm::to_vector(getOperation().getOps<ProgramOp>()))
-      ok &= succeeded(
-          extractProgram(program, opts, /*linalg=*/nullptr, reports, counts));
+    LogicalResult result =
+        extractAll(getOperation(), opts,
+                   /*linalgFunctions=*/nullptr, reportPath, counts);
     numCandidates += counts.kept;
     numDropped += counts.dropped;
-    if (!reportPath.empty() &&
-        failed(writeJSON(getOperation(), reportPath, std::move(reports))))
-      return signalPassFailure();
-    if (!ok)
+    if (failed(result))
       signalPassFailure();
   }
 };

@@ -1,4 +1,5 @@
-//===- ExtractProgram.h - Extraction of one program, for two passes -*- C++ -*-===//
+//===- ExtractProgram.h - Extraction of one program, for two passes -*- C++
+//-*-===//
 //
 // The work of --tile-extract on one program (saturate, extract, check,
 // annotate, replace), shared with --tile-optimize, which also hands over the
@@ -14,6 +15,7 @@
 #include "TileDialect/Transforms/Passes.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/IR/BuiltinOps.h"
 #include "llvm/Support/JSON.h"
 
 namespace mlir::tileir {
@@ -28,6 +30,13 @@ struct ExtractCounts {
 LogicalResult extractProgram(ProgramOp program, const TileExtractOptions &opts,
                              func::FuncOp linalg, llvm::json::Array &reports,
                              ExtractCounts &counts);
+
+/// extractProgram on every program of `module`, each checked against the
+/// function of the same name in `linalgFunctions` when given; writes the
+/// reports to `reportPath` (if not empty). Fails if any program fails.
+LogicalResult extractAll(ModuleOp module, const TileExtractOptions &opts,
+                         ModuleOp linalgFunctions, StringRef reportPath,
+                         ExtractCounts &counts);
 
 } // namespace mlir::tileir
 

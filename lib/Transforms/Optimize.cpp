@@ -6,11 +6,10 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "ExtractProgram.h"
 #include "TileDialect/Conversion/Passes.h"
 #include "TileDialect/IR/TileDialect.h"
 #include "TileDialect/Transforms/Passes.h"
-#include "ExtractProgram.h"
-#include "WriteReport.h"
 
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/Pass/PassManager.h"
@@ -49,19 +48,8 @@ struct TileOptimizePass
     extract.check = check;
     extract.tolerance = tolerance;
     extract.seed = seed;
-    llvm::json::Array reports;
     ExtractCounts counts;
-    bool ok = true;
-    for (ProgramOp program : llvm::to_vector(module.getOps<ProgramOp>())) {
-      auto linalg = dyn_cast_or_null<func::FuncOp>(
-          SymbolTable::lookupSymbolIn(*originals, program.getSymName()));
-      ok &= succeeded(
-          extractProgram(program, extract, linalg, reports, counts));
-    }
-    if (!reportPath.empty() &&
-        failed(writeJSON(module, reportPath, std::move(reports))))
-      return signalPassFailure();
-    if (!ok)
+    if (failed(extractAll(module, extract, *originals, reportPath, counts)))
       signalPassFailure();
   }
 };
