@@ -132,6 +132,12 @@ struct TileLowerToGPUPass
 LogicalResult TileLowerToGPUPass::lower(ProgramOp program) {
   MLIRContext *ctx = &getContext();
   Location loc = program.getLoc();
+  // Buffers are static workgroup allocations, which CUDA caps at 48 KiB
+  // per block (more needs dynamic shared memory).
+  if (sharedMemoryBytes < 0 || sharedMemoryBytes > 48 * 1024)
+    return program.emitError("shared-memory must be in [0, 49152] (static "
+                             "shared memory per block), got ")
+           << sharedMemoryBytes;
   if (blockSize == 0 || blockSize > 1024)
     return program.emitError("block-size must be in [1, 1024], got ")
            << blockSize;

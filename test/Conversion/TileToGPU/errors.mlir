@@ -1,5 +1,7 @@
 // RUN: tile-opt %s --split-input-file --tile-lower-to-gpu --verify-diagnostics
 // RUN: not tile-opt %s --split-input-file --tile-lower-to-gpu="tile-sizes=tile_i" 2>&1 | FileCheck %s --check-prefix=OPTION
+// RUN: not tile-opt %s --split-input-file --tile-lower-to-gpu="shared-memory=65536" 2>&1 | FileCheck %s --check-prefix=SHARED
+// RUN: not tile-opt %s --split-input-file --tile-lower-to-gpu="block-size=2048" 2>&1 | FileCheck %s --check-prefix=BLOCK
 
 // An unbound symbolic tile size is an error, not a guess.
 tile.program @unbound(%A: !tile.tensor<64xf32, input>,
@@ -41,3 +43,5 @@ tile.program @nondividing(%A: !tile.tensor<10xf32, input>,
 }
 
 // OPTION: tile-sizes takes NAME=N with N > 0, got 'tile_i'
+// SHARED: shared-memory must be in [0, 49152] (static shared memory per block), got 65536
+// BLOCK: block-size must be in [1, 1024], got 2048

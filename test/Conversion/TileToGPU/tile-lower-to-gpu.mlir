@@ -330,3 +330,87 @@ tile.program @aliased(%A: !tile.tensor<64xf32, input>,
   %l = tile.loop %i = 0 to 64 step %ti body %s
   tile.yield %l
 }
+
+// -----
+
+// The loop writes B by tiles of i and reads B by elements of i: the two do
+// not separate iterations (tile 1 covers elements 16..31, read at i = 16..),
+// so the loop is not the grid.
+// CHECK-LABEL: func.func @tile_vs_elem
+// CHECK: blocks in (%c1,
+tile.program @tile_vs_elem(%A: !tile.tensor<64xf32, input>,
+                           %B: !tile.tensor<64xf32, output>) attributes {tile.tile_sizes = {tile_i = 16}} {
+  %i = tile.var "i"
+  %ti = tile.size "tile_i"
+  %t = tile.tile %i
+  %e = tile.elem %i
+  %a = tile.load %A[%t] : !tile.tensor<64xf32, input> -> !tile.tile<[tile_i], f32>
+  %b = tile.load %B[%e] : !tile.tensor<64xf32, output> -> !tile.tile<[1], f32>
+  %b0 = tile.squeeze %b, 0 : !tile.tile<[1], f32> -> !tile.tile<[], f32>
+  %bb = tile.bcast %b0 [0] : !tile.tile<[], f32> -> !tile.tile<[tile_i], f32>
+  %n = tile.add %a, %bb : !tile.tile<[tile_i], f32>
+  %s = tile.store %n, %B[%t] : !tile.tile<[tile_i], f32>, !tile.tensor<64xf32, output>
+  %l = tile.loop %i = 0 to 64 step %ti body %s
+  tile.yield %l
+}
+
+// -----
+
+// Two parallel loops with different steps: the second reads B[tile j] that
+// the first writes with tiles of i; iteration numbers do not line up, so
+// one block runs both loops in order.
+// CHECK-LABEL: func.func @misaligned
+// CHECK: blocks in (%c1,
+// CHECK: gpu.func @misaligned_k0
+// CHECK-NOT: gpu.block_id
+tile.program @misaligned(%A: !tile.tensor<64xf32, input>,
+                         %B: !tile.tensor<64xf32, intermediate>,
+                         %C: !tile.tensor<64xf32, output>) attributes {tile.tile_sizes = {tile_i = 16, tile_j = 32, tile_o = 64}} {
+  %o = tile.var "o"
+  %i = tile.var "i"
+  %j = tile.var "j"
+  %to = tile.size "tile_o"
+  %ti = tile.size "tile_i"
+  %tj = tile.size "tile_j"
+  %t = tile.tile %i
+  %u = tile.tile %j
+  %a = tile.load %A[%t] : !tile.tensor<64xf32, input> -> !tile.tile<[tile_i], f32>
+  %e = tile.exp %a : !tile.tile<[tile_i], f32>
+  %s1 = tile.store %e, %B[%t] : !tile.tile<[tile_i], f32>, !tile.tensor<64xf32, intermediate>
+  %l1 = tile.loop %i = 0 to 64 step %ti body %s1
+  %b = tile.load %B[%u] : !tile.tensor<64xf32, intermediate> -> !tile.tile<[tile_j], f32>
+  %n = tile.neg %b : !tile.tile<[tile_j], f32>
+  %s2 = tile.store %n, %C[%u] : !tile.tile<[tile_j], f32>, !tile.tensor<64xf32, output>
+  %l2 = tile.loop %j = 0 to 64 step %tj body %s2
+  %seq = tile.seq %l1, %l2
+  %lo = tile.loop %o = 0 to 64 step %to body %seq
+  tile.yield %lo
+}
+
+// -----
+
+// The second store of the loop reads S transposed (other elements than it
+// writes): not an element loop; the iterations run one after the other with
+// barriers.
+// CHECK-LABEL: gpu.func @not_element_loop_k0
+// CHECK: scf.for %{{.*}} = %c0 to %c64 step %c16 {
+// CHECK: gpu.barrier
+tile.program @not_element_loop(%A: !tile.tensor<2x2x64xf32, input>,
+                               %S: !tile.tensor<2x2xf32, intermediate>,
+                               %T: !tile.tensor<2x2xf32, output>) attributes {tile.tile_sizes = {tile_i = 16}} {
+  %i = tile.var "i"
+  %ti = tile.size "tile_i"
+  %t = tile.tile %i
+  %full = tile.full
+  %a = tile.load %A[%full, %full, %t] : !tile.tensor<2x2x64xf32, input> -> !tile.tile<[2, 2, tile_i], f32>
+  %s = tile.load %S[%full, %full] : !tile.tensor<2x2xf32, intermediate> -> !tile.tile<[2, 2], f32>
+  %r = tile.rsum %a, 2 : !tile.tile<[2, 2, tile_i], f32> -> !tile.tile<[2, 2], f32>
+  %n = tile.add %s, %r : !tile.tile<[2, 2], f32>
+  %st = tile.store %n, %S[%full, %full] : !tile.tile<[2, 2], f32>, !tile.tensor<2x2xf32, intermediate>
+  %s2 = tile.load %S[%full, %full] : !tile.tensor<2x2xf32, intermediate> -> !tile.tile<[2, 2], f32>
+  %p = tile.permute %s2 [1, 0] : !tile.tile<[2, 2], f32> -> !tile.tile<[2, 2], f32>
+  %st2 = tile.store %p, %T[%full, %full] : !tile.tile<[2, 2], f32>, !tile.tensor<2x2xf32, output>
+  %body = tile.seq %st, %st2
+  %l = tile.loop %i = 0 to 64 step %ti body %body
+  tile.yield %l
+}
