@@ -137,10 +137,10 @@ LogicalResult TileLowerToGPUPass::lower(ProgramOp program) {
   if (sharedMemoryBytes < 0 || sharedMemoryBytes > 48 * 1024)
     return program.emitError("shared-memory must be in [0, 49152] (static "
                              "shared memory per block), got ")
-           << sharedMemoryBytes;
+           << int64_t(sharedMemoryBytes);
   if (blockSize == 0 || blockSize > 1024)
     return program.emitError("block-size must be in [1, 1024], got ")
-           << blockSize;
+           << unsigned(blockSize);
 
   // Tensors: element kinds GPU kernels can hold.
   Block &body = program.getBodyBlock();
