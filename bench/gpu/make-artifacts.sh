@@ -1,15 +1,24 @@
 #!/usr/bin/env bash
 # Compiles GPU artifacts (docs/Runtime.md) for the benchmark workloads on a
-# machine with the tools built (no GPU needed): for each workload, the naive
-# program (--convert-linalg-to-tile) and the optimized one (--tile-optimize,
-# best candidate), lowered with the NVVM pipeline, inputs described by their
-# seed, expected outputs computed by the linalg reference on the CPU.
-# Run the artifacts on a GPU machine with bench/gpu/run-artifacts.sh.
+# machine with the tools built (no GPU needed), inputs described by their
+# seed, expected outputs computed by the linalg reference on the CPU. Run the
+# artifacts on a GPU machine with bench/gpu/run-artifacts.sh or bench.py.
 #
 # Usage: bench/gpu/make-artifacts.sh OUT_DIR [CONFIG...]   (default: llama falcon)
-# Environment: BUILD_DIR (default build), CHIP (default sm_90),
-# MAX_TILE (largest default tile size, default 32), SCALED=1 for the
-# scaled-down workloads of test/Workloads instead.
+# Each artifact is OUT_DIR/<config>-<workload>-<program>[-el<true|false>]:
+#   program naive: tile-opt --convert-linalg-to-tile
+#           opt:   tile-opt --tile-optimize=top-k=1 (best candidate)
+#           hand:  the hand-written naive program of examples/ (llama only)
+# Environment:
+#   PROGRAMS      which programs (default "naive opt")
+#   ELEMENT_LOOPS "true", "false" or "true false" (both, as separate
+#                 variants suffixed -eltrue / -elfalse); default: the
+#                 lowering's default, no suffix
+#   BUILD_DIR (default build), CHIP (default sm_90), MAX_TILE (default 32),
+#   SCALED=1 for the scaled-down workloads of test/Workloads instead.
+# The benchmark of bench/results/h100-80gb-hbm3-2026-11-21.md used
+#   PROGRAMS="naive hand" ELEMENT_LOOPS="true false" ... llama
+#   PROGRAMS="naive" ELEMENT_LOOPS="true false" ... falcon
 set -euo pipefail
 ROOT=$(cd "$(dirname "$0")/../.." && pwd)
 BIN=${BUILD_DIR:-$ROOT/build}/bin
@@ -17,6 +26,7 @@ OUT=${1:?usage: make-artifacts.sh OUT_DIR [CONFIG...]}
 shift || true
 CHIP=${CHIP:-sm_90}
 MAX_TILE=${MAX_TILE:-32}
+PROGRAMS=${PROGRAMS:-naive opt}
 CONFIGS=("$@")
 [ ${#CONFIGS[@]} -eq 0 ] && CONFIGS=(llama falcon)
 [ "${SCALED:-0}" = 1 ] && CONFIGS=(scaled)
@@ -26,18 +36,37 @@ trap 'rm -rf "$tmp"' EXIT
 
 for cfg in "${CONFIGS[@]}"; do
   dir=$ROOT/bench/workloads/$cfg
-  [ "$cfg" = scaled ] && dir=$ROOT/test/Workloads
+  examples=$ROOT/examples
+  if [ "$cfg" = scaled ]; then
+    dir=$ROOT/test/Workloads
+    examples=$ROOT/test/Examples
+  fi
   for w in vanilla prenorm qknorm keyformer roco ffn; do
     src=$dir/$w.mlir
-    "$BIN/tile-opt" "$src" --convert-linalg-to-tile -o "$tmp/$cfg-$w-naive.mlir"
-    "$BIN/tile-opt" "$src" --tile-optimize=top-k=1 -o "$tmp/$cfg-$w-opt.mlir" 2>/dev/null
-    for variant in naive opt; do
-      start=$(date +%s.%N)
-      "$BIN/tile-run" "$tmp/$cfg-$w-$variant.mlir" --reference "$src" \
-        --device cuda --chip "$CHIP" --max-tile-size "$MAX_TILE" \
-        --compile-only --artifact "$OUT/$cfg-$w-$variant" | sed "s|^|$cfg $w $variant: |"
-      end=$(date +%s.%N)
-      printf '%s %s %s: %.1f s\n' "$cfg" "$w" "$variant" "$(echo "$end - $start" | bc)"
+    for program in $PROGRAMS; do
+      case $program in
+        naive) "$BIN/tile-opt" "$src" --convert-linalg-to-tile -o "$tmp/$program.mlir" ;;
+        opt) "$BIN/tile-opt" "$src" --tile-optimize=top-k=1 -o "$tmp/$program.mlir" 2>/dev/null ;;
+        hand)
+          # The hand-written programs are llama-sized (or scaled).
+          [ "$cfg" = falcon ] && continue
+          cp "$examples/$w.mlir" "$tmp/$program.mlir" ;;
+        *) echo "unknown program '$program'" >&2; exit 2 ;;
+      esac
+      for el in ${ELEMENT_LOOPS:-default}; do
+        name=$cfg-$w-$program
+        flags=()
+        if [ "$el" != default ]; then
+          name=$name-el$el
+          flags=(--element-loops="$el")
+        fi
+        start=$(date +%s.%N)
+        "$BIN/tile-run" "$tmp/$program.mlir" --reference "$src" \
+          --device cuda --chip "$CHIP" --max-tile-size "$MAX_TILE" "${flags[@]}" \
+          --compile-only --artifact "$OUT/$name" | sed "s|^|$name: |"
+        end=$(date +%s.%N)
+        printf '%s: %.1f s\n' "$name" "$(echo "$end - $start" | bc)"
+      done
     done
   done
 done
