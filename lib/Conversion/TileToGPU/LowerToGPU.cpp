@@ -243,6 +243,14 @@ LogicalResult TileLowerToGPUPass::lower(ProgramOp program) {
   // The host function: one memref per tensor, then the scratch.
   OpBuilder b(program);
   StringRef name = program.getSymName();
+  // The host function takes the program's name (a symbol no other op has);
+  // the kernels' module must not clash either.
+  std::string kernelsName = (name + "_kernels").str();
+  if (SymbolTable::lookupSymbolIn(program->getParentOfType<ModuleOp>(),
+                                  kernelsName))
+    return program.emitOpError("cannot be lowered: the module already "
+                               "defines '")
+           << kernelsName << "', the name of its kernels' gpu.module";
   SmallVector<Type> hostArgs(memrefTypes);
   if (scratchElements)
     hostArgs.push_back(scratchType);
@@ -271,7 +279,7 @@ LogicalResult TileLowerToGPUPass::lower(ProgramOp program) {
   Block *entry = host.addEntryBlock();
 
   // The kernels.
-  auto gpuModule = gpu::GPUModuleOp::create(b, loc, (name + "_kernels").str());
+  auto gpuModule = gpu::GPUModuleOp::create(b, loc, kernelsName);
   OpBuilder kb = OpBuilder::atBlockBegin(gpuModule.getBody());
   OpBuilder hb = OpBuilder::atBlockBegin(entry);
   auto indexConstant = [&](int64_t v) {

@@ -45,3 +45,16 @@ tile.program @nondividing(%A: !tile.tensor<10xf32, input>,
 // OPTION: tile-sizes takes NAME=N with N > 0, got 'tile_i'
 // SHARED: shared-memory must be in [0, 49152] (static shared memory per block), got 65536
 // BLOCK: block-size must be in [1, 1024], got 2048
+
+// -----
+
+func.func @taken_kernels() {
+  return
+}
+// expected-error @below {{'tile.program' op cannot be lowered: the module already defines 'taken_kernels', the name of its kernels' gpu.module}}
+tile.program @taken(%A: !tile.tensor<8xf32, input>, %B: !tile.tensor<8xf32, output>) {
+  %full = tile.full
+  %a = tile.load %A[%full] : !tile.tensor<8xf32, input> -> !tile.tile<[8], f32>
+  %s = tile.store %a, %B[%full] : !tile.tile<[8], f32>, !tile.tensor<8xf32, output>
+  tile.yield %s
+}
