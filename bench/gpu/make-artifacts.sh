@@ -14,8 +14,15 @@
 #   ELEMENT_LOOPS "true", "false" or "true false" (both, as separate
 #                 variants suffixed -eltrue / -elfalse); default: the
 #                 lowering's default, no suffix
-#   BUILD_DIR (default build), CHIP (default sm_90), MAX_TILE (default 32),
+#   MAX_TILE      largest default tile size; a list ("16 32 64") makes one
+#                 variant per value, suffixed -t<N> (default 32)
+#   SHARE_EXPECTED=1  keep one copy of identical expected outputs
+#                 (bench/gpu/share-expected.py), so that many variants fit
+#                 in one transfer
+#   BUILD_DIR (default build), CHIP (default sm_90),
 #   SCALED=1 for the scaled-down workloads of test/Workloads instead.
+# Every artifact also holds tuning.json (the program's hash and the lowering
+# options), which bench/gpu/tune.py turns into a tuning cache.
 # The benchmark of bench/results/h100-80gb-hbm3-2026-11-21.md used
 #   PROGRAMS="naive hand" ELEMENT_LOOPS="true false" ... llama
 #   PROGRAMS="naive" ELEMENT_LOOPS="true false" ... falcon
@@ -53,20 +60,26 @@ for cfg in "${CONFIGS[@]}"; do
           cp "$examples/$w.mlir" "$tmp/$program.mlir" ;;
         *) echo "unknown program '$program'" >&2; exit 2 ;;
       esac
-      for el in ${ELEMENT_LOOPS:-default}; do
-        name=$cfg-$w-$program
-        flags=()
-        if [ "$el" != default ]; then
-          name=$name-el$el
-          flags=(--element-loops="$el")
-        fi
-        start=$(date +%s.%N)
-        "$BIN/tile-run" "$tmp/$program.mlir" --reference "$src" \
-          --device cuda --chip "$CHIP" --max-tile-size "$MAX_TILE" "${flags[@]}" \
-          --compile-only --artifact "$OUT/$name" | sed "s|^|$name: |"
-        end=$(date +%s.%N)
-        printf '%s: %.1f s\n' "$name" "$(echo "$end - $start" | bc)"
+      for cap in $MAX_TILE; do
+        for el in ${ELEMENT_LOOPS:-default}; do
+          name=$cfg-$w-$program
+          [ "$(echo $MAX_TILE | wc -w)" -gt 1 ] && name=$name-t$cap
+          flags=()
+          if [ "$el" != default ]; then
+            name=$name-el$el
+            flags=(--element-loops="$el")
+          fi
+          start=$(date +%s.%N)
+          "$BIN/tile-run" "$tmp/$program.mlir" --reference "$src" \
+            --device cuda --chip "$CHIP" --max-tile-size "$cap" "${flags[@]}" \
+            --compile-only --artifact "$OUT/$name" | sed "s|^|$name: |"
+          end=$(date +%s.%N)
+          printf '%s: %.1f s\n' "$name" "$(echo "$end - $start" | bc)"
+        done
       done
     done
   done
 done
+if [ "${SHARE_EXPECTED:-0}" = 1 ]; then
+  python3 "$ROOT/bench/gpu/share-expected.py" "$OUT"
+fi

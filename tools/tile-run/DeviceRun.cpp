@@ -8,6 +8,9 @@
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/Pass/PassManager.h"
+#include "llvm/Support/JSON.h"
+#include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/xxhash.h"
 
 using namespace mlir;
 using namespace mlir::tileir;
@@ -19,7 +22,8 @@ static std::optional<runtime::TensorRole> parseRole(StringRef role) {
 FailureOr<runtime::Artifact>
 tileir::compileArtifact(ProgramOp program, const DeviceCompileOptions &options,
                         ArrayRef<runtime::TensorInit> inits,
-                        ArrayRef<ExpectedOutput> expected) {
+                        ArrayRef<ExpectedOutput> expected,
+                        llvm::StringMap<int64_t> *resolvedSizes) {
   MLIRContext *ctx = program.getContext();
   Location loc = program.getLoc();
   bool rocdl = options.platform == runtime::Platform::Hip;
@@ -52,6 +56,11 @@ tileir::compileArtifact(ProgramOp program, const DeviceCompileOptions &options,
   }
   if (!host)
     return emitError(loc, "the lowering produced no host function");
+  if (resolvedSizes)
+    if (auto sizes = host->getAttrOfType<DictionaryAttr>("tile.tile_sizes"))
+      for (NamedAttribute entry : sizes)
+        (*resolvedSizes)[entry.getName().getValue()] =
+            cast<IntegerAttr>(entry.getValue()).getInt();
 
   runtime::Artifact artifact;
   artifact.program = program.getSymName().str();
@@ -111,4 +120,84 @@ tileir::compileArtifact(ProgramOp program, const DeviceCompileOptions &options,
     artifact.outputs.push_back(std::move(spec));
   }
   return artifact;
+}
+
+std::string tileir::programHash(ProgramOp program) {
+  std::string text;
+  llvm::raw_string_ostream os(text);
+  program->print(os);
+  return llvm::formatv("{0:x16}", llvm::xxh3_64bits(text)).str();
+}
+
+std::string tileir::tuningEntryJSON(ProgramOp program,
+                                    const DeviceCompileOptions &options,
+                                    const llvm::StringMap<int64_t> &sizes) {
+  llvm::json::Object tileSizes;
+  for (const auto &entry : sizes)
+    tileSizes[entry.getKey()] = entry.getValue();
+  llvm::json::Object entry{
+      {"program", program.getSymName().str()},
+      {"program_hash", programHash(program)},
+      {"platform", runtime::toString(options.platform)},
+      {"chip", options.chip},
+      {"tile_sizes", std::move(tileSizes)},
+      {"element_loops", options.elementLoops},
+      {"block_size", int64_t(options.blockSize)},
+      {"min_blocks", options.minBlocks},
+      {"max_tile_size", options.maxTileSize}};
+  std::string text;
+  llvm::raw_string_ostream os(text);
+  os << llvm::formatv("{0:2}", llvm::json::Value(std::move(entry))) << "\n";
+  return text;
+}
+
+std::string tileir::applyTuning(StringRef path, ProgramOp program,
+                                DeviceCompileOptions &options,
+                                const llvm::StringSet<> &fixedSizes,
+                                bool keepLowering) {
+  llvm::ErrorOr<std::unique_ptr<llvm::MemoryBuffer>> file =
+      llvm::MemoryBuffer::getFile(path);
+  if (!file)
+    return ("error: cannot read tuning cache '" + path +
+            "': " + file.getError().message())
+        .str();
+  llvm::Expected<llvm::json::Value> json =
+      llvm::json::parse((*file)->getBuffer());
+  if (!json)
+    return ("error: tuning cache '" + path +
+            "' is not JSON: " + llvm::toString(json.takeError()))
+        .str();
+  const llvm::json::Array *entries =
+      json->getAsObject() ? json->getAsObject()->getArray("entries") : nullptr;
+  if (!entries)
+    return ("error: tuning cache '" + path + "' has no 'entries' array").str();
+  std::string hash = programHash(program);
+  for (const llvm::json::Value &value : *entries) {
+    const llvm::json::Object *entry = value.getAsObject();
+    if (!entry || entry->getString("program_hash") != StringRef(hash))
+      continue;
+    if (const llvm::json::Object *sizes = entry->getObject("tile_sizes"))
+      for (const auto &size : *sizes)
+        if (std::optional<int64_t> v = size.second.getAsInteger())
+          if (!fixedSizes.contains(size.first.str()) && *v > 0)
+            options.tileSizes[size.first.str()] = *v;
+    if (!keepLowering) {
+      if (std::optional<bool> v = entry->getBoolean("element_loops"))
+        options.elementLoops = *v;
+      if (std::optional<int64_t> v = entry->getInteger("block_size"))
+        options.blockSize = unsigned(*v);
+      if (std::optional<int64_t> v = entry->getInteger("min_blocks"))
+        options.minBlocks = *v;
+    }
+    std::string line = "tuning: " + path.str() + ": entry for @" +
+                       program.getSymName().str() + " (" + hash + ")";
+    if (std::optional<StringRef> variant = entry->getString("variant"))
+      line += ", variant " + variant->str();
+    if (std::optional<double> us = entry->getNumber("median_us"))
+      line += llvm::formatv(", measured {0:F1} us", *us).str();
+    if (std::optional<StringRef> device = entry->getString("device"))
+      line += " on " + device->str();
+    return line;
+  }
+  return "";
 }

@@ -15,6 +15,7 @@
 #include "TileDialect/Runtime/Artifact.h"
 
 #include "llvm/ADT/StringMap.h"
+#include "llvm/ADT/StringSet.h"
 
 namespace mlir::tileir {
 
@@ -43,10 +44,30 @@ struct ExpectedOutput {
 /// Lowers `program` and builds its artifact; `inits` gives how each program
 /// tensor starts (inputs: their random stream and distribution). Emits a
 /// diagnostic and fails if the program cannot be lowered.
+/// `resolvedSizes`, if given, receives every tile size the lowering used.
 FailureOr<runtime::Artifact>
 compileArtifact(ProgramOp program, const DeviceCompileOptions &options,
                 ArrayRef<runtime::TensorInit> inits,
-                ArrayRef<ExpectedOutput> expected);
+                ArrayRef<ExpectedOutput> expected,
+                llvm::StringMap<int64_t> *resolvedSizes = nullptr);
+
+/// A hash of `program`'s text (16 hex digits): the key of tuning entries.
+std::string programHash(ProgramOp program);
+
+/// The tuning-cache entry (docs/GPULowering.md) for a program compiled with
+/// `options` into `resolvedSizes`.
+std::string tuningEntryJSON(ProgramOp program,
+                            const DeviceCompileOptions &options,
+                            const llvm::StringMap<int64_t> &resolvedSizes);
+
+/// Applies the entry of the tuning cache `path` whose program hash is
+/// `program`'s, if any, to `options`: its tile sizes (except names in
+/// `fixedSizes`) and, unless `keepLowering`, its lowering options. Returns
+/// a line describing what was applied (empty when no entry matches), or an
+/// error message prefixed with "error: ".
+std::string applyTuning(StringRef path, ProgramOp program,
+                        DeviceCompileOptions &options,
+                        const llvm::StringSet<> &fixedSizes, bool keepLowering);
 
 } // namespace mlir::tileir
 

@@ -101,6 +101,11 @@ static cl::opt<bool>
                 cl::desc("With --device: write the artifact, do not run it"));
 static cl::opt<unsigned> blockSize("block-size", cl::init(256),
                                    cl::desc("GPU threads per block"));
+static cl::opt<std::string> tuningCache(
+    "tuning", cl::value_desc("CACHE.json"),
+    cl::desc("GPU: take tile sizes and lowering options from the entry of "
+             "this tuning cache (bench/gpu/tune.py) for the program, where "
+             "the command line does not set them"));
 static cl::opt<bool> elementLoops(
     "element-loops", cl::init(true),
     cl::desc("GPU: run single-store carried loops element by element "
@@ -316,12 +321,30 @@ int runOnDevice(Runnable &runnable, Runnable *reference,
   options.minBlocks = minBlocks;
   options.blockSize = blockSize;
   options.elementLoops = elementLoops;
+  if (!tuningCache.empty()) {
+    llvm::StringSet<> fixed;
+    for (const auto &entry : options.tileSizes)
+      fixed.insert(entry.getKey());
+    bool keepLowering = elementLoops.getNumOccurrences() ||
+                        blockSize.getNumOccurrences() ||
+                        minBlocks.getNumOccurrences();
+    std::string line =
+        applyTuning(tuningCache, program, options, fixed, keepLowering);
+    if (StringRef(line).starts_with("error: "))
+      return fail(StringRef(line).drop_front(7));
+    llvm::outs() << (line.empty() ? "tuning: no entry for @" +
+                                        program.getSymName().str() + " in " +
+                                        tuningCache
+                                  : line)
+                 << "\n";
+  }
   options.seed = seed;
   // fp16 storage and f32 arithmetic against an fp64 reference.
   double limit = tolerance.getNumOccurrences() ? tolerance : 1e-2;
   options.tolerance = limit;
+  llvm::StringMap<int64_t> resolvedSizes;
   FailureOr<runtime::Artifact> artifact =
-      compileArtifact(program, options, inits, outputs);
+      compileArtifact(program, options, inits, outputs, &resolvedSizes);
   if (failed(artifact))
     return kExitBadInput;
 
@@ -334,6 +357,11 @@ int runOnDevice(Runnable &runnable, Runnable *reference,
   }
   std::string error;
   if (!runtime::writeArtifact(*artifact, dir.str().str(), error))
+    return fail(error);
+  // What tuning needs to reproduce this artifact (bench/gpu/tune.py).
+  if (!runtime::writeFile((dir + "/tuning.json").str(),
+                          tuningEntryJSON(program, options, resolvedSizes),
+                          error))
     return fail(error);
   if (compileOnly) {
     llvm::outs() << "artifact: " << dir << " (" << artifact->kernels.size()
