@@ -14,6 +14,8 @@
 #   ELEMENT_LOOPS "true", "false" or "true false" (both, as separate
 #                 variants suffixed -eltrue / -elfalse); default: the
 #                 lowering's default, no suffix
+#   SPLIT_K       split-k values; a list ("1 4") makes one variant per
+#                 value, suffixed -s<N> (default 1)
 #   MAX_TILE      largest default tile size; a list ("16 32 64") makes one
 #                 variant per value, suffixed -t<N> (default 32)
 #   SHARE_EXPECTED=1  keep one copy of identical expected outputs
@@ -61,10 +63,12 @@ for cfg in "${CONFIGS[@]}"; do
         *) echo "unknown program '$program'" >&2; exit 2 ;;
       esac
       for cap in $MAX_TILE; do
+       for split in ${SPLIT_K:-1}; do
         for el in ${ELEMENT_LOOPS:-default}; do
           name=$cfg-$w-$program
           [ "$(echo $MAX_TILE | wc -w)" -gt 1 ] && name=$name-t$cap
-          flags=()
+          [ "$(echo ${SPLIT_K:-1} | wc -w)" -gt 1 ] && name=$name-s$split
+          flags=(--split-k="$split")
           if [ "$el" != default ]; then
             name=$name-el$el
             flags=(--element-loops="$el")
@@ -76,6 +80,7 @@ for cfg in "${CONFIGS[@]}"; do
           end=$(date +%s.%N)
           printf '%s: %.1f s\n' "$name" "$(echo "$end - $start" | bc)"
         done
+       done
       done
     done
   done

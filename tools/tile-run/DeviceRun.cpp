@@ -40,6 +40,7 @@ tileir::compileArtifact(ProgramOp program, const DeviceCompileOptions &options,
   pipeline.minBlocks = options.minBlocks;
   pipeline.blockSize = options.blockSize;
   pipeline.elementLoops = options.elementLoops;
+  pipeline.splitK = options.splitK;
   pipeline.chip = options.chip;
   PassManager pm(ctx);
   buildTileToGPUBinaryPipeline(pm, pipeline, rocdl);
@@ -142,6 +143,7 @@ std::string tileir::tuningEntryJSON(ProgramOp program,
       {"chip", options.chip},
       {"tile_sizes", std::move(tileSizes)},
       {"element_loops", options.elementLoops},
+      {"split_k", int64_t(options.splitK)},
       {"block_size", int64_t(options.blockSize)},
       {"min_blocks", options.minBlocks},
       {"max_tile_size", options.maxTileSize}};
@@ -188,6 +190,8 @@ std::string tileir::applyTuning(StringRef path, ProgramOp program,
         options.blockSize = unsigned(*v);
       if (std::optional<int64_t> v = entry->getInteger("min_blocks"))
         options.minBlocks = *v;
+      if (std::optional<int64_t> v = entry->getInteger("split_k"))
+        options.splitK = unsigned(*v);
     }
     std::string line = "tuning: " + path.str() + ": entry for @" +
                        program.getSymName().str() + " (" + hash + ")";

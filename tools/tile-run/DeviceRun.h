@@ -30,6 +30,7 @@ struct DeviceCompileOptions {
   int64_t minBlocks = 264;
   unsigned blockSize = 256;
   bool elementLoops = true;
+  unsigned splitK = 1;
   uint64_t seed = 0;
   double tolerance = 1e-2;
 };

@@ -110,6 +110,11 @@ static cl::opt<bool> elementLoops(
     "element-loops", cl::init(true),
     cl::desc("GPU: run single-store carried loops element by element "
              "(--tile-lower-to-gpu element-loops)"));
+static cl::opt<unsigned> splitK(
+    "split-k", cl::init(1),
+    cl::desc("GPU: split lone f32 accumulation loops into up to this many "
+             "chunks on separate blocks, added atomically (--tile-lower-to-gpu "
+             "split-k; 1: never)"));
 static cl::opt<int64_t> minBlocks(
     "min-blocks", cl::init(264),
     cl::desc("GPU: halve default tile sizes of grid loops until each kernel "
@@ -321,13 +326,15 @@ int runOnDevice(Runnable &runnable, Runnable *reference,
   options.minBlocks = minBlocks;
   options.blockSize = blockSize;
   options.elementLoops = elementLoops;
+  options.splitK = splitK;
   if (!tuningCache.empty()) {
     llvm::StringSet<> fixed;
     for (const auto &entry : options.tileSizes)
       fixed.insert(entry.getKey());
     bool keepLowering = elementLoops.getNumOccurrences() ||
                         blockSize.getNumOccurrences() ||
-                        minBlocks.getNumOccurrences();
+                        minBlocks.getNumOccurrences() ||
+                        splitK.getNumOccurrences();
     std::string line =
         applyTuning(tuningCache, program, options, fixed, keepLowering);
     if (StringRef(line).starts_with("error: "))

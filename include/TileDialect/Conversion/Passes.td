@@ -101,6 +101,10 @@ def TileLowerToGPU : Pass<"tile-lower-to-gpu", "::mlir::ModuleOp"> {
            "Run a carried loop whose body is one store reading the stored "
            "tensor only where it writes element by element (all iterations "
            "on the element's thread, no barriers)">,
+    Option<"splitK", "split-k", "unsigned", "1",
+           "Split a kernel that is one accumulation loop S = S + g(k) into "
+           "an f32 tensor into up to this many chunks of iterations on "
+           "separate blocks, added with atomics (1: never)">,
     Option<"blockSize", "block-size", "unsigned", "256",
            "Threads per block">,
     Option<"sharedMemoryBytes", "shared-memory", "int64_t", "49152",

@@ -87,6 +87,9 @@ private:
   /// A loop of `Kernel::perElementLoops`: each thread runs every iteration
   /// for its elements.
   void emitPerElementLoop(const StmtNode &loop);
+  /// The kernel's split accumulation loop: this block's chunk of iterations
+  /// summed per element, then added to the accumulator atomically.
+  void emitSplitAccumulation(const StmtNode &loop);
 
   const Plan &plan;
   const Kernel &kernel;
@@ -97,6 +100,8 @@ private:
   Type f32;
 
   Value threadId;
+  /// This block's chunk of a split accumulation.
+  Value chunk;
   Value shared, scratch, scratchBase;
   llvm::DenseMap<unsigned, Value> tensorArgs;
   SmallVector<Value> vars;
@@ -496,7 +501,34 @@ void Emitter::emitStore(unsigned id) {
   buffers = nullptr;
 }
 
+void Emitter::emitSplitAccumulation(const StmtNode &loop) {
+  const StmtNode &store = plan.stmts[loop.first];
+  const ExprNode &value = plan.exprs[store.first];
+  int64_t span = kernel.chunkTrips * loop.step;
+  Value first = add(index(loop.start), mul(chunk, span));
+  Value last = arith::MinUIOp::create(b, loc, add(first, index(span)),
+                                      index(loop.end));
+  forEachElement(value.numElements, [&](Value flat) {
+    auto partial = scf::ForOp::create(
+        b, loc, first, last, index(loop.step), ValueRange{constant(0.0)},
+        [&](OpBuilder &, Location, Value k, ValueRange carried) {
+          vars[loop.var] = k;
+          Value g = element(kernel.splitAddend, flat);
+          scf::YieldOp::create(
+              b, loc, Value(arith::AddFOp::create(b, loc, carried[0], g)));
+        });
+    Value address = tensorOffset(store.access, value.shape, flat);
+    memref::AtomicRMWOp::create(b, loc, arith::AtomicRMWKind::addf,
+                                partial.getResult(0),
+                                tensorArgs[store.access.tensor],
+                                ValueRange{address});
+  });
+  gpu::BarrierOp::create(b, loc);
+}
+
 void Emitter::emitPerElementLoop(const StmtNode &loop) {
+  if (kernel.splitChunks > 1 && &loop == &plan.stmts[kernel.body])
+    return emitSplitAccumulation(loop);
   SmallVector<unsigned> leaves;
   collectSequence(plan, loop.first, leaves);
   SmallVector<const StmtNode *> stores;
@@ -564,9 +596,12 @@ void Emitter::run() {
   threadId = gpu::ThreadIdOp::create(b, loc, gpu::Dimension::x);
   vars.assign(plan.numVars, Value());
   Value block = gpu::BlockIdOp::create(b, loc, gpu::Dimension::x);
-  // Block = (grid loops, outermost slowest) * partBlocks + part iteration.
-  Value partIteration = rem(block, kernel.partBlocks);
-  Value rest = div(block, kernel.partBlocks);
+  // Block = ((grid loops, outermost slowest) * partBlocks + part iteration)
+  //         * splitChunks + chunk.
+  chunk = rem(block, kernel.splitChunks);
+  Value withoutChunk = div(block, kernel.splitChunks);
+  Value partIteration = rem(withoutChunk, kernel.partBlocks);
+  Value rest = div(withoutChunk, kernel.partBlocks);
   for (const GridLoop &g : llvm::reverse(kernel.grid)) {
     Value iteration = rem(rest, g.trips);
     rest = div(rest, g.trips);

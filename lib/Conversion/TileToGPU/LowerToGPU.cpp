@@ -173,6 +173,8 @@ LogicalResult TileLowerToGPUPass::lower(ProgramOp program) {
   partitionOptions.sharedMemoryBytes = sharedMemoryBytes;
   partitionOptions.blockSize = blockSize;
   partitionOptions.elementLoops = elementLoops;
+  partitionOptions.splitK = splitK;
+  partitionOptions.tensorKinds = kinds;
   SmallVector<std::pair<unsigned, unsigned>> aliases = getAliases(program);
   TileInterpreterOptions planOptions;
   planOptions.precision = Precision::F32;

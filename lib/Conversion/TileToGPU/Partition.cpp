@@ -281,6 +281,41 @@ static bool isElementLoop(const Plan &plan, unsigned id,
   });
 }
 
+/// If loop `id` is `S = S + g(k)`: one store into an f32 tensor whose value
+/// adds a load of the stored region (same access, same shape) to an
+/// expression g that reads nothing the store may write, returns g.
+static std::optional<unsigned>
+getSplitAddend(const Plan &plan, unsigned id,
+               ArrayRef<std::pair<unsigned, unsigned>> aliases,
+               ArrayRef<ElementKind> tensorKinds) {
+  const StmtNode &store = plan.stmts[plan.stmts[id].first];
+  if (store.kind != StmtNode::Kind::Store ||
+      store.access.tensor >= tensorKinds.size() ||
+      tensorKinds[store.access.tensor] != ElementKind::F32)
+    return std::nullopt;
+  const ExprNode &root = plan.exprs[store.first];
+  if (root.kind != Kind::Binary || root.binaryFn != BinaryFn::Add ||
+      root.elementKind != ElementKind::F32)
+    return std::nullopt;
+  for (unsigned side = 0; side < 2; ++side) {
+    const ExprNode &acc = plan.exprs[root.operands[side]];
+    unsigned addend = root.operands[1 - side];
+    if (acc.kind != Kind::Load || !sameAccess(acc.access, store.access) ||
+        acc.shape != root.shape)
+      continue;
+    bool readsStored = false;
+    postOrder(plan, addend, [&](unsigned e) {
+      const ExprNode &node = plan.exprs[e];
+      readsStored |= node.kind == Kind::Load &&
+                     mayOverlap(aliases, node.access.tensor,
+                                store.access.tensor);
+    });
+    if (!readsStored)
+      return addend;
+  }
+  return std::nullopt;
+}
+
 namespace {
 
 /// Assigns buffers for one kernel body.
@@ -435,6 +470,25 @@ gpu_lowering::partitionPlan(const Plan &plan,
     BufferPlanner planner(plan, kernel, aliases, options);
     for (const KernelPart &part : kernel.parts)
       planner.run(part.stmt);
+    // A lone accumulation loop may be split across blocks.
+    const StmtNode &only = plan.stmts[body];
+    if (options.splitK > 1 && kernel.parts.size() == 1 &&
+        !kernel.parts.front().loop && only.kind == StmtNode::Kind::Loop &&
+        kernel.perElementLoops.contains(body)) {
+      int64_t trips = (only.end - only.start) / only.step;
+      if (std::optional<unsigned> addend =
+              getSplitAddend(plan, body, aliases, options.tensorKinds);
+          addend && trips >= 2) {
+        kernel.splitChunks =
+            unsigned(std::min<int64_t>(options.splitK, trips));
+        kernel.chunkTrips = (trips + kernel.splitChunks - 1) /
+                            kernel.splitChunks;
+        kernel.splitChunks =
+            unsigned((trips + kernel.chunkTrips - 1) / kernel.chunkTrips);
+        kernel.splitAddend = *addend;
+        kernel.numBlocks *= kernel.splitChunks;
+      }
+    }
     int64_t warps = (planner.widest + 31) / 32;
     kernel.threads = unsigned(std::min<int64_t>(
         options.blockSize, std::max<int64_t>(32, warps * 32)));

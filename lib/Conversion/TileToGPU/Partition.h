@@ -82,6 +82,15 @@ struct Kernel {
   /// Threads per block: the block size, or fewer when no step of the kernel
   /// has that many elements (a multiple of 32).
   unsigned threads = 256;
+  /// Split accumulation (`split-k`): when the kernel's body is one element
+  /// loop `S = S + g(k)` into an f32 tensor that g does not read, its
+  /// iterations are cut into `splitChunks` chunks of `chunkTrips`
+  /// iterations; block b runs chunk b mod splitChunks and adds its partial
+  /// sum to S atomically.
+  unsigned splitChunks = 1;
+  int64_t chunkTrips = 0;
+  /// The expression g (the addend that does not read S).
+  unsigned splitAddend = 0;
   /// Shared memory and per-block global scratch, in f32 elements.
   int64_t sharedElements = 0, scratchElements = 0;
   /// The tensors the kernel reads or writes, by argument number, ascending.
@@ -92,6 +101,10 @@ struct PartitionOptions {
   unsigned blockSize = 256;
   /// Whether to form `Kernel::perElementLoops`.
   bool elementLoops = true;
+  /// Most chunks a split accumulation may use (1: never split).
+  unsigned splitK = 1;
+  /// Each tensor's element kind (split accumulations need f32 atomics).
+  llvm::ArrayRef<ElementKind> tensorKinds;
   /// Bytes of shared memory per kernel for tile buffers.
   int64_t sharedMemoryBytes = 48 * 1024;
 };

@@ -100,6 +100,7 @@ void tileir::buildTileToGPUBinaryPipeline(OpPassManager &pm,
   lower.maxTileSize = options.maxTileSize;
   lower.minBlocks = options.minBlocks;
   lower.elementLoops = options.elementLoops;
+  lower.splitK = options.splitK;
   lower.blockSize = options.blockSize;
   lower.sharedMemoryBytes = options.sharedMemoryBytes;
   pm.addPass(createTileLowerToGPU(lower));

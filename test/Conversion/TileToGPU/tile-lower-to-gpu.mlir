@@ -1,6 +1,7 @@
 // RUN: tile-opt %s --split-input-file --tile-lower-to-gpu --canonicalize --cse | FileCheck %s
 // RUN: tile-opt %s --split-input-file --tile-lower-to-gpu="shared-memory=0" --canonicalize --cse | FileCheck %s --check-prefix=SPILL
 // RUN: tile-opt %s --split-input-file --tile-lower-to-gpu="element-loops=false" --canonicalize --cse | FileCheck %s --check-prefix=NOELEM
+// RUN: tile-opt %s --split-input-file --tile-lower-to-gpu="split-k=4" --canonicalize --cse | FileCheck %s --check-prefix=SPLIT
 
 // Iterations write disjoint tiles of B: the loop becomes the grid (4 blocks),
 // the exp is computed and rounded to f16 per element, nothing is buffered.
@@ -52,6 +53,17 @@ tile.program @parallel(%A: !tile.tensor<64xf32, input>,
 // CHECK-NEXT: }
 // CHECK-NEXT: gpu.barrier
 // CHECK-NEXT: gpu.return
+// With split-k=4 the 4 iterations go to 4 blocks, each summing its chunk per
+// element and adding it to S atomically.
+// SPLIT-LABEL: func.func @carried
+// SPLIT: blocks in (%c4, %c1, %c1)
+// SPLIT: gpu.func @carried_k0
+// SPLIT: %[[CHUNK:.*]] = arith.remui %block_id_x, %c4
+// SPLIT: %[[FIRST:.*]] = arith.muli %[[CHUNK]], %c16
+// SPLIT: scf.for %{{.*}} = %thread_id_x to %c4 step %c32 {
+// SPLIT: scf.for %{{.*}} = %[[FIRST]] to %{{.*}} step %c16 iter_args
+// SPLIT: memref.atomic_rmw addf
+// SPLIT: gpu.barrier
 // Without element loops, the iterations run one after the other with the
 // reduction buffered in shared memory.
 // NOELEM-LABEL: gpu.func @carried_k0
@@ -123,6 +135,11 @@ tile.program @carried_seq(%A: !tile.tensor<4x64xf32, input>,
 // An accumulation and a cast of the accumulator in one loop: both stores
 // have one shape and read the body's writes only at their own element, so
 // each thread runs every iteration of both for its elements.
+// Two stores in the loop: never split.
+// SPLIT-LABEL: func.func @two_store_element_loop
+// SPLIT: blocks in (%c1,
+// SPLIT-NOT: atomic_rmw
+// SPLIT-LABEL: func.func @nested
 // CHECK-LABEL: gpu.func @two_store_element_loop_k0
 // CHECK-NOT: workgroup
 // CHECK: scf.for %{{.*}} = %thread_id_x to %c4 step %c32 {

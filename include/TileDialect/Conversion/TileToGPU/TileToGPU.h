@@ -38,6 +38,11 @@ struct GPUPipelineOptions : public PassPipelineOptions<GPUPipelineOptions> {
       *this, "element-loops",
       llvm::cl::desc("Run single-store carried loops element by element"),
       llvm::cl::init(true)};
+  Option<unsigned> splitK{
+      *this, "split-k",
+      llvm::cl::desc("Split lone f32 accumulation loops into up to this many "
+                     "chunks on separate blocks (1: never)"),
+      llvm::cl::init(1)};
   Option<unsigned> blockSize{*this, "block-size",
                              llvm::cl::desc("Threads per block"),
                              llvm::cl::init(256)};
