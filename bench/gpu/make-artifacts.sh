@@ -14,6 +14,7 @@
 #   ELEMENT_LOOPS "true", "false" or "true false" (both, as separate
 #                 variants suffixed -eltrue / -elfalse); default: the
 #                 lowering's default, no suffix
+#   MMA=1         lower with --mma (f16 matmuls on the matrix units)
 #   SPLIT_K       split-k values; a list ("1 4") makes one variant per
 #                 value, suffixed -s<N> (default 1)
 #   MAX_TILE      largest default tile size; a list ("16 32 64") makes one
@@ -69,6 +70,7 @@ for cfg in "${CONFIGS[@]}"; do
           [ "$(echo $MAX_TILE | wc -w)" -gt 1 ] && name=$name-t$cap
           [ "$(echo ${SPLIT_K:-1} | wc -w)" -gt 1 ] && name=$name-s$split
           flags=(--split-k="$split")
+          [ "${MMA:-0}" = 1 ] && flags+=(--mma)
           if [ "$el" != default ]; then
             name=$name-el$el
             flags=(--element-loops="$el")

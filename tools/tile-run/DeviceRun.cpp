@@ -41,6 +41,7 @@ tileir::compileArtifact(ProgramOp program, const DeviceCompileOptions &options,
   pipeline.blockSize = options.blockSize;
   pipeline.elementLoops = options.elementLoops;
   pipeline.splitK = options.splitK;
+  pipeline.mma = options.mma;
   pipeline.chip = options.chip;
   PassManager pm(ctx);
   buildTileToGPUBinaryPipeline(pm, pipeline, rocdl);
@@ -136,17 +137,17 @@ std::string tileir::tuningEntryJSON(ProgramOp program,
   llvm::json::Object tileSizes;
   for (const auto &entry : sizes)
     tileSizes[entry.getKey()] = entry.getValue();
-  llvm::json::Object entry{
-      {"program", program.getSymName().str()},
-      {"program_hash", programHash(program)},
-      {"platform", runtime::toString(options.platform)},
-      {"chip", options.chip},
-      {"tile_sizes", std::move(tileSizes)},
-      {"element_loops", options.elementLoops},
-      {"split_k", int64_t(options.splitK)},
-      {"block_size", int64_t(options.blockSize)},
-      {"min_blocks", options.minBlocks},
-      {"max_tile_size", options.maxTileSize}};
+  llvm::json::Object entry{{"program", program.getSymName().str()},
+                           {"program_hash", programHash(program)},
+                           {"platform", runtime::toString(options.platform)},
+                           {"chip", options.chip},
+                           {"tile_sizes", std::move(tileSizes)},
+                           {"element_loops", options.elementLoops},
+                           {"split_k", int64_t(options.splitK)},
+                           {"mma", options.mma},
+                           {"block_size", int64_t(options.blockSize)},
+                           {"min_blocks", options.minBlocks},
+                           {"max_tile_size", options.maxTileSize}};
   std::string text;
   llvm::raw_string_ostream os(text);
   os << llvm::formatv("{0:2}", llvm::json::Value(std::move(entry))) << "\n";
@@ -192,6 +193,8 @@ std::string tileir::applyTuning(StringRef path, ProgramOp program,
         options.minBlocks = *v;
       if (std::optional<int64_t> v = entry->getInteger("split_k"))
         options.splitK = unsigned(*v);
+      if (std::optional<bool> v = entry->getBoolean("mma"))
+        options.mma = *v;
     }
     std::string line = "tuning: " + path.str() + ": entry for @" +
                        program.getSymName().str() + " (" + hash + ")";

@@ -115,6 +115,10 @@ static cl::opt<unsigned> splitK(
     cl::desc("GPU: split lone f32 accumulation loops into up to this many "
              "chunks on separate blocks, added atomically (--tile-lower-to-gpu "
              "split-k; 1: never)"));
+static cl::opt<bool> mma(
+    "mma", cl::init(false),
+    cl::desc("GPU: f16 matmuls on the matrix units (--tile-lower-to-gpu "
+             "mma; NVVM only)"));
 static cl::opt<int64_t> minBlocks(
     "min-blocks", cl::init(264),
     cl::desc("GPU: halve default tile sizes of grid loops until each kernel "
@@ -327,6 +331,7 @@ int runOnDevice(Runnable &runnable, Runnable *reference,
   options.blockSize = blockSize;
   options.elementLoops = elementLoops;
   options.splitK = splitK;
+  options.mma = mma;
   if (!tuningCache.empty()) {
     llvm::StringSet<> fixed;
     for (const auto &entry : options.tileSizes)
@@ -334,7 +339,7 @@ int runOnDevice(Runnable &runnable, Runnable *reference,
     bool keepLowering = elementLoops.getNumOccurrences() ||
                         blockSize.getNumOccurrences() ||
                         minBlocks.getNumOccurrences() ||
-                        splitK.getNumOccurrences();
+                        splitK.getNumOccurrences() || mma.getNumOccurrences();
     std::string line =
         applyTuning(tuningCache, program, options, fixed, keepLowering);
     if (StringRef(line).starts_with("error: "))

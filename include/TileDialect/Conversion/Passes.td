@@ -105,6 +105,11 @@ def TileLowerToGPU : Pass<"tile-lower-to-gpu", "::mlir::ModuleOp"> {
            "Split a kernel that is one accumulation loop S = S + g(k) into "
            "an f32 tensor into up to this many chunks of iterations on "
            "separate blocks, added with atomics (1: never)">,
+    Option<"mma", "mma", "bool", "false",
+           "Compute matmuls with f16 operands, an f32 result and sizes that "
+           "are multiples of 16 with gpu.subgroup_mma ops (NVIDIA wmma) from "
+           "f16 shared-memory operand buffers (NVVM only; not yet run on a "
+           "GPU)">,
     Option<"blockSize", "block-size", "unsigned", "256",
            "Threads per block">,
     Option<"sharedMemoryBytes", "shared-memory", "int64_t", "49152",

@@ -84,6 +84,10 @@ private:
 
   void emitStmt(unsigned id);
   void emitStore(unsigned id);
+  /// Matmul `id` of `StoreBuffers::mma` with gpu.subgroup_mma ops (wmma on
+  /// NVIDIA): one warp per 16x16 result tile, from the f16 operand buffers
+  /// into the f32 result buffer.
+  void emitMatrixUnitMatmul(unsigned id);
   /// A loop of `Kernel::perElementLoops`: each thread runs every iteration
   /// for its elements.
   void emitPerElementLoop(const StmtNode &loop);
@@ -102,7 +106,7 @@ private:
   Value threadId;
   /// This block's chunk of a split accumulation.
   Value chunk;
-  Value shared, scratch, scratchBase;
+  Value shared, sharedHalf, scratch, scratchBase;
   llvm::DenseMap<unsigned, Value> tensorArgs;
   SmallVector<Value> vars;
   const StoreBuffers *buffers = nullptr;
@@ -238,7 +242,7 @@ Value Emitter::tensorOffset(const Access &access, ArrayRef<int64_t> tileShape,
 }
 
 Value Emitter::bufferAddress(const Buffer &buffer, Value flat, Value &memref) {
-  memref = buffer.shared ? shared : scratch;
+  memref = !buffer.shared ? scratch : buffer.half ? sharedHalf : shared;
   Value base = buffer.shared ? index(buffer.offset)
                              : add(scratchBase, index(buffer.offset));
   return add(base, flat);
@@ -254,7 +258,8 @@ Value Emitter::element(unsigned id, Value flat) {
     if (it != buffers->nodes.end()) {
       Value memref;
       Value address = bufferAddress(it->second, flat, memref);
-      return memref::LoadOp::create(b, loc, memref, address);
+      Value v = memref::LoadOp::create(b, loc, memref, address);
+      return it->second.half ? toF32(v, ElementKind::F16) : v;
     }
   }
   return formula(id, flat);
@@ -474,17 +479,75 @@ Value Emitter::formula(unsigned id, Value flat) {
 // Statements
 //===----------------------------------------------------------------------===//
 
+void Emitter::emitMatrixUnitMatmul(unsigned id) {
+  const ExprNode &node = plan.exprs[id];
+  int64_t batch = node.sizes[0], m = node.sizes[1], k = node.sizes[2],
+          n = node.sizes[3];
+  const Buffer &a = buffers->nodes.find(node.operands[0])->second;
+  const Buffer &bb = buffers->nodes.find(node.operands[1])->second;
+  const Buffer &c = buffers->nodes.find(id)->second;
+  MLIRContext *ctx = b.getContext();
+  auto f16 = Float16Type::get(ctx);
+  auto aType = gpu::MMAMatrixType::get({16, 16}, f16, "AOp");
+  auto bType = gpu::MMAMatrixType::get({16, 16}, f16, "BOp");
+  auto cType = gpu::MMAMatrixType::get({16, 16}, f32, "COp");
+  auto lead = [&](int64_t v) { return b.getIndexAttr(v); };
+  // One warp per 16x16 tile of the result, tiles spread over the warps.
+  int64_t tilesM = m / 16, tilesN = n / 16;
+  int64_t warps = std::max<unsigned>(1, kernel.threads / 32);
+  Value warp = div(threadId, 32);
+  auto tiles = scf::ForOp::create(b, loc, warp, index(batch * tilesM * tilesN),
+                                  index(warps));
+  OpBuilder::InsertionGuard guard(b);
+  b.setInsertionPoint(tiles.getBody()->getTerminator());
+  Value t = tiles.getInductionVar();
+  Value bi = div(t, tilesM * tilesN);
+  Value ti = rem(div(t, tilesN), tilesM);
+  Value tj = rem(t, tilesN);
+  Value aRow = add(mul(bi, m * k), mul(ti, 16 * k));
+  Value bCol = add(mul(bi, k * n), mul(tj, 16));
+  Value zero =
+      gpu::SubgroupMmaConstantMatrixOp::create(b, loc, cType, constant(0.0));
+  auto steps = scf::ForOp::create(
+      b, loc, index(0), index(k), index(16), ValueRange{zero},
+      [&](OpBuilder &, Location, Value kk, ValueRange carried) {
+        Value am;
+        Value aAddr = bufferAddress(a, add(aRow, kk), am);
+        Value bm;
+        Value bAddr = bufferAddress(bb, add(bCol, mul(kk, n)), bm);
+        Value av = gpu::SubgroupMmaLoadMatrixOp::create(
+            b, loc, aType, am, ValueRange{aAddr}, lead(k), UnitAttr());
+        Value bv = gpu::SubgroupMmaLoadMatrixOp::create(
+            b, loc, bType, bm, ValueRange{bAddr}, lead(n), UnitAttr());
+        Value next = gpu::SubgroupMmaComputeOp::create(
+            b, loc, cType, av, bv, carried[0], UnitAttr(), UnitAttr());
+        scf::YieldOp::create(b, loc, next);
+      });
+  Value cm;
+  Value cAddr = bufferAddress(
+      c, add(add(mul(bi, m * n), mul(ti, 16 * n)), mul(tj, 16)), cm);
+  gpu::SubgroupMmaStoreMatrixOp::create(b, loc, steps.getResult(0), cm,
+                                        ValueRange{cAddr}, lead(n), UnitAttr());
+}
+
 void Emitter::emitStore(unsigned id) {
   const StmtNode &store = plan.stmts[id];
   auto planned = kernel.stores.find(id);
   assert(planned != kernel.stores.end() && "store without a buffer plan");
   buffers = &planned->second;
   for (unsigned e : buffers->order) {
+    if (buffers->mma.contains(e)) {
+      emitMatrixUnitMatmul(e);
+      gpu::BarrierOp::create(b, loc);
+      continue;
+    }
+    const Buffer &buffer = buffers->nodes.find(e)->second;
     forEachElement(plan.exprs[e].numElements, [&](Value flat) {
       Value v = formula(e, flat);
+      if (buffer.half)
+        v = fromF32(v, ElementKind::F16);
       Value memref;
-      Value address =
-          bufferAddress(buffers->nodes.find(e)->second, flat, memref);
+      Value address = bufferAddress(buffer, flat, memref);
       memref::StoreOp::create(b, loc, v, memref, address);
     });
     gpu::BarrierOp::create(b, loc);
@@ -506,8 +569,8 @@ void Emitter::emitSplitAccumulation(const StmtNode &loop) {
   const ExprNode &value = plan.exprs[store.first];
   int64_t span = kernel.chunkTrips * loop.step;
   Value first = add(index(loop.start), mul(chunk, span));
-  Value last = arith::MinUIOp::create(b, loc, add(first, index(span)),
-                                      index(loop.end));
+  Value last =
+      arith::MinUIOp::create(b, loc, add(first, index(span)), index(loop.end));
   forEachElement(value.numElements, [&](Value flat) {
     auto partial = scf::ForOp::create(
         b, loc, first, last, index(loop.step), ValueRange{constant(0.0)},
@@ -518,10 +581,9 @@ void Emitter::emitSplitAccumulation(const StmtNode &loop) {
               b, loc, Value(arith::AddFOp::create(b, loc, carried[0], g)));
         });
     Value address = tensorOffset(store.access, value.shape, flat);
-    memref::AtomicRMWOp::create(b, loc, arith::AtomicRMWKind::addf,
-                                partial.getResult(0),
-                                tensorArgs[store.access.tensor],
-                                ValueRange{address});
+    memref::AtomicRMWOp::create(
+        b, loc, arith::AtomicRMWKind::addf, partial.getResult(0),
+        tensorArgs[store.access.tensor], ValueRange{address});
   });
   gpu::BarrierOp::create(b, loc);
 }
@@ -592,6 +654,8 @@ void Emitter::run() {
     scratch = entry.getArgument(arg++);
   if (kernel.sharedElements)
     shared = func.getWorkgroupAttributions().front();
+  if (kernel.sharedHalfElements)
+    sharedHalf = func.getWorkgroupAttributions().back();
 
   threadId = gpu::ThreadIdOp::create(b, loc, gpu::Dimension::x);
   vars.assign(plan.numVars, Value());

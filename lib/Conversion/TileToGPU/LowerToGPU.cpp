@@ -174,6 +174,7 @@ LogicalResult TileLowerToGPUPass::lower(ProgramOp program) {
   partitionOptions.blockSize = blockSize;
   partitionOptions.elementLoops = elementLoops;
   partitionOptions.splitK = splitK;
+  partitionOptions.mma = mma;
   partitionOptions.tensorKinds = kinds;
   SmallVector<std::pair<unsigned, unsigned>> aliases = getAliases(program);
   TileInterpreterOptions planOptions;
@@ -303,6 +304,10 @@ LogicalResult TileLowerToGPUPass::lower(ProgramOp program) {
     if (kernel.sharedElements)
       workgroup.push_back(MemRefType::get(
           {kernel.sharedElements}, Float32Type::get(ctx), AffineMap(),
+          gpu::AddressSpaceAttr::get(ctx, gpu::AddressSpace::Workgroup)));
+    if (kernel.sharedHalfElements)
+      workgroup.push_back(MemRefType::get(
+          {kernel.sharedHalfElements}, Float16Type::get(ctx), AffineMap(),
           gpu::AddressSpaceAttr::get(ctx, gpu::AddressSpace::Workgroup)));
     auto func = gpu::GPUFuncOp::create(kb, loc, (name + "_k" + Twine(k)).str(),
                                        kb.getFunctionType(argTypes, {}),

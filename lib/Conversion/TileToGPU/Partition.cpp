@@ -306,9 +306,9 @@ getSplitAddend(const Plan &plan, unsigned id,
     bool readsStored = false;
     postOrder(plan, addend, [&](unsigned e) {
       const ExprNode &node = plan.exprs[e];
-      readsStored |= node.kind == Kind::Load &&
-                     mayOverlap(aliases, node.access.tensor,
-                                store.access.tensor);
+      readsStored |=
+          node.kind == Kind::Load &&
+          mayOverlap(aliases, node.access.tensor, store.access.tensor);
     });
     if (!readsStored)
       return addend;
@@ -326,7 +326,7 @@ public:
                 const PartitionOptions &options)
       : plan(plan), kernel(kernel), aliases(aliases),
         sharedBudget(options.sharedMemoryBytes),
-        elementLoops(options.elementLoops) {}
+        elementLoops(options.elementLoops), useMma(options.mma) {}
 
   void run(unsigned id) {
     const StmtNode &stmt = plan.stmts[id];
@@ -356,32 +356,39 @@ public:
   }
 
 private:
-  void planStore(unsigned id) {
-    const StmtNode &store = plan.stmts[id];
-    StoreBuffers buffers;
-    llvm::DenseSet<unsigned> wanted;
-    postOrder(plan, store.first, [&](unsigned e) {
-      const ExprNode &node = plan.exprs[e];
-      if (node.kind == Kind::Matmul || node.kind == Kind::Reduce) {
-        wanted.insert(e);
-        for (unsigned operand : node.operands)
-          if (!isCheap(plan, operand))
-            wanted.insert(operand);
-      }
-    });
-    buffers.bufferRoot =
-        readsStoredTensorElsewhere(plan, store, wanted, aliases);
-    if (buffers.bufferRoot)
-      wanted.insert(store.first);
-    // Shared memory first, in evaluation order; what does not fit spills to
-    // the block's slice of global scratch.
-    int64_t shared = 0, global = 0;
+  /// Whether matmul `e` can run on the matrix units: f16 operands, an f32
+  /// result, every size a multiple of 16.
+  bool mmaCandidate(unsigned e) const {
+    const ExprNode &node = plan.exprs[e];
+    if (!useMma || node.kind != Kind::Matmul ||
+        node.elementKind != ElementKind::F32)
+      return false;
+    for (unsigned operand : node.operands)
+      if (plan.exprs[operand].elementKind != ElementKind::F16)
+        return false;
+    return node.sizes[1] % 16 == 0 && node.sizes[2] % 16 == 0 &&
+           node.sizes[3] % 16 == 0;
+  }
+
+  /// Places the buffers of `wanted` (f16 ones for `half`); fails, placing
+  /// nothing, if an f16 buffer does not fit in shared memory.
+  bool place(const StmtNode &store, const llvm::DenseSet<unsigned> &wanted,
+             const llvm::DenseSet<unsigned> &half, StoreBuffers &buffers,
+             int64_t &shared, int64_t &sharedHalf, int64_t &global) {
+    shared = sharedHalf = global = 0;
+    bool fits = true;
     postOrder(plan, store.first, [&](unsigned e) {
       if (!wanted.count(e))
         return;
       int64_t n = plan.exprs[e].numElements;
       Buffer buffer;
-      if ((shared + n) * 4 <= sharedBudget) {
+      int64_t used = shared * 4 + sharedHalf * 2;
+      if (half.count(e)) {
+        fits &= used + n * 2 <= sharedBudget;
+        buffer.shared = buffer.half = true;
+        buffer.offset = sharedHalf;
+        sharedHalf += n;
+      } else if (used + n * 4 <= sharedBudget) {
         buffer.shared = true;
         buffer.offset = shared;
         shared += n;
@@ -392,10 +399,63 @@ private:
       buffers.nodes[e] = buffer;
       buffers.order.push_back(e);
     });
+    return fits;
+  }
+
+  void planStore(unsigned id) {
+    const StmtNode &store = plan.stmts[id];
+    StoreBuffers buffers;
+    llvm::DenseSet<unsigned> wanted, half;
+    postOrder(plan, store.first, [&](unsigned e) {
+      const ExprNode &node = plan.exprs[e];
+      if (node.kind == Kind::Matmul || node.kind == Kind::Reduce) {
+        wanted.insert(e);
+        if (mmaCandidate(e)) {
+          buffers.mma.insert(e);
+          for (unsigned operand : node.operands) {
+            wanted.insert(operand);
+            half.insert(operand);
+          }
+          return;
+        }
+        for (unsigned operand : node.operands)
+          if (!isCheap(plan, operand))
+            wanted.insert(operand);
+      }
+    });
+    // An operand shared with a non-matrix-unit use stays f32.
+    for (unsigned e : llvm::to_vector(half)) {
+      bool other = false;
+      postOrder(plan, store.first, [&](unsigned user) {
+        if (!buffers.mma.count(user))
+          other |= llvm::is_contained(plan.exprs[user].operands, e);
+      });
+      if (other)
+        half.erase(e);
+    }
+    for (unsigned e : llvm::to_vector(buffers.mma))
+      for (unsigned operand : plan.exprs[e].operands)
+        if (!half.count(operand))
+          buffers.mma.erase(e);
+    buffers.bufferRoot =
+        readsStoredTensorElsewhere(plan, store, wanted, aliases);
+    if (buffers.bufferRoot)
+      wanted.insert(store.first);
+    // Shared memory first, in evaluation order; what does not fit spills to
+    // the block's slice of global scratch. Matrix-unit operands must be in
+    // shared memory: without room, those matmuls run on the vector units.
+    int64_t shared, sharedHalf, global;
+    if (!place(store, wanted, half, buffers, shared, sharedHalf, global)) {
+      buffers.nodes.clear();
+      buffers.order.clear();
+      buffers.mma.clear();
+      place(store, wanted, {}, buffers, shared, sharedHalf, global);
+    }
     widest = std::max(widest, plan.exprs[store.first].numElements);
     for (unsigned e : buffers.order)
       widest = std::max(widest, plan.exprs[e].numElements);
     kernel.sharedElements = std::max(kernel.sharedElements, shared);
+    kernel.sharedHalfElements = std::max(kernel.sharedHalfElements, sharedHalf);
     kernel.scratchElements = std::max(kernel.scratchElements, global);
     kernel.stores[id] = std::move(buffers);
   }
@@ -410,6 +470,7 @@ private:
   ArrayRef<std::pair<unsigned, unsigned>> aliases;
   int64_t sharedBudget;
   bool elementLoops;
+  bool useMma;
 };
 
 } // namespace
@@ -479,10 +540,9 @@ gpu_lowering::partitionPlan(const Plan &plan,
       if (std::optional<unsigned> addend =
               getSplitAddend(plan, body, aliases, options.tensorKinds);
           addend && trips >= 2) {
-        kernel.splitChunks =
-            unsigned(std::min<int64_t>(options.splitK, trips));
-        kernel.chunkTrips = (trips + kernel.splitChunks - 1) /
-                            kernel.splitChunks;
+        kernel.splitChunks = unsigned(std::min<int64_t>(options.splitK, trips));
+        kernel.chunkTrips =
+            (trips + kernel.splitChunks - 1) / kernel.splitChunks;
         kernel.splitChunks =
             unsigned((trips + kernel.chunkTrips - 1) / kernel.chunkTrips);
         kernel.splitAddend = *addend;

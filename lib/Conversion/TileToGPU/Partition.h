@@ -35,8 +35,11 @@ struct GridLoop {
 /// Where a tile value's buffer lives.
 struct Buffer {
   bool shared = false;
-  /// Offset in f32 elements in the kernel's shared buffer or in the block's
-  /// slice of the global scratch.
+  /// An f16 buffer in the kernel's f16 shared buffer (operands of matrix
+  /// unit matmuls); else f32.
+  bool half = false;
+  /// Offset in elements in the kernel's shared buffer of its type or in the
+  /// block's slice of the (f32) global scratch.
   int64_t offset = 0;
 };
 
@@ -48,6 +51,9 @@ struct StoreBuffers {
   /// Whether the stored value itself is buffered before the store (it reads
   /// the stored tensor elsewhere than at the element it writes).
   bool bufferRoot = false;
+  /// Matmuls computed on the matrix units (`mma`): f16 operands in f16
+  /// shared buffers, sizes multiples of 16, an f32 result buffer.
+  llvm::DenseSet<unsigned> mma;
 };
 
 /// One statement of a kernel's body. A part with a loop runs iteration b of
@@ -91,8 +97,9 @@ struct Kernel {
   int64_t chunkTrips = 0;
   /// The expression g (the addend that does not read S).
   unsigned splitAddend = 0;
-  /// Shared memory and per-block global scratch, in f32 elements.
-  int64_t sharedElements = 0, scratchElements = 0;
+  /// Shared memory (f32 and f16 buffers) and per-block global scratch (f32),
+  /// in elements.
+  int64_t sharedElements = 0, sharedHalfElements = 0, scratchElements = 0;
   /// The tensors the kernel reads or writes, by argument number, ascending.
   llvm::SmallVector<unsigned> tensors;
 };
@@ -101,6 +108,8 @@ struct PartitionOptions {
   unsigned blockSize = 256;
   /// Whether to form `Kernel::perElementLoops`.
   bool elementLoops = true;
+  /// Whether matmuls may use the matrix units (`StoreBuffers::mma`).
+  bool mma = false;
   /// Most chunks a split accumulation may use (1: never split).
   unsigned splitK = 1;
   /// Each tensor's element kind (split accumulations need f32 atomics).

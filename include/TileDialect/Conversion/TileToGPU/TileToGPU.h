@@ -43,6 +43,9 @@ struct GPUPipelineOptions : public PassPipelineOptions<GPUPipelineOptions> {
       llvm::cl::desc("Split lone f32 accumulation loops into up to this many "
                      "chunks on separate blocks (1: never)"),
       llvm::cl::init(1)};
+  Option<bool> mma{*this, "mma",
+                   llvm::cl::desc("Matmuls on the matrix units (NVVM wmma)"),
+                   llvm::cl::init(false)};
   Option<unsigned> blockSize{*this, "block-size",
                              llvm::cl::desc("Threads per block"),
                              llvm::cl::init(256)};
