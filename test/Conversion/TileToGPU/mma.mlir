@@ -1,6 +1,8 @@
 // RUN: tile-opt %s --split-input-file --tile-lower-to-gpu="element-loops=false mma=true" --canonicalize --cse | FileCheck %s
 // RUN: tile-opt %s --split-input-file --tile-lower-to-gpu="element-loops=false" --canonicalize --cse | FileCheck %s --check-prefix=OFF
 // RUN: %if ptxas %{ tile-opt %s --split-input-file --tile-lower-to-nvvm="element-loops=false mma=true format=isa" | FileCheck %s --check-prefix=PTX %}
+// RUN: %if cuda %{ tile-run %s --entry mm --device cuda --element-loops=false --mma | FileCheck %s --check-prefix=GPU %}
+// GPU: PASS
 
 // With mma, a matmul of f16 tiles into f32 with sizes that are multiples of
 // 16 is computed by warps on the matrix units: the operands are staged as
