@@ -32,3 +32,17 @@ llvm::StringMap<int64_t> mlir::tileir::chooseDefaultTileSizes(ProgramOp program,
   }
   return sizes;
 }
+
+std::optional<std::string>
+mlir::tileir::parseTileSizeAssignments(ArrayRef<std::string> entries,
+                                       llvm::StringMap<int64_t> &sizes) {
+  for (const std::string &entry : entries) {
+    size_t eq = entry.find('=');
+    int64_t value = 0;
+    if (eq == std::string::npos ||
+        StringRef(entry).substr(eq + 1).getAsInteger(10, value) || value <= 0)
+      return entry;
+    sizes[entry.substr(0, eq)] = value;
+  }
+  return std::nullopt;
+}

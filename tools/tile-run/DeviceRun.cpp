@@ -15,10 +15,6 @@
 using namespace mlir;
 using namespace mlir::tileir;
 
-static std::optional<runtime::TensorRole> parseRole(StringRef role) {
-  return runtime::parseTensorRole(role.str());
-}
-
 FailureOr<runtime::Artifact>
 tileir::compileArtifact(ProgramOp program, const DeviceCompileOptions &options,
                         ArrayRef<runtime::TensorInit> inits,
@@ -82,9 +78,8 @@ tileir::compileArtifact(ProgramOp program, const DeviceCompileOptions &options,
     unsigned i = arg.getArgNumber();
     runtime::TensorDecl decl;
     decl.name = host.getArgAttrOfType<StringAttr>(i, "tile.name").str();
-    std::optional<runtime::TensorRole> role =
-        parseRole(host.getArgAttrOfType<StringAttr>(i, "tile.role").getValue());
-    decl.role = *role;
+    decl.role = *runtime::parseTensorRole(
+        host.getArgAttrOfType<StringAttr>(i, "tile.role").str());
     if (i < programBody.getNumArguments()) {
       auto type = cast<TensorRefType>(programBody.getArgument(i).getType());
       decl.shape.assign(type.getShape().begin(), type.getShape().end());
@@ -154,26 +149,27 @@ std::string tileir::tuningEntryJSON(ProgramOp program,
   return text;
 }
 
-std::string tileir::applyTuning(StringRef path, ProgramOp program,
-                                DeviceCompileOptions &options,
-                                const llvm::StringSet<> &fixedSizes,
-                                bool keepLowering) {
+llvm::Expected<std::string>
+tileir::applyTuning(StringRef path, ProgramOp program,
+                    DeviceCompileOptions &options,
+                    const llvm::StringSet<> &fixedSizes, bool keepLowering) {
+  auto error = [&](const Twine &message) {
+    return llvm::createStringError(message);
+  };
   llvm::ErrorOr<std::unique_ptr<llvm::MemoryBuffer>> file =
       llvm::MemoryBuffer::getFile(path);
   if (!file)
-    return ("error: cannot read tuning cache '" + path +
-            "': " + file.getError().message())
-        .str();
+    return error("cannot read tuning cache '" + path +
+                 "': " + file.getError().message());
   llvm::Expected<llvm::json::Value> json =
       llvm::json::parse((*file)->getBuffer());
   if (!json)
-    return ("error: tuning cache '" + path +
-            "' is not JSON: " + llvm::toString(json.takeError()))
-        .str();
+    return error("tuning cache '" + path +
+                 "' is not JSON: " + llvm::toString(json.takeError()));
   const llvm::json::Array *entries =
       json->getAsObject() ? json->getAsObject()->getArray("entries") : nullptr;
   if (!entries)
-    return ("error: tuning cache '" + path + "' has no 'entries' array").str();
+    return error("tuning cache '" + path + "' has no 'entries' array");
   std::string hash = programHash(program);
   for (const llvm::json::Value &value : *entries) {
     const llvm::json::Object *entry = value.getAsObject();
@@ -206,5 +202,6 @@ std::string tileir::applyTuning(StringRef path, ProgramOp program,
       line += " on " + device->str();
     return line;
   }
-  return "";
+  return "tuning: no entry for @" + program.getSymName().str() + " in " +
+         path.str();
 }

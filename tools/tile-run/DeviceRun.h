@@ -16,6 +16,7 @@
 
 #include "llvm/ADT/StringMap.h"
 #include "llvm/ADT/StringSet.h"
+#include "llvm/Support/Error.h"
 
 namespace mlir::tileir {
 
@@ -65,11 +66,12 @@ std::string tuningEntryJSON(ProgramOp program,
 /// Applies the entry of the tuning cache `path` whose program hash is
 /// `program`'s, if any, to `options`: its tile sizes (except names in
 /// `fixedSizes`) and, unless `keepLowering`, its lowering options. Returns
-/// a line describing what was applied (empty when no entry matches), or an
-/// error message prefixed with "error: ".
-std::string applyTuning(StringRef path, ProgramOp program,
-                        DeviceCompileOptions &options,
-                        const llvm::StringSet<> &fixedSizes, bool keepLowering);
+/// a line describing what was applied, or what was looked for; an error if
+/// the cache cannot be read.
+llvm::Expected<std::string> applyTuning(StringRef path, ProgramOp program,
+                                        DeviceCompileOptions &options,
+                                        const llvm::StringSet<> &fixedSizes,
+                                        bool keepLowering);
 
 } // namespace mlir::tileir
 

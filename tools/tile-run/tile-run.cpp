@@ -294,7 +294,8 @@ run(Runnable &r, std::vector<HostTensor> tensors, Precision precision,
 /// written and, unless --compile-only, launched.
 int runOnDevice(Runnable &runnable, Runnable *reference,
                 const std::vector<runtime::TensorInit> &inits,
-                const llvm::StringMap<int64_t> &tileSizes) {
+                const llvm::StringMap<int64_t> &tileSizes,
+                const llvm::StringMap<int64_t> &givenSizes) {
   std::optional<runtime::Platform> platform = runtime::parsePlatform(device);
   if (!platform)
     return fail("--device takes cpu, cuda or hip, got '" + device + "'");
@@ -322,10 +323,7 @@ int runOnDevice(Runnable &runnable, Runnable *reference,
   options.chip = chip;
   // Only the sizes given with --tile-sizes are fixed; the lowering binds the
   // others (same defaults as the CPU) and may shrink them for the grid.
-  for (const std::string &arg : tileSizeArgs) {
-    size_t eq = arg.find('=');
-    options.tileSizes[arg.substr(0, eq)] = tileSizes.lookup(arg.substr(0, eq));
-  }
+  options.tileSizes = givenSizes;
   options.maxTileSize = maxTileSize;
   options.minBlocks = minBlocks;
   options.blockSize = blockSize;
@@ -340,15 +338,11 @@ int runOnDevice(Runnable &runnable, Runnable *reference,
                         blockSize.getNumOccurrences() ||
                         minBlocks.getNumOccurrences() ||
                         splitK.getNumOccurrences() || mma.getNumOccurrences();
-    std::string line =
+    llvm::Expected<std::string> line =
         applyTuning(tuningCache, program, options, fixed, keepLowering);
-    if (StringRef(line).starts_with("error: "))
-      return fail(StringRef(line).drop_front(7));
-    llvm::outs() << (line.empty() ? "tuning: no entry for @" +
-                                        program.getSymName().str() + " in " +
-                                        tuningCache
-                                  : line)
-                 << "\n";
+    if (!line)
+      return fail(llvm::toString(line.takeError()));
+    llvm::outs() << *line << "\n";
   }
   options.seed = seed;
   // fp16 storage and f32 arithmetic against an fp64 reference.
@@ -496,21 +490,19 @@ int main(int argc, char **argv) {
       ref->tensor.data = p.tensor.data;
   }
 
+  llvm::StringMap<int64_t> givenSizes;
+  if (std::optional<std::string> bad =
+          parseTileSizeAssignments(tileSizeArgs, givenSizes))
+    return fail("--tile-sizes takes NAME=N with N > 0, got '" + *bad + "'");
   llvm::StringMap<int64_t> tileSizes;
   if (auto program = dyn_cast<ProgramOp>(runnable->op))
     tileSizes = chooseDefaultTileSizes(program, maxTileSize);
-  for (const std::string &arg : tileSizeArgs) {
-    size_t eq = arg.find('=');
-    int64_t value = 0;
-    if (eq == std::string::npos ||
-        StringRef(arg).substr(eq + 1).getAsInteger(10, value) || value <= 0)
-      return fail("--tile-sizes takes NAME=N with N > 0, got '" + arg + "'");
-    tileSizes[arg.substr(0, eq)] = value;
-  }
+  for (const auto &entry : givenSizes)
+    tileSizes[entry.getKey()] = entry.getValue();
 
   if (device != "cpu")
     return runOnDevice(*runnable, reference ? &*reference : nullptr,
-                       inputInits, tileSizes);
+                       inputInits, tileSizes, givenSizes);
 
   FailureOr<std::vector<HostTensor>> outputs =
       run(*runnable, tensorsOf(*runnable), *programPrecision, tileSizes);

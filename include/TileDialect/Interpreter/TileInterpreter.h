@@ -28,6 +28,13 @@ LogicalResult interpretTileProgram(ProgramOp program,
 
 /// For each symbolic tile size of `program`, the largest power of two not
 /// above `cap` that divides the range of every loop stepping by it.
+/// Parses the tile-size assignments `NAME=N` (N > 0) of a command-line list
+/// into `sizes`; on a malformed entry, returns it and leaves `sizes` partly
+/// filled.
+std::optional<std::string>
+parseTileSizeAssignments(llvm::ArrayRef<std::string> entries,
+                         llvm::StringMap<int64_t> &sizes);
+
 llvm::StringMap<int64_t> chooseDefaultTileSizes(ProgramOp program,
                                                 int64_t cap = 32);
 

@@ -84,6 +84,8 @@ private:
 
   void emitStmt(unsigned id);
   void emitStore(unsigned id);
+  /// Writes `v` (f32) as element `flat` of the region `store` writes.
+  void storeElement(const StmtNode &store, Value v, Value flat);
   /// Matmul `id` of `StoreBuffers::mma` with gpu.subgroup_mma ops (wmma on
   /// NVIDIA): one warp per 16x16 result tile, from the f16 operand buffers
   /// into the f32 result buffer.
@@ -552,16 +554,18 @@ void Emitter::emitStore(unsigned id) {
     });
     gpu::BarrierOp::create(b, loc);
   }
-  const ExprNode &value = plan.exprs[store.first];
-  ElementKind kind = tensorKinds[store.access.tensor];
-  forEachElement(value.numElements, [&](Value flat) {
-    Value v = fromF32(element(store.first, flat), kind);
-    Value address = tensorOffset(store.access, value.shape, flat);
-    memref::StoreOp::create(b, loc, v, tensorArgs[store.access.tensor],
-                            address);
+  forEachElement(plan.exprs[store.first].numElements, [&](Value flat) {
+    storeElement(store, element(store.first, flat), flat);
   });
   gpu::BarrierOp::create(b, loc);
   buffers = nullptr;
+}
+
+void Emitter::storeElement(const StmtNode &store, Value v, Value flat) {
+  Value address =
+      tensorOffset(store.access, plan.exprs[store.first].shape, flat);
+  memref::StoreOp::create(b, loc, fromF32(v, tensorKinds[store.access.tensor]),
+                          tensorArgs[store.access.tensor], address);
 }
 
 void Emitter::emitSplitAccumulation(const StmtNode &loop) {
@@ -603,13 +607,8 @@ void Emitter::emitPerElementLoop(const StmtNode &loop) {
     OpBuilder::InsertionGuard guard(b);
     b.setInsertionPoint(iterations.getBody()->getTerminator());
     vars[loop.var] = iterations.getInductionVar();
-    for (const StmtNode *store : stores) {
-      ElementKind kind = tensorKinds[store->access.tensor];
-      Value v = fromF32(formula(store->first, flat), kind);
-      Value address = tensorOffset(store->access, shape.shape, flat);
-      memref::StoreOp::create(b, loc, v, tensorArgs[store->access.tensor],
-                              address);
-    }
+    for (const StmtNode *store : stores)
+      storeElement(*store, formula(store->first, flat), flat);
   });
   gpu::BarrierOp::create(b, loc);
 }

@@ -47,15 +47,10 @@ resolveTileSizes(ProgramOp program, ArrayRef<std::string> overrides,
       sizes[entry.getName().getValue()] = value.getInt();
     }
   }
-  for (const std::string &entry : overrides) {
-    size_t eq = entry.find('=');
-    int64_t value = 0;
-    if (eq == std::string::npos ||
-        StringRef(entry).substr(eq + 1).getAsInteger(10, value) || value <= 0)
-      return program.emitError("tile-sizes takes NAME=N with N > 0, got '")
-             << entry << "'";
-    sizes[entry.substr(0, eq)] = value;
-  }
+  if (std::optional<std::string> bad =
+          parseTileSizeAssignments(overrides, sizes))
+    return program.emitError("tile-sizes takes NAME=N with N > 0, got '")
+           << *bad << "'";
   if (cap > 0)
     for (const auto &entry : chooseDefaultTileSizes(program, cap))
       if (sizes.try_emplace(entry.getKey(), entry.getValue()).second)
@@ -91,20 +86,6 @@ getAliases(ProgramOp program) {
     pairs.push_back({find(names[0]), find(names[1])});
   }
   return pairs;
-}
-
-static StringRef roleName(TensorRole role) {
-  switch (role) {
-  case TensorRole::Input:
-    return "input";
-  case TensorRole::Output:
-    return "output";
-  case TensorRole::InOut:
-    return "inout";
-  case TensorRole::Intermediate:
-    return "intermediate";
-  }
-  return "intermediate";
 }
 
 namespace {
@@ -263,7 +244,8 @@ LogicalResult TileLowerToGPUPass::lower(ProgramOp program) {
     auto type = cast<TensorRefType>(arg.getType());
     unsigned i = arg.getArgNumber();
     host.setArgAttr(i, "tile.name", b.getStringAttr(program.getTensorName(i)));
-    host.setArgAttr(i, "tile.role", b.getStringAttr(roleName(type.getRole())));
+    host.setArgAttr(i, "tile.role",
+                    b.getStringAttr(stringifyTensorRole(type.getRole())));
     host.setArgAttr(i, "tile.shape", b.getDenseI64ArrayAttr(type.getShape()));
   }
   if (scratchElements) {

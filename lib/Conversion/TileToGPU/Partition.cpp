@@ -255,30 +255,33 @@ readsStoredTensorElsewhere(const Plan &plan, const StmtNode &store,
 /// store reads what the body writes only at the element it computes. Then
 /// element e of every store depends only on element e of the body's writes,
 /// and running all iterations for e on one thread is the same arithmetic in
-/// the same order.
-static bool isElementLoop(const Plan &plan, unsigned id,
-                          ArrayRef<std::pair<unsigned, unsigned>> aliases) {
+/// the same order. Returns the number of elements of that shape.
+static std::optional<int64_t>
+getElementLoopSize(const Plan &plan, unsigned id,
+                   ArrayRef<std::pair<unsigned, unsigned>> aliases) {
   SmallVector<unsigned> leaves;
   collectSequence(plan, plan.stmts[id].first, leaves);
   if (leaves.empty())
-    return false;
+    return std::nullopt;
   SmallVector<const Access *> writes;
   ArrayRef<int64_t> shape = plan.exprs[plan.stmts[leaves[0]].first].shape;
   for (unsigned leaf : leaves) {
     const StmtNode &store = plan.stmts[leaf];
     if (store.kind != StmtNode::Kind::Store ||
         ArrayRef<int64_t>(plan.exprs[store.first].shape) != shape)
-      return false;
+      return std::nullopt;
     for (const Access *w : writes)
       if (mayOverlap(aliases, w->tensor, store.access.tensor) &&
           !sameAccess(*w, store.access))
-        return false;
+        return std::nullopt;
     writes.push_back(&store.access);
   }
-  return llvm::none_of(leaves, [&](unsigned leaf) {
-    return readsWrittenElsewhere(plan, plan.stmts[leaf].first, shape, writes,
-                                 {}, aliases);
-  });
+  if (llvm::any_of(leaves, [&](unsigned leaf) {
+        return readsWrittenElsewhere(plan, plan.stmts[leaf].first, shape,
+                                     writes, {}, aliases);
+      }))
+    return std::nullopt;
+  return plan.exprs[plan.stmts[leaves[0]].first].numElements;
 }
 
 /// If loop `id` is `S = S + g(k)`: one store into an f32 tensor whose value
@@ -338,12 +341,10 @@ public:
       run(stmt.second);
       return;
     case StmtNode::Kind::Loop: {
-      if (elementLoops && isElementLoop(plan, id, aliases)) {
+      std::optional<int64_t> size;
+      if (elementLoops && (size = getElementLoopSize(plan, id, aliases))) {
         kernel.perElementLoops.insert(id);
-        SmallVector<unsigned> leaves;
-        collectSequence(plan, stmt.first, leaves);
-        widest = std::max(widest,
-                          plan.exprs[plan.stmts[leaves[0]].first].numElements);
+        widest = std::max(widest, *size);
         return;
       }
       run(stmt.first);
