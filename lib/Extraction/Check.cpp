@@ -58,7 +58,7 @@ static double relativeError(ArrayRef<const std::vector<double> *> a,
 
 CandidateChecker::CandidateChecker(ProgramOp reference, uint64_t seed,
                                    double tolerance, func::FuncOp linalg)
-    : reference(reference), seed(seed), tolerance(tolerance) {
+    : tolerance(tolerance) {
   FailureOr<std::vector<HostTensor>> ref = makeTensors(reference, seed);
   if (failed(ref)) {
     error = "the input program has unsupported tensor types";

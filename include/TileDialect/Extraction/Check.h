@@ -42,8 +42,6 @@ public:
   CheckResult check(ProgramOp candidate) const;
 
 private:
-  ProgramOp reference;
-  uint64_t seed;
   double tolerance;
   /// The tensors before the run (inputs drawn once, copied per run).
   std::vector<HostTensor> initial;
