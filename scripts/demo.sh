@@ -63,7 +63,7 @@ echo
 echo "== tile-run --device cuda: the best candidate lowered through NVVM into a runtime artifact (docs/GPULowering.md)"
 "$BUILD_DIR/bin/tile-run" "$TMP/best.mlir" --entry vanilla_c0 --device cuda \
   --compile-only --artifact "$TMP/artifact" 2>&1 | sed 's/^/   /' || \
-  echo "   (no cubin: ptxas from CUDA is not installed here)"
+  echo "   (no cubin: no CUDA toolkit with ptxas and libdevice here)"
 if [ -f "$TMP/artifact/manifest.txt" ]; then
   grep '^kernel' "$TMP/artifact/manifest.txt" | awk '{printf "   launch %s: %d blocks x %d threads\n", $2, $3, $6}'
   echo "   run it on a GPU machine: tile-gpu-run DIR --time (docs/Runtime.md)"

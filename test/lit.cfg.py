@@ -36,9 +36,9 @@ llvm_config.add_tool_substitutions(tools, tool_dirs)
 # Optional pieces are lit features; tests that need them say REQUIRES.
 if config.tile_have_z3:
     config.available_features.add("z3")
-if config.ptxas_executable and os.path.exists(config.ptxas_executable):
-    config.available_features.add("ptxas")
-    config.substitutions.append(("%ptxas", config.ptxas_executable))
+# PTX and cubins need the CUDA toolkit the build found (ptxas and libdevice).
+if config.cuda_toolkit_dir and os.path.isdir(config.cuda_toolkit_dir):
+    config.available_features.add("cuda-toolkit")
 # hsaco needs the rocm-device-libs bitcode (the build links it into its
 # rocm-toolkit directory).
 if os.path.isdir(os.path.join(config.tile_obj_root, "rocm-toolkit", "amdgcn", "bitcode")):

@@ -3,7 +3,7 @@
 // and f16 casts) lowers to a cubin and an hsaco; on a GPU the results match
 // the program run by the CPU interpreter in fp64.
 // RUN: tile-opt %s --tile-lower-to-gpu | FileCheck %s
-// RUN: %if ptxas %{ tile-opt %s --tile-lower-to-nvvm | FileCheck %s --check-prefix=BIN %}
+// RUN: %if cuda-toolkit %{ tile-opt %s --tile-lower-to-nvvm | FileCheck %s --check-prefix=BIN %}
 // RUN: %if rocm-device-libs %{ tile-opt %s --tile-lower-to-rocdl | FileCheck %s --check-prefix=BIN %}
 // RUN: %if cuda %{ tile-run %s --device cuda | FileCheck %s --check-prefix=RUN-GPU %}
 

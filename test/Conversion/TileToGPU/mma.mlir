@@ -1,6 +1,6 @@
 // RUN: tile-opt %s --split-input-file --tile-lower-to-gpu="element-loops=false mma=true" --canonicalize --cse | FileCheck %s
 // RUN: tile-opt %s --split-input-file --tile-lower-to-gpu="element-loops=false" --canonicalize --cse | FileCheck %s --check-prefix=OFF
-// RUN: %if ptxas %{ tile-opt %s --split-input-file --tile-lower-to-nvvm="element-loops=false mma=true format=isa" | FileCheck %s --check-prefix=PTX %}
+// RUN: %if cuda-toolkit %{ tile-opt %s --split-input-file --tile-lower-to-nvvm="element-loops=false mma=true format=isa" | FileCheck %s --check-prefix=PTX %}
 // RUN: %if cuda %{ tile-run %s --entry mm --device cuda --element-loops=false --mma | FileCheck %s --check-prefix=GPU %}
 // GPU: PASS
 
