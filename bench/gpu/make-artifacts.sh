@@ -17,6 +17,8 @@
 #   MMA=1         lower with --mma (f16 matmuls on the matrix units)
 #   SPLIT_K       split-k values; a list ("1 4") makes one variant per
 #                 value, suffixed -s<N> (default 1)
+#   THREAD_ELEMENTS  most elements per thread in element loops; a list
+#                 makes one variant per value, suffixed -e<N> (default 16)
 #   MAX_TILE      largest default tile size; a list ("16 32 64") makes one
 #                 variant per value, suffixed -t<N> (default 32)
 #   SHARE_EXPECTED=1  keep one copy of identical expected outputs
@@ -65,15 +67,17 @@ for cfg in "${CONFIGS[@]}"; do
       esac
       for cap in $MAX_TILE; do
        for split in ${SPLIT_K:-1}; do
+        for te in ${THREAD_ELEMENTS:-16}; do
         for el in ${ELEMENT_LOOPS:-default}; do
           name=$cfg-$w-$program
           [ "$(echo $MAX_TILE | wc -w)" -gt 1 ] && name=$name-t$cap
           [ "$(echo ${SPLIT_K:-1} | wc -w)" -gt 1 ] && name=$name-s$split
-          flags=(--split-k="$split")
+          [ "$(echo ${THREAD_ELEMENTS:-16} | wc -w)" -gt 1 ] && name=$name-e$te
+          flags=(--split-k="$split" --thread-elements="$te")
           [ "${MMA:-0}" = 1 ] && flags+=(--mma)
           if [ "$el" != default ]; then
             name=$name-el$el
-            flags=(--element-loops="$el")
+            flags+=(--element-loops="$el")
           fi
           start=$(date +%s.%N)
           "$BIN/tile-run" "$tmp/$program.mlir" --reference "$src" \
@@ -81,6 +85,7 @@ for cfg in "${CONFIGS[@]}"; do
             --compile-only --artifact "$OUT/$name" | sed "s|^|$name: |"
           end=$(date +%s.%N)
           printf '%s: %.1f s\n' "$name" "$(echo "$end - $start" | bc)"
+        done
         done
        done
       done

@@ -37,6 +37,7 @@ tileir::compileArtifact(ProgramOp program, const DeviceCompileOptions &options,
   pipeline.blockSize = options.blockSize;
   pipeline.elementLoops = options.elementLoops;
   pipeline.splitK = options.splitK;
+  pipeline.threadElements = options.threadElements;
   pipeline.mma = options.mma;
   pipeline.chip = options.chip;
   PassManager pm(ctx);
@@ -139,6 +140,7 @@ std::string tileir::tuningEntryJSON(ProgramOp program,
                            {"tile_sizes", std::move(tileSizes)},
                            {"element_loops", options.elementLoops},
                            {"split_k", int64_t(options.splitK)},
+                           {"thread_elements", int64_t(options.threadElements)},
                            {"mma", options.mma},
                            {"block_size", int64_t(options.blockSize)},
                            {"min_blocks", options.minBlocks},
@@ -189,6 +191,8 @@ tileir::applyTuning(StringRef path, ProgramOp program,
         options.minBlocks = *v;
       if (std::optional<int64_t> v = entry->getInteger("split_k"))
         options.splitK = unsigned(*v);
+      if (std::optional<int64_t> v = entry->getInteger("thread_elements"))
+        options.threadElements = unsigned(*v);
       if (std::optional<bool> v = entry->getBoolean("mma"))
         options.mma = *v;
     }

@@ -32,6 +32,7 @@ struct DeviceCompileOptions {
   unsigned blockSize = 256;
   bool elementLoops = true;
   unsigned splitK = 1;
+  unsigned threadElements = 16;
   bool mma = false;
   uint64_t seed = 0;
   double tolerance = 1e-2;

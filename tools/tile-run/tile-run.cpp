@@ -115,6 +115,10 @@ static cl::opt<unsigned> splitK(
     cl::desc("GPU: split lone f32 accumulation loops into up to this many "
              "chunks on separate blocks, added atomically (--tile-lower-to-gpu "
              "split-k; 1: never)"));
+static cl::opt<unsigned> threadElements(
+    "thread-elements", cl::init(16),
+    cl::desc("GPU: most elements one thread computes together in an element "
+             "loop (--tile-lower-to-gpu thread-elements)"));
 static cl::opt<bool> mma(
     "mma", cl::init(false),
     cl::desc("GPU: f16 matmuls on the matrix units (--tile-lower-to-gpu "
@@ -329,6 +333,7 @@ int runOnDevice(Runnable &runnable, Runnable *reference,
   options.blockSize = blockSize;
   options.elementLoops = elementLoops;
   options.splitK = splitK;
+  options.threadElements = threadElements;
   options.mma = mma;
   if (!tuningCache.empty()) {
     llvm::StringSet<> fixed;
@@ -337,7 +342,8 @@ int runOnDevice(Runnable &runnable, Runnable *reference,
     bool keepLowering = elementLoops.getNumOccurrences() ||
                         blockSize.getNumOccurrences() ||
                         minBlocks.getNumOccurrences() ||
-                        splitK.getNumOccurrences() || mma.getNumOccurrences();
+                        splitK.getNumOccurrences() || mma.getNumOccurrences() ||
+                        threadElements.getNumOccurrences();
     llvm::Expected<std::string> line =
         applyTuning(tuningCache, program, options, fixed, keepLowering);
     if (!line)

@@ -101,10 +101,15 @@ def TileLowerToGPU : Pass<"tile-lower-to-gpu", "::mlir::ModuleOp"> {
            "Run a carried loop whose body is one store reading the stored "
            "tensor only where it writes element by element (all iterations "
            "on the element's thread, no barriers)">,
+    Option<"threadElements", "thread-elements", "unsigned", "16",
+           "Most elements one thread computes together in an element loop "
+           "(operand elements they share are loaded once; accumulators stay "
+           "in registers)">,
     Option<"splitK", "split-k", "unsigned", "1",
            "Split a kernel that is one accumulation loop S = S + g(k) into "
-           "an f32 tensor into up to this many chunks of iterations on "
-           "separate blocks, added with atomics (1: never)">,
+           "an f32 tensor, while it has fewer than min-blocks blocks, into "
+           "up to this many chunks of iterations on separate blocks, added "
+           "with atomics (1: never)">,
     Option<"mma", "mma", "bool", "false",
            "Compute matmuls with f16 operands, an f32 result and sizes that "
            "are multiples of 16 with gpu.subgroup_mma ops (NVIDIA wmma) from "

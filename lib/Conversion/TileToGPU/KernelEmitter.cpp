@@ -17,6 +17,8 @@ using namespace mlir::tileir::interp;
 using namespace mlir::tileir::gpu_lowering;
 
 using Kind = ExprNode::Kind;
+/// One value per lane: the elements a thread computes together.
+using Lanes = SmallVector<Value, 4>;
 
 Type gpu_lowering::getStorageType(MLIRContext *ctx, ElementKind kind) {
   switch (kind) {
@@ -59,9 +61,20 @@ private:
   /// `body(e)` for every element index e of an n-element tile, spread over
   /// the block's threads.
   void forEachElement(int64_t n, llvm::function_ref<void(Value)> body);
-  /// A loop `for i in [0, n)` carrying one f32 value.
-  Value reduceLoop(int64_t n, Value init,
-                   llvm::function_ref<Value(Value, Value)> step);
+  /// A loop `for i in [0, n)` carrying f32 values (one per lane).
+  Lanes reduceLoop(int64_t n, ValueRange inits,
+                   llvm::function_ref<Lanes(Value, ValueRange)> step);
+  /// `body(flats, valid)` for every group of `lanes` elements of an
+  /// n-element tile, spread over the block's threads: lane i of the group a
+  /// thread starts at element g is element g + i * threads. Lanes past the
+  /// tile compute element n - 1 and are not valid (`valid` is empty when
+  /// every lane of every group is inside the tile).
+  void forEachLaneGroup(int64_t n, int64_t lanes,
+                        llvm::function_ref<void(ValueRange, ValueRange)> body);
+  /// The lanes a thread runs for an n-element element loop.
+  int64_t lanesFor(int64_t n) const;
+  /// `body()` where lane `i` is valid.
+  void ifValid(ValueRange valid, unsigned i, llvm::function_ref<void()> body);
 
   Value toF32(Value stored, ElementKind kind);
   Value fromF32(Value v, ElementKind kind);
@@ -73,10 +86,12 @@ private:
                      Value flat);
   Value bufferAddress(const Buffer &buffer, Value flat, Value &memref);
 
-  /// Element `flat` of expression `id`: from its buffer if it has one.
-  Value element(unsigned id, Value flat);
-  /// Element `flat` of expression `id`, computed from its operands.
-  Value formula(unsigned id, Value flat);
+  /// Elements `flats` of expression `id`: from its buffer if it has one.
+  Lanes element(unsigned id, ValueRange flats);
+  /// Elements `flats` of expression `id`, computed from its operands. A
+  /// matmul or reduction of several lanes is one loop carrying them all, so
+  /// that an operand element the lanes share is loaded once.
+  Lanes formula(unsigned id, ValueRange flats);
   Value unary(UnaryFn fn, Value x);
   Value binary(BinaryFn fn, Value x, Value y);
   Value concat(const ExprNode &node, Value flat);
@@ -108,6 +123,10 @@ private:
   Value threadId;
   /// This block's chunk of a split accumulation.
   Value chunk;
+  /// In an element loop, the running value of each tensor the loop writes,
+  /// per lane (f32, rounded to the tensor's type): loads of it read these
+  /// registers instead of memory.
+  llvm::DenseMap<unsigned, Lanes> carried;
   Value shared, sharedHalf, scratch, scratchBase;
   llvm::DenseMap<unsigned, Value> tensorArgs;
   SmallVector<Value> vars;
@@ -142,11 +161,24 @@ Value Emitter::mul(Value x, int64_t c) {
   return arith::MulIOp::create(b, loc, x, index(c));
 }
 
+/// `x` as `y + k` with a constant k (k = 0 when x is no such sum).
+static std::pair<Value, int64_t> splitConstant(Value x) {
+  if (auto sum = x.getDefiningOp<arith::AddIOp>())
+    if (std::optional<int64_t> k = getConstantIntValue(sum.getRhs()))
+      return {sum.getLhs(), *k};
+  return {x, 0};
+}
+
+// Indices are never negative, so (y + k) / c = y / c + k / c and
+// (y + k) mod c = y mod c when c divides k: the lanes of a thread
+// (element g + i * threads) then share the index arithmetic of g.
 Value Emitter::div(Value x, int64_t c) {
   if (std::optional<int64_t> cx = getConstantIntValue(x))
     return index(*cx / c);
   if (c == 1)
     return x;
+  if (auto [y, k] = splitConstant(x); k && k % c == 0)
+    return add(div(y, c), index(k / c));
   return arith::DivUIOp::create(b, loc, x, index(c));
 }
 
@@ -155,6 +187,8 @@ Value Emitter::rem(Value x, int64_t c) {
     return index(*cx % c);
   if (c == 1)
     return index(0);
+  if (auto [y, k] = splitConstant(x); k && k % c == 0)
+    return rem(y, c);
   return arith::RemUIOp::create(b, loc, x, index(c));
 }
 
@@ -166,14 +200,55 @@ void Emitter::forEachElement(int64_t n, llvm::function_ref<void(Value)> body) {
   body(loop.getInductionVar());
 }
 
-Value Emitter::reduceLoop(int64_t n, Value init,
-                          llvm::function_ref<Value(Value, Value)> step) {
+Lanes Emitter::reduceLoop(int64_t n, ValueRange inits,
+                          llvm::function_ref<Lanes(Value, ValueRange)> step) {
+  if (n == 1)
+    return step(index(0), inits);
   auto loop = scf::ForOp::create(
-      b, loc, index(0), index(n), index(1), ValueRange{init},
-      [&](OpBuilder &, Location, Value i, ValueRange carried) {
-        scf::YieldOp::create(b, loc, step(i, carried[0]));
+      b, loc, index(0), index(n), index(1), inits,
+      [&](OpBuilder &, Location, Value i, ValueRange accs) {
+        scf::YieldOp::create(b, loc, ValueRange(step(i, accs)));
       });
-  return loop.getResult(0);
+  return Lanes(loop.getResults());
+}
+
+int64_t Emitter::lanesFor(int64_t n) const {
+  int64_t perThread = (n + kernel.threads - 1) / kernel.threads;
+  return std::clamp<int64_t>(perThread, 1, kernel.maxLanes);
+}
+
+void Emitter::forEachLaneGroup(
+    int64_t n, int64_t lanes,
+    llvm::function_ref<void(ValueRange, ValueRange)> body) {
+  int64_t span = lanes * kernel.threads;
+  auto loop = scf::ForOp::create(b, loc, threadId, index(n), index(span));
+  OpBuilder::InsertionGuard guard(b);
+  b.setInsertionPoint(loop.getBody()->getTerminator());
+  Value group = loop.getInductionVar();
+  Lanes flats, valid;
+  for (int64_t i = 0; i < lanes; ++i) {
+    Value flat = add(group, index(i * kernel.threads));
+    if (n % span == 0 || i == 0) {
+      flats.push_back(flat);
+      continue;
+    }
+    Value inside = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult,
+                                         flat, index(n));
+    flats.push_back(arith::MinUIOp::create(b, loc, flat, index(n - 1)));
+    valid.push_back(inside);
+  }
+  body(flats, valid);
+}
+
+void Emitter::ifValid(ValueRange valid, unsigned i,
+                      llvm::function_ref<void()> body) {
+  // Lane 0 is always inside the tile; `valid` holds lanes 1 and up.
+  if (valid.empty() || i == 0)
+    return body();
+  auto ifOp = scf::IfOp::create(b, loc, valid[i - 1], /*withElseRegion=*/false);
+  OpBuilder::InsertionGuard guard(b);
+  b.setInsertionPoint(ifOp.thenBlock()->getTerminator());
+  body();
 }
 
 Value Emitter::toF32(Value stored, ElementKind kind) {
@@ -254,17 +329,21 @@ Value Emitter::bufferAddress(const Buffer &buffer, Value flat, Value &memref) {
 // Expressions
 //===----------------------------------------------------------------------===//
 
-Value Emitter::element(unsigned id, Value flat) {
+Lanes Emitter::element(unsigned id, ValueRange flats) {
   if (buffers) {
     auto it = buffers->nodes.find(id);
     if (it != buffers->nodes.end()) {
-      Value memref;
-      Value address = bufferAddress(it->second, flat, memref);
-      Value v = memref::LoadOp::create(b, loc, memref, address);
-      return it->second.half ? toF32(v, ElementKind::F16) : v;
+      Lanes values;
+      for (Value flat : flats) {
+        Value memref;
+        Value address = bufferAddress(it->second, flat, memref);
+        Value v = memref::LoadOp::create(b, loc, memref, address);
+        values.push_back(it->second.half ? toF32(v, ElementKind::F16) : v);
+      }
+      return values;
     }
   }
-  return formula(id, flat);
+  return formula(id, flats);
 }
 
 Value Emitter::unary(UnaryFn fn, Value x) {
@@ -347,7 +426,7 @@ Value Emitter::concat(const ExprNode &node, Value flat) {
     auto operandElement = [&]() {
       Value position = arith::SubIOp::create(b, loc, along, index(begin));
       Value f = add(mul(add(mul(outer, extent), position), inner), within);
-      return element(node.operands[i], f);
+      return element(node.operands[i], f)[0];
     };
     if (i + 1 == node.operands.size())
       return operandElement();
@@ -384,97 +463,150 @@ Value Emitter::denseConstant(unsigned id, Value flat) {
   return memref::LoadOp::create(b, loc, global, flat);
 }
 
-Value Emitter::formula(unsigned id, Value flat) {
+Lanes Emitter::formula(unsigned id, ValueRange flats) {
   const ExprNode &node = plan.exprs[id];
-  auto operand = [&](unsigned i, Value f) {
+  auto operand = [&](unsigned i, ValueRange f) {
     return element(node.operands[i], f);
   };
-  Value v;
+  // Applies `fn` lane by lane.
+  auto perLane = [&](llvm::function_ref<Value(unsigned)> fn) {
+    Lanes values;
+    for (unsigned i = 0, e = flats.size(); i < e; ++i)
+      values.push_back(fn(i));
+    return values;
+  };
+  Lanes v;
   switch (node.kind) {
   case Kind::Load: {
     ElementKind stored = tensorKinds[node.access.tensor];
-    Value address = tensorOffset(node.access, node.shape, flat);
-    v = toF32(
-        memref::LoadOp::create(b, loc, tensorArgs[node.access.tensor], address),
-        stored);
+    auto running = carried.find(node.access.tensor);
+    if (running != carried.end()) {
+      // An element loop's own element (Partition.cpp checks that the loop
+      // reads what it writes nowhere else).
+      v = running->second;
+    } else {
+      v = perLane([&](unsigned i) {
+        Value address = tensorOffset(node.access, node.shape, flats[i]);
+        return toF32(memref::LoadOp::create(
+                         b, loc, tensorArgs[node.access.tensor], address),
+                     stored);
+      });
+    }
     if (stored == node.elementKind)
       return v;
     break;
   }
   case Kind::Constant: {
-    bool splat = llvm::all_equal(node.buffer);
-    return splat ? constant(node.buffer.empty() ? 0.0 : node.buffer[0])
-                 : denseConstant(id, flat);
+    if (llvm::all_equal(node.buffer)) {
+      Value c = constant(node.buffer.empty() ? 0.0 : node.buffer[0]);
+      return Lanes(flats.size(), c);
+    }
+    return perLane([&](unsigned i) { return denseConstant(id, flats[i]); });
   }
-  case Kind::Unary:
-    v = unary(node.unaryFn, operand(0, flat));
+  case Kind::Unary: {
+    Lanes x = operand(0, flats);
+    v = perLane([&](unsigned i) { return unary(node.unaryFn, x[i]); });
     break;
-  case Kind::Binary:
-    v = binary(node.binaryFn, operand(0, flat), operand(1, flat));
+  }
+  case Kind::Binary: {
+    Lanes x = operand(0, flats), y = operand(1, flats);
+    v = perLane([&](unsigned i) { return binary(node.binaryFn, x[i], y[i]); });
     break;
+  }
   case Kind::Cmp: {
-    Value c = arith::CmpFOp::create(b, loc, getPredicate(node.cmpFn),
-                                    operand(0, flat), operand(1, flat));
-    return arith::SelectOp::create(b, loc, c, constant(1.0), constant(0.0));
+    Lanes x = operand(0, flats), y = operand(1, flats);
+    return perLane([&](unsigned i) {
+      Value c = arith::CmpFOp::create(b, loc, getPredicate(node.cmpFn), x[i],
+                                      y[i]);
+      return Value(
+          arith::SelectOp::create(b, loc, c, constant(1.0), constant(0.0)));
+    });
   }
   case Kind::Select: {
-    Value c = arith::CmpFOp::create(b, loc, arith::CmpFPredicate::UNE,
-                                    operand(0, flat), constant(0.0));
-    return arith::SelectOp::create(b, loc, c, operand(1, flat),
-                                   operand(2, flat));
+    Lanes c = operand(0, flats), x = operand(1, flats), y = operand(2, flats);
+    return perLane([&](unsigned i) {
+      Value cond = arith::CmpFOp::create(b, loc, arith::CmpFPredicate::UNE,
+                                         c[i], constant(0.0));
+      return Value(arith::SelectOp::create(b, loc, cond, x[i], y[i]));
+    });
   }
   case Kind::Reduce: {
     int64_t extent = node.sizes[1], inner = node.sizes[2];
-    Value base = add(mul(div(flat, inner), extent * inner), rem(flat, inner));
+    Lanes bases = perLane([&](unsigned i) {
+      return add(mul(div(flats[i], inner), extent * inner),
+                 rem(flats[i], inner));
+    });
     double init = node.reduceFn == ReduceFn::Sum ? 0.0
                   : node.reduceFn == ReduceFn::Max
                       ? -std::numeric_limits<double>::infinity()
                       : std::numeric_limits<double>::infinity();
-    v = reduceLoop(extent, constant(init), [&](Value i, Value acc) {
-      Value x = operand(0, add(base, mul(i, inner)));
-      switch (node.reduceFn) {
-      case ReduceFn::Sum:
-        return Value(arith::AddFOp::create(b, loc, acc, x));
-      case ReduceFn::Max:
-        return Value(arith::MaximumFOp::create(b, loc, acc, x));
-      case ReduceFn::Min:
-        return Value(arith::MinimumFOp::create(b, loc, acc, x));
-      }
-      llvm_unreachable("unknown reduction");
+    Lanes inits(flats.size(), constant(init));
+    v = reduceLoop(extent, inits, [&](Value r, ValueRange accs) {
+      Lanes at = perLane([&](unsigned i) { return add(bases[i], mul(r, inner)); });
+      Lanes x = operand(0, at);
+      return perLane([&](unsigned i) -> Value {
+        switch (node.reduceFn) {
+        case ReduceFn::Sum:
+          return arith::AddFOp::create(b, loc, accs[i], x[i]);
+        case ReduceFn::Max:
+          return arith::MaximumFOp::create(b, loc, accs[i], x[i]);
+        case ReduceFn::Min:
+          return arith::MinimumFOp::create(b, loc, accs[i], x[i]);
+        }
+        llvm_unreachable("unknown reduction");
+      });
     });
     break;
   }
   case Kind::Matmul: {
-    int64_t m = node.sizes[1], k = node.sizes[2], n = node.sizes[3];
-    Value j = rem(flat, n);
-    Value row = div(flat, n); // batch * m + i
-    Value batch = div(row, m);
-    Value aRow = mul(row, k), bBase = add(mul(batch, k * n), j);
-    v = reduceLoop(k, constant(0.0), [&](Value kk, Value acc) {
-      Value x = operand(0, add(aRow, kk));
-      Value y = operand(1, add(bBase, mul(kk, n)));
-      return Value(arith::AddFOp::create(b, loc, acc,
-                                         arith::MulFOp::create(b, loc, x, y)));
+    int64_t batches = node.sizes[0], m = node.sizes[1], k = node.sizes[2],
+            n = node.sizes[3];
+    Lanes aRows, bBases;
+    for (Value flat : flats) {
+      Value row = div(flat, n); // batch * m + i
+      // One batch: no division, so lanes in one column share B's address.
+      Value batch = batches == 1 ? index(0) : div(row, m);
+      aRows.push_back(mul(row, k));
+      bBases.push_back(add(mul(batch, k * n), rem(flat, n)));
+    }
+    Lanes inits(flats.size(), constant(0.0));
+    v = reduceLoop(k, inits, [&](Value kk, ValueRange accs) {
+      Lanes x = operand(
+          0, perLane([&](unsigned i) { return add(aRows[i], kk); }));
+      Lanes y = operand(
+          1, perLane([&](unsigned i) { return add(bBases[i], mul(kk, n)); }));
+      // Contracted into one fused multiply-add per step.
+      auto contract = arith::FastMathFlags::contract;
+      return perLane([&](unsigned i) {
+        Value product = arith::MulFOp::create(b, loc, x[i], y[i], contract);
+        return Value(
+            arith::AddFOp::create(b, loc, accs[i], product, contract));
+      });
     });
     break;
   }
   case Kind::Gather: {
     const StridedCopy &copy = node.copies[0];
-    Value source = index(0);
-    for (auto [extent, src, dst] : llvm::zip_equal(
-             copy.getShape(), copy.getSrcStrides(), copy.getDstStrides()))
-      source = add(source, mul(rem(div(flat, dst), extent), src));
-    return operand(0, source);
+    Lanes sources = perLane([&](unsigned i) {
+      Value source = index(0);
+      for (auto [extent, src, dst] : llvm::zip_equal(
+               copy.getShape(), copy.getSrcStrides(), copy.getDstStrides()))
+        source = add(source, mul(rem(div(flats[i], dst), extent), src));
+      return source;
+    });
+    return operand(0, sources);
   }
   case Kind::Alias:
-    return operand(0, flat);
+    return operand(0, flats);
   case Kind::Concat:
-    return concat(node, flat);
+    return perLane([&](unsigned i) { return concat(node, flats[i]); });
   case Kind::Cast:
-    v = operand(0, flat);
+    v = operand(0, flats);
     break;
   }
-  return node.round ? round(v, node.elementKind) : v;
+  if (!node.round)
+    return v;
+  return perLane([&](unsigned i) { return round(v[i], node.elementKind); });
 }
 
 //===----------------------------------------------------------------------===//
@@ -545,7 +677,7 @@ void Emitter::emitStore(unsigned id) {
     }
     const Buffer &buffer = buffers->nodes.find(e)->second;
     forEachElement(plan.exprs[e].numElements, [&](Value flat) {
-      Value v = formula(e, flat);
+      Value v = formula(e, flat)[0];
       if (buffer.half)
         v = fromF32(v, ElementKind::F16);
       Value memref;
@@ -555,7 +687,7 @@ void Emitter::emitStore(unsigned id) {
     gpu::BarrierOp::create(b, loc);
   }
   forEachElement(plan.exprs[store.first].numElements, [&](Value flat) {
-    storeElement(store, element(store.first, flat), flat);
+    storeElement(store, element(store.first, flat)[0], flat);
   });
   gpu::BarrierOp::create(b, loc);
   buffers = nullptr;
@@ -575,19 +707,27 @@ void Emitter::emitSplitAccumulation(const StmtNode &loop) {
   Value first = add(index(loop.start), mul(chunk, span));
   Value last =
       arith::MinUIOp::create(b, loc, add(first, index(span)), index(loop.end));
-  forEachElement(value.numElements, [&](Value flat) {
+  int64_t lanes = lanesFor(value.numElements);
+  forEachLaneGroup(value.numElements, lanes, [&](ValueRange flats,
+                                                 ValueRange valid) {
+    Lanes zeros(flats.size(), constant(0.0));
     auto partial = scf::ForOp::create(
-        b, loc, first, last, index(loop.step), ValueRange{constant(0.0)},
-        [&](OpBuilder &, Location, Value k, ValueRange carried) {
+        b, loc, first, last, index(loop.step), zeros,
+        [&](OpBuilder &, Location, Value k, ValueRange sums) {
           vars[loop.var] = k;
-          Value g = element(kernel.splitAddend, flat);
-          scf::YieldOp::create(
-              b, loc, Value(arith::AddFOp::create(b, loc, carried[0], g)));
+          Lanes g = element(kernel.splitAddend, flats);
+          Lanes next;
+          for (auto [sum, x] : llvm::zip_equal(sums, g))
+            next.push_back(arith::AddFOp::create(b, loc, sum, x));
+          scf::YieldOp::create(b, loc, ValueRange(next));
         });
-    Value address = tensorOffset(store.access, value.shape, flat);
-    memref::AtomicRMWOp::create(
-        b, loc, arith::AtomicRMWKind::addf, partial.getResult(0),
-        tensorArgs[store.access.tensor], ValueRange{address});
+    for (unsigned i = 0; i < flats.size(); ++i)
+      ifValid(valid, i, [&] {
+        Value address = tensorOffset(store.access, value.shape, flats[i]);
+        memref::AtomicRMWOp::create(
+            b, loc, arith::AtomicRMWKind::addf, partial.getResult(i),
+            tensorArgs[store.access.tensor], ValueRange{address});
+      });
   });
   gpu::BarrierOp::create(b, loc);
 }
@@ -598,17 +738,78 @@ void Emitter::emitPerElementLoop(const StmtNode &loop) {
   SmallVector<unsigned> leaves;
   collectSequence(plan, loop.first, leaves);
   SmallVector<const StmtNode *> stores;
-  for (unsigned leaf : leaves)
+  // The tensors written at the same region in every iteration, in the order
+  // of their first store: they stay in registers across the iterations
+  // (loaded before, stored after). A region that moves with the loop is
+  // stored in every iteration.
+  auto moves = [&](const Access &access) {
+    return llvm::any_of(access.dims, [&](const DimIndex &dim) {
+      return (dim.kind == DimIndex::Kind::Tile ||
+              dim.kind == DimIndex::Kind::Elem) &&
+             dim.var == loop.var;
+    });
+  };
+  SmallVector<unsigned> written;
+  for (unsigned leaf : leaves) {
     stores.push_back(&plan.stmts[leaf]);
+    const Access &access = stores.back()->access;
+    if (!moves(access) && !llvm::is_contained(written, access.tensor))
+      written.push_back(access.tensor);
+  }
   const ExprNode &shape = plan.exprs[stores.front()->first];
-  forEachElement(shape.numElements, [&](Value flat) {
-    auto iterations = scf::ForOp::create(b, loc, index(loop.start),
-                                         index(loop.end), index(loop.step));
-    OpBuilder::InsertionGuard guard(b);
-    b.setInsertionPoint(iterations.getBody()->getTerminator());
-    vars[loop.var] = iterations.getInductionVar();
-    for (const StmtNode *store : stores)
-      storeElement(*store, formula(store->first, flat), flat);
+  auto firstStore = [&](unsigned tensor) {
+    return *llvm::find_if(stores, [&](const StmtNode *s) {
+      return s->access.tensor == tensor;
+    });
+  };
+  int64_t lanes = lanesFor(shape.numElements);
+  forEachLaneGroup(shape.numElements, lanes, [&](ValueRange flats,
+                                                 ValueRange valid) {
+    SmallVector<Value> inits;
+    for (unsigned tensor : written) {
+      const StmtNode &store = *firstStore(tensor);
+      for (Value flat : flats) {
+        Value address = tensorOffset(store.access, shape.shape, flat);
+        inits.push_back(toF32(
+            memref::LoadOp::create(b, loc, tensorArgs[tensor], address),
+            tensorKinds[tensor]));
+      }
+    }
+    unsigned n = flats.size();
+    auto iterations = scf::ForOp::create(
+        b, loc, index(loop.start), index(loop.end), index(loop.step), inits,
+        [&](OpBuilder &, Location, Value iv, ValueRange values) {
+          vars[loop.var] = iv;
+          for (auto [t, tensor] : llvm::enumerate(written))
+            carried[tensor] = Lanes(values.slice(t * n, n));
+          for (const StmtNode *store : stores) {
+            Lanes values = formula(store->first, flats);
+            if (!carried.count(store->access.tensor)) {
+              for (unsigned i = 0; i < n; ++i)
+                ifValid(valid, i, [&] {
+                  storeElement(*store, values[i], flats[i]);
+                });
+              continue;
+            }
+            ElementKind kind = tensorKinds[store->access.tensor];
+            Lanes next;
+            for (Value v : values)
+              next.push_back(toF32(fromF32(v, kind), kind));
+            carried[store->access.tensor] = next;
+          }
+          SmallVector<Value> yields;
+          for (unsigned tensor : written)
+            llvm::append_range(yields, carried[tensor]);
+          scf::YieldOp::create(b, loc, yields);
+        });
+    carried.clear();
+    for (auto [t, tensor] : llvm::enumerate(written)) {
+      const StmtNode &store = *firstStore(tensor);
+      for (unsigned i = 0; i < n; ++i)
+        ifValid(valid, i, [&] {
+          storeElement(store, iterations.getResult(t * n + i), flats[i]);
+        });
+    }
   });
   gpu::BarrierOp::create(b, loc);
 }

@@ -155,6 +155,8 @@ LogicalResult TileLowerToGPUPass::lower(ProgramOp program) {
   partitionOptions.blockSize = blockSize;
   partitionOptions.elementLoops = elementLoops;
   partitionOptions.splitK = splitK;
+  partitionOptions.minBlocks = minBlocks;
+  partitionOptions.threadElements = threadElements;
   partitionOptions.mma = mma;
   partitionOptions.tensorKinds = kinds;
   SmallVector<std::pair<unsigned, unsigned>> aliases = getAliases(program);

@@ -329,7 +329,8 @@ public:
                 const PartitionOptions &options)
       : plan(plan), kernel(kernel), aliases(aliases),
         sharedBudget(options.sharedMemoryBytes),
-        elementLoops(options.elementLoops), useMma(options.mma) {}
+        elementLoops(options.elementLoops), useMma(options.mma),
+        threadElements(std::max(1u, options.threadElements)) {}
 
   void run(unsigned id) {
     const StmtNode &stmt = plan.stmts[id];
@@ -344,7 +345,7 @@ public:
       std::optional<int64_t> size;
       if (elementLoops && (size = getElementLoopSize(plan, id, aliases))) {
         kernel.perElementLoops.insert(id);
-        widest = std::max(widest, *size);
+        widest = std::max(widest, (*size + threadElements - 1) / threadElements);
         return;
       }
       run(stmt.first);
@@ -472,6 +473,7 @@ private:
   int64_t sharedBudget;
   bool elementLoops;
   bool useMma;
+  int64_t threadElements;
 };
 
 } // namespace
@@ -534,14 +536,18 @@ gpu_lowering::partitionPlan(const Plan &plan,
       planner.run(part.stmt);
     // A lone accumulation loop may be split across blocks.
     const StmtNode &only = plan.stmts[body];
-    if (options.splitK > 1 && kernel.parts.size() == 1 &&
+    if (options.splitK > 1 && kernel.numBlocks < options.minBlocks &&
+        kernel.parts.size() == 1 &&
         !kernel.parts.front().loop && only.kind == StmtNode::Kind::Loop &&
         kernel.perElementLoops.contains(body)) {
       int64_t trips = (only.end - only.start) / only.step;
       if (std::optional<unsigned> addend =
               getSplitAddend(plan, body, aliases, options.tensorKinds);
           addend && trips >= 2) {
-        kernel.splitChunks = unsigned(std::min<int64_t>(options.splitK, trips));
+        int64_t wanted =
+            (options.minBlocks + kernel.numBlocks - 1) / kernel.numBlocks;
+        kernel.splitChunks = unsigned(
+            std::min<int64_t>({int64_t(options.splitK), trips, wanted}));
         kernel.chunkTrips =
             (trips + kernel.splitChunks - 1) / kernel.splitChunks;
         kernel.splitChunks =
@@ -553,6 +559,7 @@ gpu_lowering::partitionPlan(const Plan &plan,
     int64_t warps = (planner.widest + 31) / 32;
     kernel.threads = unsigned(std::min<int64_t>(
         options.blockSize, std::max<int64_t>(32, warps * 32)));
+    kernel.maxLanes = std::max(1u, options.threadElements);
     SmallVector<const Access *> writes, reads;
     collectAccesses(plan, body, writes, reads);
     std::set<unsigned> tensors;

@@ -88,6 +88,10 @@ struct Kernel {
   /// Threads per block: the block size, or fewer when no step of the kernel
   /// has that many elements (a multiple of 32).
   unsigned threads = 256;
+  /// Most elements one thread computes together in an element loop (its
+  /// lanes): lanes that share an operand element load it once, and the
+  /// loop's accumulators stay in registers.
+  unsigned maxLanes = 1;
   /// Split accumulation (`split-k`): when the kernel's body is one element
   /// loop `S = S + g(k)` into an f32 tensor that g does not read, its
   /// iterations are cut into `splitChunks` chunks of `chunkTrips`
@@ -110,8 +114,13 @@ struct PartitionOptions {
   bool elementLoops = true;
   /// Whether matmuls may use the matrix units (`StoreBuffers::mma`).
   bool mma = false;
-  /// Most chunks a split accumulation may use (1: never split).
+  /// Most chunks a split accumulation may use (1: never split). A kernel
+  /// is split only while it has fewer than `minBlocks` blocks, into as few
+  /// chunks as reach that.
   unsigned splitK = 1;
+  int64_t minBlocks = 0;
+  /// Most elements a thread computes together in an element loop.
+  unsigned threadElements = 16;
   /// Each tensor's element kind (split accumulations need f32 atomics).
   llvm::ArrayRef<ElementKind> tensorKinds;
   /// Bytes of shared memory per kernel for tile buffers.

@@ -101,6 +101,7 @@ void tileir::buildTileToGPUBinaryPipeline(OpPassManager &pm,
   lower.minBlocks = options.minBlocks;
   lower.elementLoops = options.elementLoops;
   lower.splitK = options.splitK;
+  lower.threadElements = options.threadElements;
   lower.mma = options.mma && !rocdl;
   lower.blockSize = options.blockSize;
   lower.sharedMemoryBytes = options.sharedMemoryBytes;

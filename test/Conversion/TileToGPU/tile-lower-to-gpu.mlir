@@ -2,6 +2,7 @@
 // RUN: tile-opt %s --split-input-file --tile-lower-to-gpu="shared-memory=0" --canonicalize --cse | FileCheck %s --check-prefix=SPILL
 // RUN: tile-opt %s --split-input-file --tile-lower-to-gpu="element-loops=false" --canonicalize --cse | FileCheck %s --check-prefix=NOELEM
 // RUN: tile-opt %s --split-input-file --tile-lower-to-gpu="split-k=4" --canonicalize --cse | FileCheck %s --check-prefix=SPLIT
+// RUN: tile-opt %s --split-input-file --tile-lower-to-gpu="thread-elements=1" --canonicalize --cse | FileCheck %s --check-prefix=ONELANE
 
 // Iterations write disjoint tiles of B: the loop becomes the grid (4 blocks),
 // the exp is computed and rounded to f16 per element, nothing is buffered.
@@ -37,19 +38,22 @@ tile.program @parallel(%A: !tile.tensor<64xf32, input>,
 // Every iteration accumulates into all of S: the loop carries a dependence,
 // so it runs inside one block. Its body is one store that reads S only at
 // the element it writes: each thread runs all iterations for its elements,
-// the reduction inline, with no buffer and one barrier at the end.
+// the reduction inline, the accumulator in a register (loaded before the
+// loop, stored after it), with no buffer and one barrier at the end.
 // CHECK-LABEL: func.func @carried
 // CHECK: gpu.launch_func @carried_kernels::@carried_k0 blocks in (%[[ONE:.*]], %[[ONE]], %[[ONE]]) threads in (%c32,
 // CHECK: gpu.func @carried_k0
 // CHECK-NOT: workgroup
 // CHECK-NOT: gpu.block_id
 // CHECK: scf.for %[[E:.*]] = %thread_id_x to %c4 step %c32 {
-// CHECK-NEXT: scf.for %[[I:.*]] = %c0 to %c64 step %c16 {
-// CHECK: scf.for {{.*}} iter_args
-// CHECK: arith.addf
-// CHECK: memref.store
+// CHECK: %[[S0:.*]] = memref.load %arg1
+// CHECK-NEXT: %[[S:.*]] = scf.for %{{.*}} = %c0 to %c64 step %c16 iter_args(%[[ACC:.*]] = %[[S0]]) -> (f32) {
+// CHECK-NOT: memref.store
 // CHECK-NOT: gpu.barrier
-// CHECK: }
+// CHECK: %[[N:.*]] = arith.addf %[[ACC]], %{{.*}} : f32
+// CHECK-NEXT: scf.yield %[[N]] : f32
+// CHECK-NEXT: }
+// CHECK-NEXT: memref.store %[[S]], %arg1
 // CHECK-NEXT: }
 // CHECK-NEXT: gpu.barrier
 // CHECK-NEXT: gpu.return
@@ -140,15 +144,21 @@ tile.program @carried_seq(%A: !tile.tensor<4x64xf32, input>,
 // SPLIT: blocks in (%c1,
 // SPLIT-NOT: atomic_rmw
 // SPLIT-LABEL: func.func @nested
+// Both accumulators stay in registers; the second is rounded to f16 in every
+// iteration as its store and load would.
 // CHECK-LABEL: gpu.func @two_store_element_loop_k0
 // CHECK-NOT: workgroup
 // CHECK: scf.for %{{.*}} = %thread_id_x to %c4 step %c32 {
-// CHECK-NEXT: scf.for %{{.*}} = %c0 to %c64 step %c16 {
-// CHECK: memref.store {{.*}} : memref<4xf32>
-// CHECK: arith.truncf
-// CHECK: memref.store {{.*}} : memref<4xf16>
-// CHECK-NOT: gpu.barrier
-// CHECK: }
+// CHECK: %[[R:.*]]:2 = scf.for %{{.*}} = %c0 to %c64 step %c16 iter_args(%[[A:.*]] = %{{.*}}, %{{.*}} = %{{.*}}) -> (f32, f32) {
+// CHECK-NOT: memref.store
+// CHECK: %[[N:.*]] = arith.addf %[[A]], %{{.*}} : f32
+// CHECK-NEXT: %[[T:.*]] = arith.truncf %[[N]] : f32 to f16
+// CHECK-NEXT: %[[E:.*]] = arith.extf %[[T]] : f16 to f32
+// CHECK-NEXT: scf.yield %[[N]], %[[E]] : f32, f32
+// CHECK-NEXT: }
+// CHECK-NEXT: memref.store %[[R]]#0, {{.*}} : memref<4xf32>
+// CHECK-NEXT: arith.truncf %[[R]]#1
+// CHECK-NEXT: memref.store {{.*}} : memref<4xf16>
 // CHECK-NEXT: }
 // CHECK-NEXT: gpu.barrier
 tile.program @two_store_element_loop(%A: !tile.tensor<4x64xf32, input>,
@@ -179,7 +189,7 @@ tile.program @two_store_element_loop(%A: !tile.tensor<4x64xf32, input>,
 // CHECK: blocks in (%c2,
 // CHECK: gpu.func @nested_k0
 // CHECK: gpu.block_id x
-// CHECK: scf.for %{{.*}} = %c0 to %c16 step %c8 {
+// CHECK: scf.for %{{.*}} = %c0 to %c16 step %c8 iter_args
 tile.program @nested(%A: !tile.tensor<2x16xf32, input>,
                      %S: !tile.tensor<2xf32, output>) attributes {tile.tile_sizes = {tile_p = 8}} {
   %h = tile.var "h"
@@ -429,5 +439,86 @@ tile.program @not_element_loop(%A: !tile.tensor<2x2x64xf32, input>,
   %st2 = tile.store %p, %T[%full, %full] : !tile.tile<[2, 2], f32>, !tile.tensor<2x2xf32, output>
   %body = tile.seq %st, %st2
   %l = tile.loop %i = 0 to 64 step %ti body %body
+  tile.yield %l
+}
+
+// -----
+
+// A decode-shaped matmul accumulation S[16, n] += X[16, k] W[k, n]: with up
+// to 16 elements per thread, a 16x32 tile runs on 32 threads, each carrying
+// the 16 rows of one column in registers; the matmul of the 16 lanes is one
+// loop that loads W's element once per step and uses it 16 times.
+// CHECK-LABEL: func.func @lanes
+// CHECK: blocks in (%c4, %c1, %c1) threads in (%c32, %c1, %c1)
+// CHECK: gpu.func @lanes_k0
+// CHECK: scf.for %{{.*}} = %thread_id_x to %c512 step %c512 {
+// CHECK-COUNT-16: memref.load %arg2
+// CHECK: scf.for %{{.*}} = %c0 to %c64 step %c16 iter_args({{.*}}) -> (f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32) {
+// CHECK: scf.for %{{.*}} = %c0 to %c16 step %c1 iter_args({{.*}}) -> (f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32) {
+// CHECK-COUNT-16: memref.load %arg0
+// CHECK-NOT: memref.load
+// CHECK: memref.load %arg1
+// CHECK-NOT: memref.load
+// CHECK: arith.mulf {{.*}} fastmath<contract>
+// CHECK: scf.yield
+// CHECK-COUNT-16: memref.store
+// With one element per thread, 512 threads' worth of elements run on 256
+// threads, one after the other, each loading its own W element.
+// ONELANE-LABEL: func.func @lanes
+// ONELANE: threads in (%c256, %c1, %c1)
+// ONELANE: scf.for %{{.*}} = %thread_id_x to %c512 step %c256 {
+// ONELANE: scf.for %{{.*}} iter_args({{.*}}) -> (f32) {
+// ONELANE: scf.for %{{.*}} iter_args({{.*}}) -> (f32) {
+// ONELANE-COUNT-1: memref.load %arg1
+// ONELANE-NOT: memref.load %arg1
+// ONELANE: gpu.return
+tile.program @lanes(%X: !tile.tensor<16x64xf16, input>,
+                    %W: !tile.tensor<64x128xf16, input>,
+                    %S: !tile.tensor<16x128xf32, output>) attributes {tile.tile_sizes = {tile_n = 32, tile_k = 16}} {
+  %n = tile.var "n"
+  %k = tile.var "k"
+  %sn = tile.size "tile_n"
+  %sk = tile.size "tile_k"
+  %full = tile.full
+  %tn = tile.tile %n
+  %tk = tile.tile %k
+  %x = tile.load %X[%full, %tk] : !tile.tensor<16x64xf16, input> -> !tile.tile<[16, tile_k], f16>
+  %w = tile.load %W[%tk, %tn] : !tile.tensor<64x128xf16, input> -> !tile.tile<[tile_k, tile_n], f16>
+  %mm = tile.matmul %x, %w : !tile.tile<[16, tile_k], f16>, !tile.tile<[tile_k, tile_n], f16> -> !tile.tile<[16, tile_n], f32>
+  %s = tile.load %S[%full, %tn] : !tile.tensor<16x128xf32, output> -> !tile.tile<[16, tile_n], f32>
+  %a = tile.add %s, %mm : !tile.tile<[16, tile_n], f32>
+  %st = tile.store %a, %S[%full, %tn] : !tile.tile<[16, tile_n], f32>, !tile.tensor<16x128xf32, output>
+  %lk = tile.loop %k = 0 to 64 step %sk body %st
+  %ln = tile.loop %n = 0 to 128 step %sn body %lk
+  tile.yield %ln
+}
+
+// -----
+
+// 80 elements on 32 threads take 3 lanes, and the last group runs past the
+// tile: those lanes compute the last element again (the index is clamped)
+// and store nothing.
+// CHECK-LABEL: gpu.func @ragged_lanes_k0
+// CHECK: scf.for %[[G:.*]] = %thread_id_x to %c80 step %c96 {
+// CHECK-DAG: arith.minui %{{.*}}, %c79
+// CHECK-DAG: arith.cmpi ult, %{{.*}}, %c80
+// CHECK: scf.for {{.*}} -> (f32, f32, f32) {
+// CHECK: memref.store
+// CHECK: scf.if
+// CHECK-NEXT: memref.store
+// CHECK: scf.if
+// CHECK-NEXT: memref.store
+tile.program @ragged_lanes(%A: !tile.tensor<5x16x8xf32, input>,
+                           %S: !tile.tensor<5x16xf32, output>) attributes {tile.tile_sizes = {tile_k = 4}} {
+  %k = tile.var "k"
+  %sk = tile.size "tile_k"
+  %full = tile.full
+  %tk = tile.tile %k
+  %a = tile.load %A[%full, %full, %tk] : !tile.tensor<5x16x8xf32, input> -> !tile.tile<[5, 16, tile_k], f32>
+  %r = tile.rsum %a, 2 : !tile.tile<[5, 16, tile_k], f32> -> !tile.tile<[5, 16], f32>
+  %s = tile.load %S[%full, %full] : !tile.tensor<5x16xf32, output> -> !tile.tile<[5, 16], f32>
+  %n = tile.add %s, %r : !tile.tile<[5, 16], f32>
+  %st = tile.store %n, %S[%full, %full] : !tile.tile<[5, 16], f32>, !tile.tensor<5x16xf32, output>
+  %l = tile.loop %k = 0 to 8 step %sk body %st
   tile.yield %l
 }

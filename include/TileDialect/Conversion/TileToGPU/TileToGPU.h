@@ -38,6 +38,11 @@ struct GPUPipelineOptions : public PassPipelineOptions<GPUPipelineOptions> {
       *this, "element-loops",
       llvm::cl::desc("Run single-store carried loops element by element"),
       llvm::cl::init(true)};
+  Option<unsigned> threadElements{
+      *this, "thread-elements",
+      llvm::cl::desc("Most elements one thread computes together in an "
+                     "element loop"),
+      llvm::cl::init(16)};
   Option<unsigned> splitK{
       *this, "split-k",
       llvm::cl::desc("Split lone f32 accumulation loops into up to this many "
