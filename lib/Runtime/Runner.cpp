@@ -304,14 +304,23 @@ int runtime::runArtifact(const std::string &dir, const RunOptions &options,
     return failure == OpenFailure::DeviceError ? kExitDeviceError
                                                : kExitNoDevice;
   }
-  const DeviceInfo &info = device->info();
-  if (options.probe || !options.quiet)
+  if (options.probe) {
+    const DeviceInfo &info = device->info();
     out << "device: " << info.name << " (" << info.chip << "), driver "
         << info.driver << "\n";
-  if (options.probe)
     return kExitPass;
+  }
+  return runArtifactOn(artifact, *device, options, out, err);
+}
 
-  Runner runner(artifact, *device, options, out, err);
+int runtime::runArtifactOn(const Artifact &artifact, Device &device,
+                           const RunOptions &options, std::ostream &out,
+                           std::ostream &err) {
+  const DeviceInfo &info = device.info();
+  if (!options.quiet)
+    out << "device: " << info.name << " (" << info.chip << "), driver "
+        << info.driver << "\n";
+  Runner runner(artifact, device, options, out, err);
   if (int status = runner.prepare())
     return status;
   int status = runner.check();

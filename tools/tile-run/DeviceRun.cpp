@@ -19,7 +19,8 @@ FailureOr<runtime::Artifact>
 tileir::compileArtifact(ProgramOp program, const DeviceCompileOptions &options,
                         ArrayRef<runtime::TensorInit> inits,
                         ArrayRef<ExpectedOutput> expected,
-                        llvm::StringMap<int64_t> *resolvedSizes) {
+                        llvm::StringMap<int64_t> *resolvedSizes,
+                        OwningOpRef<ModuleOp> *lowered) {
   MLIRContext *ctx = program.getContext();
   Location loc = program.getLoc();
   bool rocdl = options.platform == runtime::Platform::Hip;
@@ -41,7 +42,10 @@ tileir::compileArtifact(ProgramOp program, const DeviceCompileOptions &options,
   pipeline.mma = options.mma;
   pipeline.chip = options.chip;
   PassManager pm(ctx);
-  buildTileToGPUBinaryPipeline(pm, pipeline, rocdl);
+  if (options.emulate)
+    addTileLowerToGPUPass(pm, pipeline, rocdl);
+  else
+    buildTileToGPUBinaryPipeline(pm, pipeline, rocdl);
   if (failed(pm.run(*module)))
     return failure();
 
@@ -117,6 +121,8 @@ tileir::compileArtifact(ProgramOp program, const DeviceCompileOptions &options,
     spec.dense = out.values;
     artifact.outputs.push_back(std::move(spec));
   }
+  if (lowered)
+    *lowered = std::move(module);
   return artifact;
 }
 

@@ -14,6 +14,9 @@
 #include "TileDialect/IR/TileOps.h"
 #include "TileDialect/Runtime/Artifact.h"
 
+#include "mlir/IR/BuiltinOps.h"
+#include "mlir/IR/OwningOpRef.h"
+
 #include "llvm/ADT/StringMap.h"
 #include "llvm/ADT/StringSet.h"
 #include "llvm/Support/Error.h"
@@ -36,6 +39,9 @@ struct DeviceCompileOptions {
   bool mma = false;
   uint64_t seed = 0;
   double tolerance = 1e-2;
+  /// Stop after --tile-lower-to-gpu (no device binary): the kernels are
+  /// run by the host emulation (HostEmulation.h).
+  bool emulate = false;
 };
 
 /// An output of the program and its expected values.
@@ -48,12 +54,15 @@ struct ExpectedOutput {
 /// Lowers `program` and builds its artifact; `inits` gives how each program
 /// tensor starts (inputs: their random stream and distribution). Emits a
 /// diagnostic and fails if the program cannot be lowered.
-/// `resolvedSizes`, if given, receives every tile size the lowering used.
+/// `resolvedSizes`, if given, receives every tile size the lowering used;
+/// `lowered`, if given, the lowered module (with `emulate`, the output of
+/// --tile-lower-to-gpu).
 FailureOr<runtime::Artifact>
 compileArtifact(ProgramOp program, const DeviceCompileOptions &options,
                 ArrayRef<runtime::TensorInit> inits,
                 ArrayRef<ExpectedOutput> expected,
-                llvm::StringMap<int64_t> *resolvedSizes = nullptr);
+                llvm::StringMap<int64_t> *resolvedSizes = nullptr,
+                OwningOpRef<ModuleOp> *lowered = nullptr);
 
 /// A hash of `program`'s text (16 hex digits): the key of tuning entries.
 std::string programHash(ProgramOp program);

@@ -8,6 +8,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "DeviceRun.h"
+#include "HostEmulation.h"
 
 #include "TileDialect/IR/TileDialect.h"
 #include "TileDialect/InitAll.h"
@@ -88,7 +89,9 @@ static cl::opt<std::string>
     device("device", cl::init("cpu"),
            cl::desc("Where to run a tile program: cpu (the interpreter), "
                     "cuda or hip (lowered, written as an artifact and "
-                    "launched; docs/Runtime.md)"));
+                    "launched; docs/Runtime.md), or emulate (the CUDA "
+                    "lowering's kernels run on the CPU, blocks and threads "
+                    "one after another: --tile-gpu-to-host)"));
 static cl::opt<std::string>
     chip("chip", cl::desc("GPU target chip (default sm_90 for cuda, gfx942 "
                           "for hip)"));
@@ -300,9 +303,12 @@ int runOnDevice(Runnable &runnable, Runnable *reference,
                 const std::vector<runtime::TensorInit> &inits,
                 const llvm::StringMap<int64_t> &tileSizes,
                 const llvm::StringMap<int64_t> &givenSizes) {
-  std::optional<runtime::Platform> platform = runtime::parsePlatform(device);
+  bool emulate = device == "emulate";
+  std::optional<runtime::Platform> platform =
+      emulate ? runtime::Platform::Cuda : runtime::parsePlatform(device);
   if (!platform)
-    return fail("--device takes cpu, cuda or hip, got '" + device + "'");
+    return fail("--device takes cpu, cuda, hip or emulate, got '" + device +
+                "'");
   auto program = dyn_cast<ProgramOp>(runnable.op);
   if (!program)
     return fail("--device runs tile programs; lower a linalg function with "
@@ -354,11 +360,32 @@ int runOnDevice(Runnable &runnable, Runnable *reference,
   // fp16 storage and f32 arithmetic against an fp64 reference.
   double limit = tolerance.getNumOccurrences() ? tolerance : 1e-2;
   options.tolerance = limit;
+  options.emulate = emulate;
   llvm::StringMap<int64_t> resolvedSizes;
-  FailureOr<runtime::Artifact> artifact =
-      compileArtifact(program, options, inits, outputs, &resolvedSizes);
+  OwningOpRef<ModuleOp> lowered;
+  FailureOr<runtime::Artifact> artifact = compileArtifact(
+      program, options, inits, outputs, &resolvedSizes, &lowered);
   if (failed(artifact))
     return kExitBadInput;
+  runtime::RunOptions run;
+  run.platform = *platform;
+  run.tolerance = limit;
+  run.time = timeIt;
+  if (repetitions.getNumOccurrences())
+    run.repetitions = repetitions;
+  run.toolName = "tile-run";
+  if (emulate) {
+    if (compileOnly || !artifactDir.empty())
+      return fail("--device emulate runs in this process; it writes no "
+                  "artifact");
+    std::unique_ptr<runtime::Device> host =
+        createHostEmulation(*lowered, program.getSymName().str() + "_kernels");
+    if (!host)
+      return kExitBadInput;
+    llvm::outs().flush();
+    return runtime::runArtifactOn(*artifact, *host, run, std::cout,
+                                  std::cerr);
+  }
 
   SmallString<128> dir(artifactDir);
   if (dir.empty()) {
@@ -381,13 +408,6 @@ int runOnDevice(Runnable &runnable, Runnable *reference,
     return 0;
   }
   llvm::outs().flush();
-  runtime::RunOptions run;
-  run.platform = *platform;
-  run.tolerance = limit;
-  run.time = timeIt;
-  if (repetitions.getNumOccurrences())
-    run.repetitions = repetitions;
-  run.toolName = "tile-run";
   int status = runtime::runArtifact(dir.str().str(), run, std::cout, std::cerr);
   if (artifactDir.empty())
     llvm::sys::fs::remove_directories(dir);

@@ -133,4 +133,32 @@ def TileLowerToGPU : Pass<"tile-lower-to-gpu", "::mlir::ModuleOp"> {
   ];
 }
 
+def TileGPUToHost : Pass<"tile-gpu-to-host", "::mlir::ModuleOp"> {
+  let summary = "Run the kernels of a lowered tile program on the host, "
+                "blocks and threads one after another";
+  let description = [{
+    Takes the output of `--tile-lower-to-gpu` and makes it run on the CPU,
+    to check the kernels' arithmetic and indexing without a GPU
+    (`tile-run --device emulate`). Each kernel becomes a `func.func` named
+    `<module>__<kernel>` that runs one block, given its block index as three
+    trailing `index` arguments; each `gpu.launch_func` becomes a loop over
+    the grid calling it; the `gpu.module`s are removed.
+
+    Inside a kernel the threads of a block run one after another between
+    barriers. That is exact for the kernels `--tile-lower-to-gpu` emits,
+    where threads only exchange values across a `gpu.barrier` and thread
+    dependent code is confined to loops `scf.for %e = %thread_id to ...`
+    with no barrier inside: each such loop is run for every thread in turn,
+    barriers are dropped, workgroup buffers become stack allocations of the
+    block. A kernel outside that form (another use of the thread index, a
+    barrier inside a thread loop, matrix-unit `gpu.subgroup_mma_*` ops) is
+    refused with an error. A missing barrier cannot be found this way: the
+    emulation checks what each thread computes, not how threads are
+    synchronized.
+  }];
+  let dependentDialects = ["::mlir::func::FuncDialect",
+                           "::mlir::memref::MemRefDialect",
+                           "::mlir::scf::SCFDialect"];
+}
+
 #endif // TILEDIALECT_CONVERSION_PASSES_TD

@@ -56,6 +56,14 @@ struct RunOptions {
 int runArtifact(const std::string &dir, const RunOptions &options,
                 std::ostream &out, std::ostream &err);
 
+class Device;
+
+/// Runs `artifact` on an opened `device` (the checked run, then the timed
+/// ones if asked); returns an ExitStatus.
+int runArtifactOn(const Artifact &artifact, Device &device,
+                  const RunOptions &options, std::ostream &out,
+                  std::ostream &err);
+
 /// `4x8`, or `scalar` for rank 0, as tile-run prints shapes.
 std::string shapeString(const std::vector<int64_t> &shape);
 

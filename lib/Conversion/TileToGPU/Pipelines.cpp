@@ -85,16 +85,9 @@ public:
 
 } // namespace
 
-void tileir::buildTileToGPUBinaryPipeline(OpPassManager &pm,
-                                          const GPUPipelineOptions &options,
-                                          bool rocdl) {
-  static const NVVMTarget nvvm;
-  static const ROCDLTarget amd;
-  const DeviceTarget &target =
-      rocdl ? static_cast<const DeviceTarget &>(amd) : nvvm;
-  std::string chip = options.chip.empty() ? target.defaultChip().str()
-                                          : std::string(options.chip);
-
+void tileir::addTileLowerToGPUPass(OpPassManager &pm,
+                                   const GPUPipelineOptions &options,
+                                   bool rocdl) {
   TileLowerToGPUOptions lower;
   lower.tileSizes.assign(options.tileSizes.begin(), options.tileSizes.end());
   lower.maxTileSize = options.maxTileSize;
@@ -106,6 +99,18 @@ void tileir::buildTileToGPUBinaryPipeline(OpPassManager &pm,
   lower.blockSize = options.blockSize;
   lower.sharedMemoryBytes = options.sharedMemoryBytes;
   pm.addPass(createTileLowerToGPU(lower));
+}
+
+void tileir::buildTileToGPUBinaryPipeline(OpPassManager &pm,
+                                          const GPUPipelineOptions &options,
+                                          bool rocdl) {
+  static const NVVMTarget nvvm;
+  static const ROCDLTarget amd;
+  const DeviceTarget &target =
+      rocdl ? static_cast<const DeviceTarget &>(amd) : nvvm;
+  std::string chip = options.chip.empty() ? target.defaultChip().str()
+                                          : std::string(options.chip);
+  addTileLowerToGPUPass(pm, options, rocdl);
 
   OpPassManager &device = pm.nest<gpu::GPUModuleOp>();
   device.addPass(createSCFToControlFlowPass());

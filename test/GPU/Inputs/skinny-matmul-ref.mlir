@@ -1,0 +1,7 @@
+func.func @lanes(%X: tensor<16x64xf16>, %W: tensor<64x128xf16>) -> tensor<16x128xf32> {
+  %z = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<16x128xf32>
+  %f = linalg.fill ins(%z : f32) outs(%e : tensor<16x128xf32>) -> tensor<16x128xf32>
+  %r = linalg.matmul ins(%X, %W : tensor<16x64xf16>, tensor<64x128xf16>) outs(%f : tensor<16x128xf32>) -> tensor<16x128xf32>
+  return %r : tensor<16x128xf32>
+}
