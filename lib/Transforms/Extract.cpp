@@ -19,6 +19,8 @@
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/Threading.h"
 
+#include <chrono>
+
 namespace mlir::tileir {
 #define GEN_PASS_DEF_TILEEXTRACT
 #include "TileDialect/Transforms/Passes.h.inc"
@@ -47,19 +49,66 @@ LogicalResult tileir::extractProgram(ProgramOp program,
   sopts.ruleFiles.assign(opts.ruleFiles.begin(), opts.ruleFiles.end());
   sopts.only.assign(opts.only.begin(), opts.only.end());
   sopts.disable.assign(opts.disable.begin(), opts.disable.end());
-  FailureOr<std::unique_ptr<Saturation>> sat = Saturation::run(program, sopts);
-  if (failed(sat))
-    return failure();
   ExtractOptions eopts;
   eopts.topK = opts.topK;
   eopts.perClass = opts.perClass;
   if (targetDesc)
     eopts = costsFor(eopts, *targetDesc);
+  auto start = std::chrono::steady_clock::now();
+  FailureOr<std::unique_ptr<Saturation>> sat = Saturation::run(program, sopts);
+  if (failed(sat))
+    return failure();
   ExtractStats stats;
   FailureOr<std::vector<Candidate>> cands = extractCandidates(
       (*sat)->getEGraph(), (*sat)->getRoot(), program, eopts, stats);
   if (failed(cands))
     return failure();
+  // Refinement rounds: saturate the best candidate again, extract, keep the
+  // new candidates while the best kernel count drops.
+  llvm::json::Array rounds;
+  auto roundEntry = [&](const Saturation &s, const ExtractStats &st,
+                        const std::vector<Candidate> &cs) {
+    return llvm::json::Object{
+        {"kernels", cs.empty() ? int64_t(-1)
+                               : int64_t(cs.front().structure.kernels)},
+        {"saturation", s.toJSON()},
+        {"extraction_seconds", st.seconds}};
+  };
+  rounds.push_back(roundEntry(**sat, stats, *cands));
+  SaturateOptions refine = sopts;
+  refine.limits.maxIterations = opts.refineIterations;
+  for (unsigned round = 1; round < opts.rounds && !cands->empty() &&
+                           cands->front().structure.kernels > 1;
+       ++round) {
+    FailureOr<std::unique_ptr<Saturation>> again =
+        Saturation::run(cands->front().program, refine);
+    if (failed(again))
+      return failure();
+    ExtractStats againStats;
+    FailureOr<std::vector<Candidate>> better =
+        extractCandidates((*again)->getEGraph(), (*again)->getRoot(), program,
+                          eopts, againStats);
+    if (failed(better))
+      return failure();
+    rounds.push_back(roundEntry(**again, againStats, *better));
+    again->reset(); // before its seed program may be erased
+    bool improves = !better->empty() && better->front().structure.kernels <
+                                            cands->front().structure.kernels;
+    std::vector<Candidate> &dropped = improves ? *cands : *better;
+    for (Candidate &c : dropped)
+      c.program.erase();
+    if (!improves)
+      break;
+    *cands = std::move(*better);
+    stats = againStats;
+    // The programs kept their round-local names: number them again.
+    for (auto [i, c] : llvm::enumerate(*cands))
+      c.program.setSymName(
+          (program.getSymName() + "_c" + llvm::Twine(i)).str());
+  }
+  double seconds =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - start)
+          .count();
 
   MLIRContext *ctx = program.getContext();
   std::optional<CandidateChecker> checker;
@@ -125,7 +174,8 @@ LogicalResult tileir::extractProgram(ProgramOp program,
     remark << "extracted " << kept << " candidate(s) of @"
            << program.getSymName() << " (" << dropped
            << " dropped by the check) in "
-           << llvm::formatv("{0:F2}", stats.seconds).str() << " s";
+           << llvm::formatv("{0:F2}", seconds).str() << " s ("
+           << rounds.size() << " round(s))";
     if (kept)
       remark << "; best has " << cands->front().structure.kernels
              << " kernel(s)";
@@ -142,6 +192,8 @@ LogicalResult tileir::extractProgram(ProgramOp program,
            {"unusable_skipped", (int64_t)stats.cyclicSkipped},
            {"duplicates_skipped", (int64_t)stats.duplicateSkipped},
            {"seconds", stats.seconds}}},
+      {"rounds", std::move(rounds)},
+      {"seconds", seconds},
       {"candidates", std::move(candJson)},
       {"dropped", (int64_t)dropped}};
   reports.push_back(std::move(report));
@@ -182,6 +234,8 @@ struct TileExtractPass : public tileir::impl::TileExtractBase<TileExtractPass> {
     opts.topK = topK;
     opts.perClass = perClass;
     opts.iterations = iterations;
+    opts.rounds = rounds;
+    opts.refineIterations = refineIterations;
     opts.maxNodes = maxNodes;
     opts.timeout = timeout;
     opts.ruleFiles.assign(ruleFiles.begin(), ruleFiles.end());

@@ -44,6 +44,8 @@ struct TileOptimizePass
     TileExtractOptions extract;
     extract.topK = topK;
     extract.iterations = iterations;
+    extract.rounds = rounds;
+    extract.refineIterations = refineIterations;
     extract.target = target;
     extract.check = check;
     extract.tolerance = tolerance;

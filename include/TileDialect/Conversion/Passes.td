@@ -26,7 +26,15 @@ def ConvertLinalgToTile : Pass<"convert-linalg-to-tile", "::mlir::ModuleOp"> {
     Loops over the same dimension of the same tensor share one loop variable
     and tile size across ops (`i0` / `tile_i0` for parallel dimensions, `r0` /
     `tile_r0` for reductions), so that later rewriting can fuse them;
-    reshapes iterate with concrete steps and their own variables.
+    reshapes iterate with concrete steps and their own variables. A
+    dimension that a reshape splits off as the outer part of a group (the
+    heads H of [M, H*d] -> [M, H, d]) is walked one element at a time
+    (`tile.size 1`, `tile.elem`) wherever it is iterated, as the reshape's
+    own loop walks it, and parallel loops over either side of a split group
+    (H, or H*d) are the outermost loops of their nests: the optimizer can
+    then reindex and fuse those loops with the reshape's (Trinity Figure
+    4(e)-(f)), which is how the converted attention workloads reach one
+    kernel.
 
     `arith.maximumf` / `minimumf` map to `tile.max` / `tile.min`, which follow
     IEEE maxNum / minNum: the results differ only when an input is NaN.

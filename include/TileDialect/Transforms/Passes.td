@@ -79,6 +79,15 @@ def TileExtract : Pass<"tile-extract", "::mlir::ModuleOp"> {
     pass 2 fills each structure's loop bodies kernel by kernel, costing a
     load as HBM traffic unless its tensor is written by the same kernel.
 
+    With `rounds` above 1, the best candidate of a round is saturated again
+    (`refine-iterations` iterations, a small e-graph seeded with a good
+    program) and extracted, while that lowers the best kernel count and it
+    is above one; the last round's candidates are kept. A first saturation
+    of a large program stops at its limits with fusions still open (the
+    e-graph grows with every ordering of every statement); a second one
+    from its best program finishes them (the converted workloads go from
+    four or five kernels to one).
+
     Every candidate is run by the CPU interpreter against the input program
     on seeded random inputs (`check`); one whose outputs differ by more than
     `tolerance` (max absolute error over max absolute reference value) is
@@ -96,6 +105,12 @@ def TileExtract : Pass<"tile-extract", "::mlir::ModuleOp"> {
            "Loop-structure derivations kept per e-class in pass 1">,
     Option<"iterations", "iterations", "unsigned", /*default=*/"8",
            "Saturation iteration limit">,
+    Option<"rounds", "rounds", "unsigned", /*default=*/"2",
+           "Saturate-and-extract rounds; later rounds start from the best "
+           "candidate and stop when its kernel count no longer drops">,
+    Option<"refineIterations", "refine-iterations", "unsigned",
+           /*default=*/"3", "Saturation iteration limit of rounds after the "
+           "first">,
     Option<"maxNodes", "max-nodes", "unsigned", /*default=*/"200000",
            "Saturation e-node limit">,
     Option<"timeout", "timeout", "double", /*default=*/"60.0",
@@ -146,6 +161,11 @@ def TileOptimize : Pass<"tile-optimize", "::mlir::ModuleOp"> {
            "Candidates to keep per program">,
     Option<"iterations", "iterations", "unsigned", /*default=*/"8",
            "Saturation iteration limit">,
+    Option<"rounds", "rounds", "unsigned", /*default=*/"2",
+           "Saturate-and-extract rounds (see --tile-extract)">,
+    Option<"refineIterations", "refine-iterations", "unsigned",
+           /*default=*/"3", "Saturation iteration limit of rounds after the "
+           "first">,
     Option<"target", "target", "std::string", /*default=*/"\"sm_90\"",
            "Target of the roofline estimate annotating each candidate">,
     Option<"check", "check", "bool", /*default=*/"true",

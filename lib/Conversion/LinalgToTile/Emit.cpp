@@ -30,7 +30,7 @@ private:
 
   TileDim loopDim(const Nest &nest, unsigned l) {
     int cls = nest.loopClass[l];
-    if (cls < 0)
+    if (cls < 0 || plan.classes[cls].unit)
       return TileDim::concrete(1);
     return TileDim::symbolic(
         StringAttr::get(ctx, "tile_" + plan.classes[cls].name));
@@ -41,6 +41,9 @@ private:
     if (cls < 0)
       return fullIndex;
     Value &index = tileIndexOfClass[cls];
+    if (!index && plan.classes[cls].unit)
+      index = ElemIndexOp::create(b, loc, IndexExprType::get(ctx),
+                                  classVars[cls]);
     if (!index)
       index = TileIndexOp::create(b, loc, IndexExprType::get(ctx),
                                   classVars[cls]);
@@ -99,12 +102,23 @@ private:
                            slotArgs[access.slot], indices);
   }
 
-  /// Wraps `body` in the loops of `nest`, the first loop outermost.
+  /// Wraps `body` in the loops of `nest`, the first loop outermost, except
+  /// that parallel loops over the dimensions of a reshape's split group
+  /// (LoopClass::outer) go outside the others, as the reshape's own loop
+  /// is: the optimizer can then fuse nests around it.
   Value wrapInLoops(const Nest &nest, Value body) {
-    for (int l = nest.extents.size() - 1; l >= 0; --l) {
+    auto hoisted = [&](unsigned l) {
+      bool reduction = l < nest.isReduction.size() && nest.isReduction[l];
+      return plan.classes[nest.loopClass[l]].outer && !reduction;
+    };
+    // Innermost first.
+    SmallVector<unsigned> order;
+    for (bool outer : {false, true})
+      for (int l = nest.extents.size() - 1; l >= 0; --l)
+        if (nest.loopClass[l] >= 0 && hoisted(l) == outer)
+          order.push_back(l);
+    for (unsigned l : order) {
       int cls = nest.loopClass[l];
-      if (cls < 0)
-        continue;
       body = LoopOp::create(b, loc, StmtType::get(ctx), classVars[cls],
                             b.getI64IntegerAttr(0),
                             b.getI64IntegerAttr(plan.classes[cls].extent),
@@ -628,7 +642,8 @@ FailureOr<ProgramOp> Emitter::run() {
   for (const LoopClass &cls : plan.classes) {
     classVars.push_back(
         VarOp::create(b, loc, VarType::get(ctx), b.getStringAttr(cls.name)));
-    classSizes.push_back(SizeOp::create(b, loc, "tile_" + cls.name));
+    classSizes.push_back(cls.unit ? SizeOp::create(b, loc, 1)
+                                  : SizeOp::create(b, loc, "tile_" + cls.name));
   }
   fullIndex = FullIndexOp::create(b, loc, IndexExprType::get(ctx));
 

@@ -395,6 +395,33 @@ void Planner::groupLoops() {
       nest.loopClass.push_back(it->second);
     }
   }
+
+  // Classes over the outer dimension of a reshape's split group.
+  for (const Nest &nest : plan.nests) {
+    if (nest.kind != Nest::Reshape)
+      continue;
+    bool expand = isa<tensor::ExpandShapeOp>(nest.op);
+    SmallVector<ReassociationIndices> groups =
+        expand
+            ? cast<tensor::ExpandShapeOp>(nest.op).getReassociationIndices()
+            : cast<tensor::CollapseShapeOp>(nest.op).getReassociationIndices();
+    unsigned sourceSlot = plan.slotOf.lookup(nest.op->getOperand(0));
+    unsigned splitSlot = expand ? nest.resultSlots[0] : sourceSlot;
+    unsigned wideSlot = expand ? sourceSlot : nest.resultSlots[0];
+    auto split = plan.slots[splitSlot].type;
+    auto classOf = [&](unsigned slot, int64_t d) -> LoopClass * {
+      auto it = classOfRoot.find(find(slotBase[slot] + d));
+      return it == classOfRoot.end() ? nullptr : &plan.classes[it->second];
+    };
+    for (auto [g, group] : llvm::enumerate(groups)) {
+      if (group.size() < 2 || split.getDimSize(group.front()) == 1)
+        continue;
+      if (LoopClass *cls = classOf(splitSlot, group.front()))
+        cls->unit = cls->outer = true;
+      if (LoopClass *cls = classOf(wideSlot, g))
+        cls->outer = true;
+    }
+  }
 }
 
 FailureOr<Plan> Planner::run() {

@@ -77,6 +77,15 @@ struct Nest {
 struct LoopClass {
   std::string name;
   int64_t extent;
+  /// The class walks the outer dimension of a reshape's split group (the
+  /// heads of [M, H*d] -> [M, H, d]): it steps one element at a time and
+  /// indexes with tile.elem, as the reshape's own loop over that dimension
+  /// does, so that the optimizer can fuse the two (tile-size 1 per head).
+  bool unit = false;
+  /// The class walks either side of a reshape's split group (`unit`, or
+  /// the H*d dimension): its loops go outside the other loops of a nest, as
+  /// the reshape's own loop is, so that nests can fuse around it.
+  bool outer = false;
 };
 
 /// Everything the emitter needs.

@@ -283,3 +283,57 @@ func.func @copy_init(%a: tensor<4x4xf32>, %b: tensor<4x4xf32>) -> (tensor<4x4xf3
   %r = linalg.matmul ins(%a, %a : tensor<4x4xf32>, tensor<4x4xf32>) outs(%b : tensor<4x4xf32>) -> tensor<4x4xf32>
   return %r, %b : tensor<4x4xf32>, tensor<4x4xf32>
 }
+
+// -----
+
+// Heads: the projection's columns are split into heads [4, 16] -> [4, 2, 8]
+// and transposed. Every loop over the heads dimension (the transpose's
+// first loop) steps one head at a time with tile.elem, like the reshape's
+// own loop, and loops over either side of the split (the heads; the
+// projection's 16 columns) go outside the other loops of their nest: the
+// projection nest is columns, then rows, then the reduction.
+// CHECK-LABEL: tile.program @heads
+// CHECK: %[[ROWS:.*]] = tile.var "i0"
+// CHECK: %[[COLS:.*]] = tile.var "i1"
+// CHECK: %[[HEADS:.*]] = tile.var "i2"
+// CHECK: %[[ONE:.*]] = tile.size 1
+// CHECK: tile.matmul
+// CHECK: %[[R:.*]] = tile.loop %{{.*}} = 0 to 32 step
+// CHECK-NEXT: %[[M:.*]] = tile.loop %[[ROWS]] = 0 to 4 step %{{.*}} body %[[R]]
+// CHECK-NEXT: tile.loop %[[COLS]] = 0 to 16 step %{{.*}} body %[[M]]
+// CHECK: tile.reshape
+// CHECK: %[[EH:.*]] = tile.elem %[[HEADS]]
+// CHECK: tile.load %{{.*}}[%{{.*}}, %[[EH]], %{{.*}}] : !tile.tensor<4x2x8xf32, intermediate> -> !tile.tile<[tile_i3, 1, tile_i4], f32>
+// CHECK: tile.permute
+// CHECK: %[[T:.*]] = tile.loop %{{.*}} = 0 to 8 step %tile_i4
+// CHECK-NEXT: %[[TM:.*]] = tile.loop %{{.*}} = 0 to 4 step %tile_i3 body %[[T]]
+// CHECK-NEXT: tile.loop %[[HEADS]] = 0 to 2 step %[[ONE]] body %[[TM]]
+func.func @heads(%x: tensor<4x32xf32>, %w: tensor<32x16xf32>) -> tensor<2x4x8xf32> {
+  %z = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<4x16xf32>
+  %f = linalg.fill ins(%z : f32) outs(%e : tensor<4x16xf32>) -> tensor<4x16xf32>
+  %p = linalg.matmul ins(%x, %w : tensor<4x32xf32>, tensor<32x16xf32>) outs(%f : tensor<4x16xf32>) -> tensor<4x16xf32>
+  %r = tensor.expand_shape %p [[0], [1, 2]] output_shape [4, 2, 8] : tensor<4x16xf32> into tensor<4x2x8xf32>
+  %ti = tensor.empty() : tensor<2x4x8xf32>
+  %t = linalg.transpose ins(%r : tensor<4x2x8xf32>) outs(%ti : tensor<2x4x8xf32>) permutation = [1, 0, 2]
+  return %t : tensor<2x4x8xf32>
+}
+
+// -----
+
+// Without a reshape, a batch dimension keeps its symbolic tile size and the
+// loops keep the order of the op's dimensions.
+// CHECK-LABEL: tile.program @batch
+// CHECK-NOT: tile.size 1
+// CHECK: tile.load %{{.*}} -> !tile.tile<[tile_i0, tile_i1, tile_r0], f32>
+// CHECK: %[[K:.*]] = tile.loop %{{.*}} = 0 to 8 step %tile_r0
+// CHECK: %[[N:.*]] = tile.loop %{{.*}} = 0 to 4 step %tile_i2 body %[[K]]
+// CHECK: %[[M:.*]] = tile.loop %{{.*}} = 0 to 4 step %tile_i1 body %[[N]]
+// CHECK: tile.loop %{{.*}} = 0 to 2 step %tile_i0 body %[[M]]
+func.func @batch(%a: tensor<2x4x8xf32>, %b: tensor<2x8x4xf32>) -> tensor<2x4x4xf32> {
+  %z = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<2x4x4xf32>
+  %f = linalg.fill ins(%z : f32) outs(%e : tensor<2x4x4xf32>) -> tensor<2x4x4xf32>
+  %r = linalg.batch_matmul ins(%a, %b : tensor<2x4x8xf32>, tensor<2x8x4xf32>) outs(%f : tensor<2x4x4xf32>) -> tensor<2x4x4xf32>
+  return %r : tensor<2x4x4xf32>
+}
