@@ -41,7 +41,7 @@ done
 # The same through --tile-optimize from the linalg workloads (convert,
 # saturate, extract, check).
 echo
-echo "| workload (linalg, --tile-optimize) | wall s | saturation s | extraction s | kept / dropped | best: kernels, crossings, loops | best check max rel err |"
+echo "| workload (linalg, --tile-optimize) | wall s | saturate+extract s | kernels per round | kept / dropped | best: kernels, crossings, loops | best check max rel err |"
 echo "|---|---|---|---|---|---|---|"
 for w in vanilla prenorm qknorm keyformer roco ffn; do
   it=8
@@ -56,8 +56,9 @@ d = json.load(open(sys.argv[1]))[0]
 wall = float(sys.argv[4]) - float(sys.argv[3])
 c = [x for x in d["candidates"] if x.get("check") == "passed"]
 best = c[0] if c else None
-print("| %s | %.1f | %.2f | %.2f | %d / %d | %s | %s |" % (
-    sys.argv[2], wall, d["saturation"]["seconds"], d["extraction"]["seconds"],
+rounds = " -> ".join(str(r["kernels"]) for r in d.get("rounds", []))
+print("| %s | %.1f | %.2f | %s | %d / %d | %s | %s |" % (
+    sys.argv[2], wall, d.get("seconds", 0), rounds,
     len(c), d["dropped"],
     "%d, %d, %d" % (best["kernels"], best["crossings"], best["loops"]) if best else "-",
     "%.1e" % best["max_rel_error"] if best else "-"))
