@@ -7,7 +7,10 @@
 # Usage: bench/gpu/make-artifacts.sh OUT_DIR [CONFIG...]   (default: llama falcon)
 # Each artifact is OUT_DIR/<config>-<workload>-<program>[-el<true|false>]:
 #   program naive: tile-opt --convert-linalg-to-tile
-#           opt:   tile-opt --tile-optimize=top-k=1 (best candidate)
+#           opt:   tile-opt --tile-optimize=top-k=1 (best candidate); with
+#                  TOP_K=N the N best, as opt0 ... opt<N-1>; ROUNDS=1
+#                  stops after the first saturation (more kernels, more
+#                  blocks per kernel: worth timing against the fused ones)
 #           hand:  the hand-written naive program of examples/ (llama only)
 # Environment:
 #   PROGRAMS      which programs (default "naive opt")
@@ -56,24 +59,39 @@ for cfg in "${CONFIGS[@]}"; do
   for w in vanilla prenorm qknorm keyformer roco ffn; do
     src=$dir/$w.mlir
     for program in $PROGRAMS; do
+      # (label, entry) of each program to compile from $tmp/$program.mlir.
+      variants=("$program:")
       case $program in
         naive) "$BIN/tile-opt" "$src" --convert-linalg-to-tile -o "$tmp/$program.mlir" ;;
-        opt) "$BIN/tile-opt" "$src" --tile-optimize=top-k=1 -o "$tmp/$program.mlir" 2>/dev/null ;;
+        opt)
+          "$BIN/tile-opt" "$src" \
+            --tile-optimize="top-k=${TOP_K:-1} rounds=${ROUNDS:-2}" \
+            -o "$tmp/$program.mlir" 2>/dev/null
+          if [ "${TOP_K:-1}" -gt 1 ]; then
+            variants=()
+            for c in $(grep -o "tile.program @${w}_c[0-9]*" "$tmp/$program.mlir" | sed 's/.*@//'); do
+              variants+=("opt${c##*_c}:$c")
+            done
+          fi ;;
         hand)
           # The hand-written programs are llama-sized (or scaled).
           [ "$cfg" = falcon ] && continue
           cp "$examples/$w.mlir" "$tmp/$program.mlir" ;;
         *) echo "unknown program '$program'" >&2; exit 2 ;;
       esac
+      for variant in "${variants[@]}"; do
+      label=${variant%%:*}
+      entry=${variant#*:}
       for cap in $MAX_TILE; do
        for split in ${SPLIT_K:-1}; do
         for te in ${THREAD_ELEMENTS:-16}; do
         for el in ${ELEMENT_LOOPS:-default}; do
-          name=$cfg-$w-$program
+          name=$cfg-$w-$label
           [ "$(echo $MAX_TILE | wc -w)" -gt 1 ] && name=$name-t$cap
           [ "$(echo ${SPLIT_K:-1} | wc -w)" -gt 1 ] && name=$name-s$split
           [ "$(echo ${THREAD_ELEMENTS:-16} | wc -w)" -gt 1 ] && name=$name-e$te
           flags=(--split-k="$split" --thread-elements="$te")
+          [ -n "$entry" ] && flags+=(--entry "$entry")
           [ "${MMA:-0}" = 1 ] && flags+=(--mma)
           if [ "$el" != default ]; then
             name=$name-el$el
@@ -88,6 +106,7 @@ for cfg in "${CONFIGS[@]}"; do
         done
         done
        done
+      done
       done
     done
   done
