@@ -69,8 +69,8 @@ LogicalResult tileir::extractProgram(ProgramOp program,
   auto roundEntry = [&](const Saturation &s, const ExtractStats &st,
                         const std::vector<Candidate> &cs) {
     return llvm::json::Object{
-        {"kernels", cs.empty() ? int64_t(-1)
-                               : int64_t(cs.front().structure.kernels)},
+        {"kernels",
+         cs.empty() ? int64_t(-1) : int64_t(cs.front().structure.kernels)},
         {"saturation", s.toJSON()},
         {"extraction_seconds", st.seconds}};
   };
@@ -85,9 +85,8 @@ LogicalResult tileir::extractProgram(ProgramOp program,
     if (failed(again))
       return failure();
     ExtractStats againStats;
-    FailureOr<std::vector<Candidate>> better =
-        extractCandidates((*again)->getEGraph(), (*again)->getRoot(), program,
-                          eopts, againStats);
+    FailureOr<std::vector<Candidate>> better = extractCandidates(
+        (*again)->getEGraph(), (*again)->getRoot(), program, eopts, againStats);
     if (failed(better))
       return failure();
     rounds.push_back(roundEntry(**again, againStats, *better));
@@ -174,8 +173,8 @@ LogicalResult tileir::extractProgram(ProgramOp program,
     remark << "extracted " << kept << " candidate(s) of @"
            << program.getSymName() << " (" << dropped
            << " dropped by the check) in "
-           << llvm::formatv("{0:F2}", seconds).str() << " s ("
-           << rounds.size() << " round(s))";
+           << llvm::formatv("{0:F2}", seconds).str() << " s (" << rounds.size()
+           << " round(s))";
     if (kept)
       remark << "; best has " << cands->front().structure.kernels
              << " kernel(s)";

@@ -15,12 +15,10 @@
 using namespace mlir;
 using namespace mlir::tileir;
 
-FailureOr<runtime::Artifact>
-tileir::compileArtifact(ProgramOp program, const DeviceCompileOptions &options,
-                        ArrayRef<runtime::TensorInit> inits,
-                        ArrayRef<ExpectedOutput> expected,
-                        llvm::StringMap<int64_t> *resolvedSizes,
-                        OwningOpRef<ModuleOp> *lowered) {
+FailureOr<runtime::Artifact> tileir::compileArtifact(
+    ProgramOp program, const DeviceCompileOptions &options,
+    ArrayRef<runtime::TensorInit> inits, ArrayRef<ExpectedOutput> expected,
+    llvm::StringMap<int64_t> *resolvedSizes, OwningOpRef<ModuleOp> *lowered) {
   MLIRContext *ctx = program.getContext();
   Location loc = program.getLoc();
   bool rocdl = options.platform == runtime::Platform::Hip;

@@ -345,11 +345,10 @@ int runOnDevice(Runnable &runnable, Runnable *reference,
     llvm::StringSet<> fixed;
     for (const auto &entry : options.tileSizes)
       fixed.insert(entry.getKey());
-    bool keepLowering = elementLoops.getNumOccurrences() ||
-                        blockSize.getNumOccurrences() ||
-                        minBlocks.getNumOccurrences() ||
-                        splitK.getNumOccurrences() || mma.getNumOccurrences() ||
-                        threadElements.getNumOccurrences();
+    bool keepLowering =
+        elementLoops.getNumOccurrences() || blockSize.getNumOccurrences() ||
+        minBlocks.getNumOccurrences() || splitK.getNumOccurrences() ||
+        mma.getNumOccurrences() || threadElements.getNumOccurrences();
     llvm::Expected<std::string> line =
         applyTuning(tuningCache, program, options, fixed, keepLowering);
     if (!line)
@@ -383,8 +382,7 @@ int runOnDevice(Runnable &runnable, Runnable *reference,
     if (!host)
       return kExitBadInput;
     llvm::outs().flush();
-    return runtime::runArtifactOn(*artifact, *host, run, std::cout,
-                                  std::cerr);
+    return runtime::runArtifactOn(*artifact, *host, run, std::cout, std::cerr);
   }
 
   SmallString<128> dir(artifactDir);

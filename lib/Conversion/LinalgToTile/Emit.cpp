@@ -42,8 +42,8 @@ private:
       return fullIndex;
     Value &index = tileIndexOfClass[cls];
     if (!index && plan.classes[cls].unit)
-      index = ElemIndexOp::create(b, loc, IndexExprType::get(ctx),
-                                  classVars[cls]);
+      index =
+          ElemIndexOp::create(b, loc, IndexExprType::get(ctx), classVars[cls]);
     if (!index)
       index = TileIndexOp::create(b, loc, IndexExprType::get(ctx),
                                   classVars[cls]);

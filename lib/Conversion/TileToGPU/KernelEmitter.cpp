@@ -516,8 +516,8 @@ Lanes Emitter::formula(unsigned id, ValueRange flats) {
   case Kind::Cmp: {
     Lanes x = operand(0, flats), y = operand(1, flats);
     return perLane([&](unsigned i) {
-      Value c = arith::CmpFOp::create(b, loc, getPredicate(node.cmpFn), x[i],
-                                      y[i]);
+      Value c =
+          arith::CmpFOp::create(b, loc, getPredicate(node.cmpFn), x[i], y[i]);
       return Value(
           arith::SelectOp::create(b, loc, c, constant(1.0), constant(0.0)));
     });
@@ -542,7 +542,8 @@ Lanes Emitter::formula(unsigned id, ValueRange flats) {
                       : std::numeric_limits<double>::infinity();
     Lanes inits(flats.size(), constant(init));
     v = reduceLoop(extent, inits, [&](Value r, ValueRange accs) {
-      Lanes at = perLane([&](unsigned i) { return add(bases[i], mul(r, inner)); });
+      Lanes at =
+          perLane([&](unsigned i) { return add(bases[i], mul(r, inner)); });
       Lanes x = operand(0, at);
       return perLane([&](unsigned i) -> Value {
         switch (node.reduceFn) {
@@ -571,16 +572,15 @@ Lanes Emitter::formula(unsigned id, ValueRange flats) {
     }
     Lanes inits(flats.size(), constant(0.0));
     v = reduceLoop(k, inits, [&](Value kk, ValueRange accs) {
-      Lanes x = operand(
-          0, perLane([&](unsigned i) { return add(aRows[i], kk); }));
+      Lanes x =
+          operand(0, perLane([&](unsigned i) { return add(aRows[i], kk); }));
       Lanes y = operand(
           1, perLane([&](unsigned i) { return add(bBases[i], mul(kk, n)); }));
       // Contracted into one fused multiply-add per step.
       auto contract = arith::FastMathFlags::contract;
       return perLane([&](unsigned i) {
         Value product = arith::MulFOp::create(b, loc, x[i], y[i], contract);
-        return Value(
-            arith::AddFOp::create(b, loc, accs[i], product, contract));
+        return Value(arith::AddFOp::create(b, loc, accs[i], product, contract));
       });
     });
     break;
@@ -708,27 +708,27 @@ void Emitter::emitSplitAccumulation(const StmtNode &loop) {
   Value last =
       arith::MinUIOp::create(b, loc, add(first, index(span)), index(loop.end));
   int64_t lanes = lanesFor(value.numElements);
-  forEachLaneGroup(value.numElements, lanes, [&](ValueRange flats,
-                                                 ValueRange valid) {
-    Lanes zeros(flats.size(), constant(0.0));
-    auto partial = scf::ForOp::create(
-        b, loc, first, last, index(loop.step), zeros,
-        [&](OpBuilder &, Location, Value k, ValueRange sums) {
-          vars[loop.var] = k;
-          Lanes g = element(kernel.splitAddend, flats);
-          Lanes next;
-          for (auto [sum, x] : llvm::zip_equal(sums, g))
-            next.push_back(arith::AddFOp::create(b, loc, sum, x));
-          scf::YieldOp::create(b, loc, ValueRange(next));
-        });
-    for (unsigned i = 0; i < flats.size(); ++i)
-      ifValid(valid, i, [&] {
-        Value address = tensorOffset(store.access, value.shape, flats[i]);
-        memref::AtomicRMWOp::create(
-            b, loc, arith::AtomicRMWKind::addf, partial.getResult(i),
-            tensorArgs[store.access.tensor], ValueRange{address});
+  forEachLaneGroup(
+      value.numElements, lanes, [&](ValueRange flats, ValueRange valid) {
+        Lanes zeros(flats.size(), constant(0.0));
+        auto partial = scf::ForOp::create(
+            b, loc, first, last, index(loop.step), zeros,
+            [&](OpBuilder &, Location, Value k, ValueRange sums) {
+              vars[loop.var] = k;
+              Lanes g = element(kernel.splitAddend, flats);
+              Lanes next;
+              for (auto [sum, x] : llvm::zip_equal(sums, g))
+                next.push_back(arith::AddFOp::create(b, loc, sum, x));
+              scf::YieldOp::create(b, loc, ValueRange(next));
+            });
+        for (unsigned i = 0; i < flats.size(); ++i)
+          ifValid(valid, i, [&] {
+            Value address = tensorOffset(store.access, value.shape, flats[i]);
+            memref::AtomicRMWOp::create(
+                b, loc, arith::AtomicRMWKind::addf, partial.getResult(i),
+                tensorArgs[store.access.tensor], ValueRange{address});
+          });
       });
-  });
   gpu::BarrierOp::create(b, loc);
 }
 
@@ -758,59 +758,57 @@ void Emitter::emitPerElementLoop(const StmtNode &loop) {
   }
   const ExprNode &shape = plan.exprs[stores.front()->first];
   auto firstStore = [&](unsigned tensor) {
-    return *llvm::find_if(stores, [&](const StmtNode *s) {
-      return s->access.tensor == tensor;
-    });
+    return *llvm::find_if(
+        stores, [&](const StmtNode *s) { return s->access.tensor == tensor; });
   };
   int64_t lanes = lanesFor(shape.numElements);
-  forEachLaneGroup(shape.numElements, lanes, [&](ValueRange flats,
-                                                 ValueRange valid) {
-    SmallVector<Value> inits;
-    for (unsigned tensor : written) {
-      const StmtNode &store = *firstStore(tensor);
-      for (Value flat : flats) {
-        Value address = tensorOffset(store.access, shape.shape, flat);
-        inits.push_back(toF32(
-            memref::LoadOp::create(b, loc, tensorArgs[tensor], address),
-            tensorKinds[tensor]));
-      }
-    }
-    unsigned n = flats.size();
-    auto iterations = scf::ForOp::create(
-        b, loc, index(loop.start), index(loop.end), index(loop.step), inits,
-        [&](OpBuilder &, Location, Value iv, ValueRange values) {
-          vars[loop.var] = iv;
-          for (auto [t, tensor] : llvm::enumerate(written))
-            carried[tensor] = Lanes(values.slice(t * n, n));
-          for (const StmtNode *store : stores) {
-            Lanes values = formula(store->first, flats);
-            if (!carried.count(store->access.tensor)) {
-              for (unsigned i = 0; i < n; ++i)
-                ifValid(valid, i, [&] {
-                  storeElement(*store, values[i], flats[i]);
-                });
-              continue;
-            }
-            ElementKind kind = tensorKinds[store->access.tensor];
-            Lanes next;
-            for (Value v : values)
-              next.push_back(toF32(fromF32(v, kind), kind));
-            carried[store->access.tensor] = next;
+  forEachLaneGroup(
+      shape.numElements, lanes, [&](ValueRange flats, ValueRange valid) {
+        SmallVector<Value> inits;
+        for (unsigned tensor : written) {
+          const StmtNode &store = *firstStore(tensor);
+          for (Value flat : flats) {
+            Value address = tensorOffset(store.access, shape.shape, flat);
+            inits.push_back(toF32(
+                memref::LoadOp::create(b, loc, tensorArgs[tensor], address),
+                tensorKinds[tensor]));
           }
-          SmallVector<Value> yields;
-          for (unsigned tensor : written)
-            llvm::append_range(yields, carried[tensor]);
-          scf::YieldOp::create(b, loc, yields);
-        });
-    carried.clear();
-    for (auto [t, tensor] : llvm::enumerate(written)) {
-      const StmtNode &store = *firstStore(tensor);
-      for (unsigned i = 0; i < n; ++i)
-        ifValid(valid, i, [&] {
-          storeElement(store, iterations.getResult(t * n + i), flats[i]);
-        });
-    }
-  });
+        }
+        unsigned n = flats.size();
+        auto iterations = scf::ForOp::create(
+            b, loc, index(loop.start), index(loop.end), index(loop.step), inits,
+            [&](OpBuilder &, Location, Value iv, ValueRange values) {
+              vars[loop.var] = iv;
+              for (auto [t, tensor] : llvm::enumerate(written))
+                carried[tensor] = Lanes(values.slice(t * n, n));
+              for (const StmtNode *store : stores) {
+                Lanes values = formula(store->first, flats);
+                if (!carried.count(store->access.tensor)) {
+                  for (unsigned i = 0; i < n; ++i)
+                    ifValid(valid, i,
+                            [&] { storeElement(*store, values[i], flats[i]); });
+                  continue;
+                }
+                ElementKind kind = tensorKinds[store->access.tensor];
+                Lanes next;
+                for (Value v : values)
+                  next.push_back(toF32(fromF32(v, kind), kind));
+                carried[store->access.tensor] = next;
+              }
+              SmallVector<Value> yields;
+              for (unsigned tensor : written)
+                llvm::append_range(yields, carried[tensor]);
+              scf::YieldOp::create(b, loc, yields);
+            });
+        carried.clear();
+        for (auto [t, tensor] : llvm::enumerate(written)) {
+          const StmtNode &store = *firstStore(tensor);
+          for (unsigned i = 0; i < n; ++i)
+            ifValid(valid, i, [&] {
+              storeElement(store, iterations.getResult(t * n + i), flats[i]);
+            });
+        }
+      });
   gpu::BarrierOp::create(b, loc);
 }
 

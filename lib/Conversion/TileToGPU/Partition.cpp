@@ -345,7 +345,8 @@ public:
       std::optional<int64_t> size;
       if (elementLoops && (size = getElementLoopSize(plan, id, aliases))) {
         kernel.perElementLoops.insert(id);
-        widest = std::max(widest, (*size + threadElements - 1) / threadElements);
+        widest =
+            std::max(widest, (*size + threadElements - 1) / threadElements);
         return;
       }
       run(stmt.first);
@@ -537,8 +538,8 @@ gpu_lowering::partitionPlan(const Plan &plan,
     // A lone accumulation loop may be split across blocks.
     const StmtNode &only = plan.stmts[body];
     if (options.splitK > 1 && kernel.numBlocks < options.minBlocks &&
-        kernel.parts.size() == 1 &&
-        !kernel.parts.front().loop && only.kind == StmtNode::Kind::Loop &&
+        kernel.parts.size() == 1 && !kernel.parts.front().loop &&
+        only.kind == StmtNode::Kind::Loop &&
         kernel.perElementLoops.contains(body)) {
       int64_t trips = (only.end - only.start) / only.step;
       if (std::optional<unsigned> addend =

@@ -83,8 +83,8 @@ void registerTileGPUPipelines();
 
 /// Adds --tile-lower-to-gpu with the options of either pipeline (the first
 /// pass of both; `rocdl` turns `mma` off).
-void addTileLowerToGPUPass(OpPassManager &pm,
-                           const GPUPipelineOptions &options, bool rocdl);
+void addTileLowerToGPUPass(OpPassManager &pm, const GPUPipelineOptions &options,
+                           bool rocdl);
 
 /// Adds the passes of either pipeline to `pm` (`rocdl` picks the target).
 void buildTileToGPUBinaryPipeline(OpPassManager &pm,
