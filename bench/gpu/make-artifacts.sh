@@ -22,6 +22,8 @@
 #                 value, suffixed -s<N> (default 1)
 #   THREAD_ELEMENTS  most elements per thread in element loops; a list
 #                 makes one variant per value, suffixed -e<N> (default 16)
+#   FISSION_BLOCKS  --fission-blocks for every artifact (fused programs:
+#                 their parts get their own grids)
 #   MAX_TILE      largest default tile size; a list ("16 32 64") makes one
 #                 variant per value, suffixed -t<N> (default 32)
 #   SHARE_EXPECTED=1  keep one copy of identical expected outputs
@@ -91,6 +93,7 @@ for cfg in "${CONFIGS[@]}"; do
           [ "$(echo ${SPLIT_K:-1} | wc -w)" -gt 1 ] && name=$name-s$split
           [ "$(echo ${THREAD_ELEMENTS:-16} | wc -w)" -gt 1 ] && name=$name-e$te
           flags=(--split-k="$split" --thread-elements="$te")
+          [ -n "${FISSION_BLOCKS:-}" ] && flags+=(--fission-blocks="$FISSION_BLOCKS")
           [ -n "$entry" ] && flags+=(--entry "$entry")
           [ "${MMA:-0}" = 1 ] && flags+=(--mma)
           if [ "$el" != default ]; then

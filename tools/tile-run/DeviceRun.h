@@ -36,6 +36,7 @@ struct DeviceCompileOptions {
   bool elementLoops = true;
   unsigned splitK = 1;
   unsigned threadElements = 16;
+  int64_t fissionBlocks = 0;
   bool mma = false;
   uint64_t seed = 0;
   double tolerance = 1e-2;

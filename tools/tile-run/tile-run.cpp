@@ -122,6 +122,11 @@ static cl::opt<unsigned> threadElements(
     "thread-elements", cl::init(16),
     cl::desc("GPU: most elements one thread computes together in an element "
              "loop (--tile-lower-to-gpu thread-elements)"));
+static cl::opt<int64_t> fissionBlocks(
+    "fission-blocks", cl::init(0),
+    cl::desc("GPU: split kernels with fewer blocks than this into one kernel "
+             "per statement of their body (--tile-lower-to-gpu "
+             "fission-blocks; 0: never)"));
 static cl::opt<bool> mma(
     "mma", cl::init(false),
     cl::desc("GPU: f16 matmuls on the matrix units (--tile-lower-to-gpu "
@@ -340,6 +345,7 @@ int runOnDevice(Runnable &runnable, Runnable *reference,
   options.elementLoops = elementLoops;
   options.splitK = splitK;
   options.threadElements = threadElements;
+  options.fissionBlocks = fissionBlocks;
   options.mma = mma;
   if (!tuningCache.empty()) {
     llvm::StringSet<> fixed;
@@ -348,7 +354,8 @@ int runOnDevice(Runnable &runnable, Runnable *reference,
     bool keepLowering =
         elementLoops.getNumOccurrences() || blockSize.getNumOccurrences() ||
         minBlocks.getNumOccurrences() || splitK.getNumOccurrences() ||
-        mma.getNumOccurrences() || threadElements.getNumOccurrences();
+        mma.getNumOccurrences() || threadElements.getNumOccurrences() ||
+        fissionBlocks.getNumOccurrences();
     llvm::Expected<std::string> line =
         applyTuning(tuningCache, program, options, fixed, keepLowering);
     if (!line)

@@ -118,6 +118,11 @@ def TileLowerToGPU : Pass<"tile-lower-to-gpu", "::mlir::ModuleOp"> {
            "an f32 tensor, while it has fewer than min-blocks blocks, into "
            "up to this many chunks of iterations on separate blocks, added "
            "with atomics (1: never)">,
+    Option<"fissionBlocks", "fission-blocks", "int64_t", "0",
+           "Split a kernel with fewer blocks than this whose body below the "
+           "grid is a sequence into one kernel per statement, under the same "
+           "(parallel) grid loops: gives a fused kernel's parts their own "
+           "grids and split-k (0: never)">,
     Option<"mma", "mma", "bool", "false",
            "Compute matmuls with f16 operands, an f32 result and sizes that "
            "are multiples of 16 with gpu.subgroup_mma ops (NVIDIA wmma) from "

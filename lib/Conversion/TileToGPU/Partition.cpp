@@ -479,6 +479,122 @@ private:
 
 } // namespace
 
+/// The kernel running statement `id` inside the grid loops `outer`: the
+/// outermost parallel loops of `id` join the grid, the rest runs in each
+/// block.
+static Kernel buildKernel(const Plan &plan,
+                          ArrayRef<std::pair<unsigned, unsigned>> aliases,
+                          const PartitionOptions &options, unsigned id,
+                          ArrayRef<GridLoop> outer) {
+  Kernel kernel;
+  kernel.stmt = id;
+  kernel.grid.assign(outer.begin(), outer.end());
+  for (const GridLoop &g : outer)
+    kernel.numBlocks *= g.trips;
+  unsigned body = id;
+  while (plan.stmts[body].kind == StmtNode::Kind::Loop &&
+         isParallel(plan, body, aliases)) {
+    const StmtNode &loop = plan.stmts[body];
+    GridLoop g;
+    g.stmt = body;
+    g.var = loop.var;
+    g.start = loop.start;
+    g.step = loop.step;
+    g.trips = (loop.end - loop.start) / loop.step;
+    kernel.grid.push_back(g);
+    kernel.numBlocks *= g.trips;
+    body = loop.first;
+  }
+  kernel.body = body;
+  // A sequence of parallel loops whose iterations line up runs side by
+  // side: iteration b of each on block b.
+  SmallVector<unsigned> leaves;
+  collectSequence(plan, body, leaves);
+  bool horizontal =
+      leaves.size() > 1 &&
+      llvm::all_of(leaves,
+                   [&](unsigned leaf) {
+                     return plan.stmts[leaf].kind == StmtNode::Kind::Loop &&
+                            isParallel(plan, leaf, aliases);
+                   }) &&
+      alignedLoops(plan, leaves, aliases);
+  if (horizontal) {
+    for (unsigned leaf : leaves) {
+      const StmtNode &loop = plan.stmts[leaf];
+      GridLoop g;
+      g.stmt = leaf;
+      g.var = loop.var;
+      g.start = loop.start;
+      g.step = loop.step;
+      g.trips = (loop.end - loop.start) / loop.step;
+      kernel.partBlocks = std::max(kernel.partBlocks, g.trips);
+      kernel.parts.push_back({g, loop.first});
+    }
+    kernel.numBlocks *= kernel.partBlocks;
+  } else {
+    kernel.parts.push_back({std::nullopt, body});
+  }
+  BufferPlanner planner(plan, kernel, aliases, options);
+  for (const KernelPart &part : kernel.parts)
+    planner.run(part.stmt);
+  // A lone accumulation loop may be split across blocks.
+  const StmtNode &only = plan.stmts[body];
+  if (options.splitK > 1 && kernel.numBlocks < options.minBlocks &&
+      kernel.parts.size() == 1 && !kernel.parts.front().loop &&
+      only.kind == StmtNode::Kind::Loop &&
+      kernel.perElementLoops.contains(body)) {
+    int64_t trips = (only.end - only.start) / only.step;
+    if (std::optional<unsigned> addend =
+            getSplitAddend(plan, body, aliases, options.tensorKinds);
+        addend && trips >= 2) {
+      int64_t wanted =
+          (options.minBlocks + kernel.numBlocks - 1) / kernel.numBlocks;
+      kernel.splitChunks =
+          unsigned(std::min<int64_t>({int64_t(options.splitK), trips, wanted}));
+      kernel.chunkTrips = (trips + kernel.splitChunks - 1) / kernel.splitChunks;
+      kernel.splitChunks =
+          unsigned((trips + kernel.chunkTrips - 1) / kernel.chunkTrips);
+      kernel.splitAddend = *addend;
+      kernel.numBlocks *= kernel.splitChunks;
+    }
+  }
+  int64_t warps = (planner.widest + 31) / 32;
+  kernel.threads = unsigned(
+      std::min<int64_t>(options.blockSize, std::max<int64_t>(32, warps * 32)));
+  kernel.maxLanes = std::max(1u, options.threadElements);
+  SmallVector<const Access *> writes, reads;
+  collectAccesses(plan, body, writes, reads);
+  std::set<unsigned> tensors;
+  for (const Access *a : writes)
+    tensors.insert(a->tensor);
+  for (const Access *a : reads)
+    tensors.insert(a->tensor);
+  kernel.tensors.assign(tensors.begin(), tensors.end());
+  return kernel;
+}
+
+/// Appends the kernels of statement `id` under the grid loops `outer`: one
+/// kernel, or, when it has fewer than `fissionBlocks` blocks and its body is
+/// a sequence, the kernels of each statement of the sequence under the same
+/// grid loops. That is loop fission of the grid loops, legal because they
+/// are parallel: no iteration touches what another writes.
+static void addKernels(const Plan &plan,
+                       ArrayRef<std::pair<unsigned, unsigned>> aliases,
+                       const PartitionOptions &options, unsigned id,
+                       ArrayRef<GridLoop> outer, std::vector<Kernel> &kernels) {
+  Kernel kernel = buildKernel(plan, aliases, options, id, outer);
+  SmallVector<unsigned> leaves;
+  if (kernel.numBlocks < options.fissionBlocks && kernel.parts.size() == 1 &&
+      !kernel.parts.front().loop && kernel.splitChunks == 1)
+    collectSequence(plan, kernel.body, leaves);
+  if (leaves.size() < 2) {
+    kernels.push_back(std::move(kernel));
+    return;
+  }
+  for (unsigned leaf : leaves)
+    addKernels(plan, aliases, options, leaf, kernel.grid, kernels);
+}
+
 std::vector<Kernel>
 gpu_lowering::partitionPlan(const Plan &plan,
                             ArrayRef<std::pair<unsigned, unsigned>> aliases,
@@ -486,90 +602,7 @@ gpu_lowering::partitionPlan(const Plan &plan,
   SmallVector<unsigned> topLevel;
   collectSequence(plan, plan.root, topLevel);
   std::vector<Kernel> kernels;
-  for (unsigned id : topLevel) {
-    Kernel kernel;
-    kernel.stmt = id;
-    unsigned body = id;
-    while (plan.stmts[body].kind == StmtNode::Kind::Loop &&
-           isParallel(plan, body, aliases)) {
-      const StmtNode &loop = plan.stmts[body];
-      GridLoop g;
-      g.stmt = body;
-      g.var = loop.var;
-      g.start = loop.start;
-      g.step = loop.step;
-      g.trips = (loop.end - loop.start) / loop.step;
-      kernel.grid.push_back(g);
-      kernel.numBlocks *= g.trips;
-      body = loop.first;
-    }
-    kernel.body = body;
-    // A sequence of parallel loops whose iterations line up runs side by
-    // side: iteration b of each on block b.
-    SmallVector<unsigned> leaves;
-    collectSequence(plan, body, leaves);
-    bool horizontal =
-        leaves.size() > 1 &&
-        llvm::all_of(leaves,
-                     [&](unsigned leaf) {
-                       return plan.stmts[leaf].kind == StmtNode::Kind::Loop &&
-                              isParallel(plan, leaf, aliases);
-                     }) &&
-        alignedLoops(plan, leaves, aliases);
-    if (horizontal) {
-      for (unsigned leaf : leaves) {
-        const StmtNode &loop = plan.stmts[leaf];
-        GridLoop g;
-        g.stmt = leaf;
-        g.var = loop.var;
-        g.start = loop.start;
-        g.step = loop.step;
-        g.trips = (loop.end - loop.start) / loop.step;
-        kernel.partBlocks = std::max(kernel.partBlocks, g.trips);
-        kernel.parts.push_back({g, loop.first});
-      }
-      kernel.numBlocks *= kernel.partBlocks;
-    } else {
-      kernel.parts.push_back({std::nullopt, body});
-    }
-    BufferPlanner planner(plan, kernel, aliases, options);
-    for (const KernelPart &part : kernel.parts)
-      planner.run(part.stmt);
-    // A lone accumulation loop may be split across blocks.
-    const StmtNode &only = plan.stmts[body];
-    if (options.splitK > 1 && kernel.numBlocks < options.minBlocks &&
-        kernel.parts.size() == 1 && !kernel.parts.front().loop &&
-        only.kind == StmtNode::Kind::Loop &&
-        kernel.perElementLoops.contains(body)) {
-      int64_t trips = (only.end - only.start) / only.step;
-      if (std::optional<unsigned> addend =
-              getSplitAddend(plan, body, aliases, options.tensorKinds);
-          addend && trips >= 2) {
-        int64_t wanted =
-            (options.minBlocks + kernel.numBlocks - 1) / kernel.numBlocks;
-        kernel.splitChunks = unsigned(
-            std::min<int64_t>({int64_t(options.splitK), trips, wanted}));
-        kernel.chunkTrips =
-            (trips + kernel.splitChunks - 1) / kernel.splitChunks;
-        kernel.splitChunks =
-            unsigned((trips + kernel.chunkTrips - 1) / kernel.chunkTrips);
-        kernel.splitAddend = *addend;
-        kernel.numBlocks *= kernel.splitChunks;
-      }
-    }
-    int64_t warps = (planner.widest + 31) / 32;
-    kernel.threads = unsigned(std::min<int64_t>(
-        options.blockSize, std::max<int64_t>(32, warps * 32)));
-    kernel.maxLanes = std::max(1u, options.threadElements);
-    SmallVector<const Access *> writes, reads;
-    collectAccesses(plan, body, writes, reads);
-    std::set<unsigned> tensors;
-    for (const Access *a : writes)
-      tensors.insert(a->tensor);
-    for (const Access *a : reads)
-      tensors.insert(a->tensor);
-    kernel.tensors.assign(tensors.begin(), tensors.end());
-    kernels.push_back(std::move(kernel));
-  }
+  for (unsigned id : topLevel)
+    addKernels(plan, aliases, options, id, {}, kernels);
   return kernels;
 }

@@ -121,6 +121,10 @@ struct PartitionOptions {
   int64_t minBlocks = 0;
   /// Most elements a thread computes together in an element loop.
   unsigned threadElements = 16;
+  /// A kernel with fewer blocks than this whose body (below the grid) is a
+  /// sequence becomes one kernel per statement of the sequence, each under
+  /// the same grid loops plus its own parallel loops (0: never).
+  int64_t fissionBlocks = 0;
   /// Each tensor's element kind (split accumulations need f32 atomics).
   llvm::ArrayRef<ElementKind> tensorKinds;
   /// Bytes of shared memory per kernel for tile buffers.

@@ -3,6 +3,7 @@
 // RUN: tile-opt %s --split-input-file --tile-lower-to-gpu="element-loops=false" --canonicalize --cse | FileCheck %s --check-prefix=NOELEM
 // RUN: tile-opt %s --split-input-file --tile-lower-to-gpu="split-k=4" --canonicalize --cse | FileCheck %s --check-prefix=SPLIT
 // RUN: tile-opt %s --split-input-file --tile-lower-to-gpu="thread-elements=1" --canonicalize --cse | FileCheck %s --check-prefix=ONELANE
+// RUN: tile-opt %s --split-input-file --tile-lower-to-gpu="fission-blocks=8" --canonicalize --cse | FileCheck %s --check-prefix=FISSION
 
 // Iterations write disjoint tiles of B: the loop becomes the grid (4 blocks),
 // the exp is computed and rounded to f16 per element, nothing is buffered.
@@ -520,5 +521,41 @@ tile.program @ragged_lanes(%A: !tile.tensor<5x16x8xf32, input>,
   %n = tile.add %s, %r : !tile.tile<[5, 16], f32>
   %st = tile.store %n, %S[%full, %full] : !tile.tile<[5, 16], f32>, !tile.tensor<5x16xf32, output>
   %l = tile.loop %k = 0 to 8 step %sk body %st
+  tile.yield %l
+}
+
+// -----
+
+// A parallel loop over 4 tiles whose body is two stores: one kernel of 4
+// blocks. With fission-blocks=8 (more than 4), the loop is split into one
+// kernel per store, each over the same 4 tiles; the second reads what the
+// first wrote, in the same tile.
+// CHECK-LABEL: func.func @fission
+// CHECK: gpu.launch_func @fission_kernels::@fission_k0 blocks in (%c4,
+// CHECK-NOT: gpu.launch_func
+// CHECK: gpu.func @fission_k0
+// FISSION-LABEL: func.func @fission
+// FISSION: gpu.launch_func @fission_kernels::@fission_k0 blocks in (%c4, {{.*}} args(%arg0 : memref<64xf32>, %arg1 : memref<64xf32>)
+// FISSION-NEXT: gpu.launch_func @fission_kernels::@fission_k1 blocks in (%c4, {{.*}} args(%arg1 : memref<64xf32>, %arg2 : memref<64xf32>)
+// FISSION: gpu.func @fission_k0
+// FISSION: math.exp
+// FISSION: gpu.func @fission_k1
+// FISSION-NOT: math.exp
+// FISSION: arith.mulf
+tile.program @fission(%X: !tile.tensor<64xf32, input>,
+                      %A: !tile.tensor<64xf32, intermediate>,
+                      %B: !tile.tensor<64xf32, output>) attributes {tile.tile_sizes = {tile_i = 16}} {
+  %i = tile.var "i"
+  %ti = tile.size "tile_i"
+  %t = tile.tile %i
+  %x = tile.load %X[%t] : !tile.tensor<64xf32, input> -> !tile.tile<[tile_i], f32>
+  %e = tile.exp %x : !tile.tile<[tile_i], f32>
+  %sa = tile.store %e, %A[%t] : !tile.tile<[tile_i], f32>, !tile.tensor<64xf32, intermediate>
+  %a = tile.load %A[%t] : !tile.tensor<64xf32, intermediate> -> !tile.tile<[tile_i], f32>
+  %two = tile.constant 2.0 : !tile.tile<[tile_i], f32>
+  %m = tile.mul %a, %two : !tile.tile<[tile_i], f32>
+  %sb = tile.store %m, %B[%t] : !tile.tile<[tile_i], f32>, !tile.tensor<64xf32, output>
+  %body = tile.seq %sa, %sb
+  %l = tile.loop %i = 0 to 64 step %ti body %body
   tile.yield %l
 }

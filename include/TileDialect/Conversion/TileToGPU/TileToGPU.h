@@ -48,6 +48,11 @@ struct GPUPipelineOptions : public PassPipelineOptions<GPUPipelineOptions> {
       llvm::cl::desc("Split lone f32 accumulation loops into up to this many "
                      "chunks on separate blocks (1: never)"),
       llvm::cl::init(1)};
+  Option<int64_t> fissionBlocks{
+      *this, "fission-blocks",
+      llvm::cl::desc("Split kernels with fewer blocks than this into one "
+                     "kernel per statement of their body (0: never)"),
+      llvm::cl::init(0)};
   Option<bool> mma{*this, "mma",
                    llvm::cl::desc("Matmuls on the matrix units (NVVM wmma)"),
                    llvm::cl::init(false)};
