@@ -479,6 +479,18 @@ private:
 
 } // namespace
 
+/// Loop statement `id` as a grid loop.
+static GridLoop gridLoopOf(const Plan &plan, unsigned id) {
+  const StmtNode &loop = plan.stmts[id];
+  GridLoop g;
+  g.stmt = id;
+  g.var = loop.var;
+  g.start = loop.start;
+  g.step = loop.step;
+  g.trips = (loop.end - loop.start) / loop.step;
+  return g;
+}
+
 /// The kernel running statement `id` inside the grid loops `outer`: the
 /// outermost parallel loops of `id` join the grid, the rest runs in each
 /// block.
@@ -494,16 +506,10 @@ static Kernel buildKernel(const Plan &plan,
   unsigned body = id;
   while (plan.stmts[body].kind == StmtNode::Kind::Loop &&
          isParallel(plan, body, aliases)) {
-    const StmtNode &loop = plan.stmts[body];
-    GridLoop g;
-    g.stmt = body;
-    g.var = loop.var;
-    g.start = loop.start;
-    g.step = loop.step;
-    g.trips = (loop.end - loop.start) / loop.step;
+    GridLoop g = gridLoopOf(plan, body);
     kernel.grid.push_back(g);
     kernel.numBlocks *= g.trips;
-    body = loop.first;
+    body = plan.stmts[body].first;
   }
   kernel.body = body;
   // A sequence of parallel loops whose iterations line up runs side by
@@ -520,15 +526,9 @@ static Kernel buildKernel(const Plan &plan,
       alignedLoops(plan, leaves, aliases);
   if (horizontal) {
     for (unsigned leaf : leaves) {
-      const StmtNode &loop = plan.stmts[leaf];
-      GridLoop g;
-      g.stmt = leaf;
-      g.var = loop.var;
-      g.start = loop.start;
-      g.step = loop.step;
-      g.trips = (loop.end - loop.start) / loop.step;
+      GridLoop g = gridLoopOf(plan, leaf);
       kernel.partBlocks = std::max(kernel.partBlocks, g.trips);
-      kernel.parts.push_back({g, loop.first});
+      kernel.parts.push_back({g, plan.stmts[leaf].first});
     }
     kernel.numBlocks *= kernel.partBlocks;
   } else {
