@@ -163,9 +163,13 @@ def TileGPUToHost : Pass<"tile-gpu-to-host", "::mlir::ModuleOp"> {
     dependent code is confined to loops `scf.for %e = %thread_id to ...`
     with no barrier inside: each such loop is run for every thread in turn,
     barriers are dropped, workgroup buffers become stack allocations of the
-    block. A kernel outside that form (another use of the thread index, a
-    barrier inside a thread loop, matrix-unit `gpu.subgroup_mma_*` ops) is
-    refused with an error. A missing barrier cannot be found this way: the
+    block. Matrix-unit ops (`gpu.subgroup_mma_*`, one 16x16 tile per warp)
+    must sit in warp loops (`scf.for %w = %thread_id / 32 to ...`), which
+    run for warp 0, 1, ... in turn; each matrix value becomes a 16x16 f32
+    stack buffer (f16 operands widened exactly), the product accumulates
+    into the accumulator's buffer in place. A kernel outside that form
+    (another use of the thread or warp index, a barrier inside a thread or
+    warp loop, a matrix op outside a warp loop) is refused with an error. A missing barrier cannot be found this way: the
     emulation checks what each thread computes, not how threads are
     synchronized.
   }];

@@ -31,12 +31,48 @@ static std::string hostName(StringRef module, StringRef kernel) {
   return (module + "__" + kernel).str();
 }
 
+static bool isMatrixOp(Operation *op) {
+  return isa<gpu::SubgroupMmaLoadMatrixOp, gpu::SubgroupMmaStoreMatrixOp,
+             gpu::SubgroupMmaComputeOp, gpu::SubgroupMmaConstantMatrixOp>(op);
+}
+
+/// The warp index `thread_id / 32`, if `v` is one.
+static bool isWarpIndex(Value v) {
+  auto div = v.getDefiningOp<arith::DivUIOp>();
+  return div && div.getLhs().getDefiningOp<gpu::ThreadIdOp>() &&
+         getConstantIntValue(div.getRhs()) == 32;
+}
+
+/// Checks that `loopUse` is the lower bound of an scf.for without barriers
+/// (a thread or warp loop; `what` says which).
+static LogicalResult checkLoopBound(OpOperand &loopUse, StringRef what) {
+  auto loop = dyn_cast<scf::ForOp>(loopUse.getOwner());
+  if (!loop || loopUse.getOperandNumber() != 0)
+    return loopUse.getOwner()->emitOpError("uses the ")
+           << what << " index other than as the lower bound of a " << what
+           << " loop, which the host emulation cannot run";
+  if (loop.getBody()
+          ->walk([](gpu::BarrierOp) { return WalkResult::interrupt(); })
+          .wasInterrupted())
+    return loop.emitOpError("is a ")
+           << what << " loop with a barrier inside, which the host "
+           << "emulation cannot run";
+  return success();
+}
+
 /// Checks that `kernel` has the form the emulation is exact for.
 static LogicalResult checkKernel(gpu::GPUFuncOp kernel) {
   WalkResult walk = kernel.walk([&](Operation *op) -> WalkResult {
-    if (isa<gpu::SubgroupMmaLoadMatrixOp, gpu::SubgroupMmaStoreMatrixOp,
-            gpu::SubgroupMmaComputeOp, gpu::SubgroupMmaConstantMatrixOp>(op))
-      return op->emitOpError("is not emulated on the host (matrix-unit ops)");
+    if (isMatrixOp(op)) {
+      // Warp-collective: only inside a loop over the warps.
+      auto loop = op->getParentOfType<scf::ForOp>();
+      while (loop && !isWarpIndex(loop.getLowerBound()))
+        loop = loop->getParentOfType<scf::ForOp>();
+      if (!loop)
+        return op->emitOpError("is a matrix-unit op outside a loop over the "
+                               "warps, which the host emulation cannot run");
+      return WalkResult::advance();
+    }
     if (isa<gpu::BlockDimOp, gpu::GridDimOp, gpu::LaneIdOp, gpu::SubgroupIdOp,
             gpu::ShuffleOp>(op))
       return op->emitOpError("is not emulated on the host");
@@ -46,18 +82,15 @@ static LogicalResult checkKernel(gpu::GPUFuncOp kernel) {
     if (id.getDimension() != gpu::Dimension::x)
       return op->emitOpError("only the x thread index is emulated");
     for (OpOperand &use : id->getUses()) {
-      auto loop = dyn_cast<scf::ForOp>(use.getOwner());
-      if (!loop || use.get() != loop.getLowerBound() ||
-          use.getOperandNumber() != 0)
-        return use.getOwner()->emitOpError(
-            "uses the thread index other than as the lower bound of a "
-            "thread loop, which the host emulation cannot run");
-      if (loop.getBody()
-              ->walk([](gpu::BarrierOp) { return WalkResult::interrupt(); })
-              .wasInterrupted())
-        return loop.emitOpError(
-            "is a thread loop with a barrier inside, which the host "
-            "emulation cannot run");
+      auto div = dyn_cast<arith::DivUIOp>(use.getOwner());
+      if (div && isWarpIndex(div)) {
+        for (OpOperand &warpUse : div->getUses())
+          if (failed(checkLoopBound(warpUse, "warp")))
+            return WalkResult::interrupt();
+        continue;
+      }
+      if (failed(checkLoopBound(use, "thread")))
+        return WalkResult::interrupt();
     }
     return WalkResult::advance();
   });
@@ -66,6 +99,165 @@ static LogicalResult checkKernel(gpu::GPUFuncOp kernel) {
   if (!kernel.getKnownBlockSizeAttr())
     return kernel.emitOpError("has no known_block_size, which the host "
                               "emulation needs");
+  return success();
+}
+
+/// `body(i, j)` for i, j in [0, 16).
+static void
+forEachTileElement(OpBuilder &b, Location loc,
+                   function_ref<void(OpBuilder &, Value, Value)> body) {
+  Value zero = arith::ConstantIndexOp::create(b, loc, 0);
+  Value sixteen = arith::ConstantIndexOp::create(b, loc, 16);
+  Value one = arith::ConstantIndexOp::create(b, loc, 1);
+  scf::ForOp::create(
+      b, loc, zero, sixteen, one, ValueRange{},
+      [&](OpBuilder &bi, Location, Value i, ValueRange) {
+        scf::ForOp::create(bi, loc, zero, sixteen, one, ValueRange{},
+                           [&](OpBuilder &bj, Location, Value j, ValueRange) {
+                             body(bj, i, j);
+                             scf::YieldOp::create(bj, loc);
+                           });
+        scf::YieldOp::create(bi, loc);
+      });
+}
+
+/// The flat index `base + i * lead + j` of a 16x16 matrix operand.
+static Value matrixIndex(OpBuilder &b, Location loc, Value base, Value lead,
+                         Value i, Value j) {
+  Value row = arith::MulIOp::create(b, loc, i, lead);
+  return arith::AddIOp::create(b, loc,
+                               arith::AddIOp::create(b, loc, base, row), j);
+}
+
+/// Rebuilds `loop` without its matrix iter_args, whose buffers (already
+/// substituted for the inits) are updated in place.
+static void dropMatrixIterArgs(scf::ForOp loop) {
+  OpBuilder b(loop);
+  Location loc = loop.getLoc();
+  SmallVector<Value> inits;
+  SmallVector<unsigned> kept;
+  for (auto [i, init] : llvm::enumerate(loop.getInitArgs())) {
+    if (isa<MemRefType>(init.getType())) {
+      loop.getRegionIterArgs()[i].replaceAllUsesWith(init);
+      loop.getResult(i).replaceAllUsesWith(init);
+      continue;
+    }
+    inits.push_back(init);
+    kept.push_back(i);
+  }
+  auto fresh = scf::ForOp::create(b, loc, loop.getLowerBound(),
+                                  loop.getUpperBound(), loop.getStep(), inits);
+  Block *from = loop.getBody(), *to = fresh.getBody();
+  auto yield = cast<scf::YieldOp>(from->getTerminator());
+  SmallVector<Value> yields;
+  for (unsigned i : kept)
+    yields.push_back(yield.getOperand(i));
+  OpBuilder at(yield);
+  scf::YieldOp::create(at, loc, yields);
+  yield->erase();
+  to->getTerminator()->erase();
+  from->getArgument(0).replaceAllUsesWith(fresh.getInductionVar());
+  for (auto [n, i] : llvm::enumerate(kept)) {
+    loop.getRegionIterArgs()[i].replaceAllUsesWith(
+        fresh.getRegionIterArgs()[n]);
+    loop.getResult(i).replaceAllUsesWith(fresh.getResult(n));
+  }
+  to->getOperations().splice(to->end(), from->getOperations());
+  loop->erase();
+}
+
+/// Lowers a warp's matrix-unit ops (one 16x16 tile each) to loops over one
+/// 16x16 f32 stack buffer per matrix value: constant and load fill a
+/// buffer, compute accumulates into its accumulator's buffer in place (the
+/// lowering threads each accumulator through one chain), store writes it.
+/// Matrix values first stand for their buffers with mismatched types; every
+/// op using them is rewritten before the function is verified.
+static LogicalResult lowerMatrixOps(func::FuncOp func) {
+  SmallVector<Operation *> ops;
+  func.walk<WalkOrder::PreOrder>([&](Operation *op) {
+    auto loop = dyn_cast<scf::ForOp>(op);
+    if (isMatrixOp(op) ||
+        (loop && llvm::any_of(loop.getInitArgs(), [](Value v) {
+           return isa<gpu::MMAMatrixType>(v.getType());
+         })))
+      ops.push_back(op);
+  });
+  auto f32 = Float32Type::get(func.getContext());
+  auto tileType = MemRefType::get({16, 16}, f32);
+  for (Operation *op : ops) {
+    if (auto loop = dyn_cast<scf::ForOp>(op)) {
+      dropMatrixIterArgs(loop);
+      continue;
+    }
+    OpBuilder b(op);
+    Location loc = op->getLoc();
+    auto load = [&](OpBuilder &bb, Value m, Value i, Value j) {
+      return Value(memref::LoadOp::create(bb, loc, m, ValueRange{i, j}));
+    };
+    auto widen = [&](OpBuilder &bb, Value v) {
+      return v.getType() == f32 ? v
+                                : Value(arith::ExtFOp::create(bb, loc, f32, v));
+    };
+    if (auto cst = dyn_cast<gpu::SubgroupMmaConstantMatrixOp>(op)) {
+      Value m = memref::AllocaOp::create(b, loc, tileType);
+      Value v = widen(b, cst.getValue());
+      forEachTileElement(b, loc, [&](OpBuilder &bb, Value i, Value j) {
+        memref::StoreOp::create(bb, loc, v, m, ValueRange{i, j});
+      });
+      op->getResult(0).replaceAllUsesWith(m);
+    } else if (auto ld = dyn_cast<gpu::SubgroupMmaLoadMatrixOp>(op)) {
+      if (ld.getIndices().size() != 1 || ld.getTranspose())
+        return op->emitOpError("is not emulated on the host (only flat, "
+                               "untransposed operands)");
+      Value m = memref::AllocaOp::create(b, loc, tileType);
+      Value lead =
+          arith::ConstantIndexOp::create(b, loc, ld.getLeadDimension().getSExtValue());
+      forEachTileElement(b, loc, [&](OpBuilder &bb, Value i, Value j) {
+        Value at = matrixIndex(bb, loc, ld.getIndices()[0], lead, i, j);
+        Value v = memref::LoadOp::create(bb, loc, ld.getSrcMemref(), at);
+        memref::StoreOp::create(bb, loc, widen(bb, v), m, ValueRange{i, j});
+      });
+      op->getResult(0).replaceAllUsesWith(m);
+    } else if (auto mm = dyn_cast<gpu::SubgroupMmaComputeOp>(op)) {
+      if (mm.getATranspose() || mm.getBTranspose())
+        return op->emitOpError("is not emulated on the host (transposed "
+                               "operands)");
+      Value a = mm.getOpA(), bm = mm.getOpB(), c = mm.getOpC();
+      forEachTileElement(b, loc, [&](OpBuilder &bb, Value i, Value j) {
+        Value zero = arith::ConstantIndexOp::create(bb, loc, 0);
+        Value sixteen = arith::ConstantIndexOp::create(bb, loc, 16);
+        Value one = arith::ConstantIndexOp::create(bb, loc, 1);
+        auto sum = scf::ForOp::create(
+            bb, loc, zero, sixteen, one, ValueRange{load(bb, c, i, j)},
+            [&](OpBuilder &bk, Location, Value k, ValueRange acc) {
+              Value p = arith::MulFOp::create(bk, loc, load(bk, a, i, k),
+                                              load(bk, bm, k, j));
+              scf::YieldOp::create(
+                  bk, loc,
+                  ValueRange{arith::AddFOp::create(bk, loc, acc[0], p)});
+            });
+        memref::StoreOp::create(bb, loc, sum.getResult(0), c,
+                                ValueRange{i, j});
+      });
+      op->getResult(0).replaceAllUsesWith(c);
+    } else if (auto st = dyn_cast<gpu::SubgroupMmaStoreMatrixOp>(op)) {
+      if (st.getIndices().size() != 1 || st.getTranspose())
+        return op->emitOpError("is not emulated on the host (only flat, "
+                               "untransposed operands)");
+      Value lead =
+          arith::ConstantIndexOp::create(b, loc, st.getLeadDimension().getSExtValue());
+      Type element =
+          cast<MemRefType>(st.getDstMemref().getType()).getElementType();
+      forEachTileElement(b, loc, [&](OpBuilder &bb, Value i, Value j) {
+        Value v = load(bb, st.getSrc(), i, j);
+        if (element != f32)
+          v = arith::TruncFOp::create(bb, loc, element, v);
+        Value at = matrixIndex(bb, loc, st.getIndices()[0], lead, i, j);
+        memref::StoreOp::create(bb, loc, v, st.getDstMemref(), at);
+      });
+    }
+    op->erase();
+  }
   return success();
 }
 
@@ -118,21 +310,30 @@ static LogicalResult emulateKernel(gpu::GPUFuncOp kernel, StringRef name,
       unsigned dim = unsigned(id.getDimension());
       id.replaceAllUsesWith(entry->getArgument(kernel.getNumArguments() + dim));
     } else if (auto id = dyn_cast<gpu::ThreadIdOp>(op)) {
-      // Each thread loop runs for thread 0, 1, ... in turn.
-      for (OpOperand &use : llvm::make_early_inc_range(id->getUses())) {
-        auto loop = cast<scf::ForOp>(use.getOwner());
+      // Each thread loop runs for thread 0, 1, ... in turn, each warp loop
+      // for warp 0, 1, ... (the warp acting as one).
+      auto runEach = [&](scf::ForOp loop, int64_t count) {
         OpBuilder outer(loop);
         Value zero = arith::ConstantIndexOp::create(outer, loc, 0);
-        Value count = arith::ConstantIndexOp::create(outer, loc, threads);
+        Value n = arith::ConstantIndexOp::create(outer, loc, count);
         Value one = arith::ConstantIndexOp::create(outer, loc, 1);
-        auto perThread = scf::ForOp::create(outer, loc, zero, count, one);
-        loop->moveBefore(perThread.getBody()->getTerminator());
-        loop.getLowerBoundMutable().assign(perThread.getInductionVar());
+        auto each = scf::ForOp::create(outer, loc, zero, n, one);
+        loop->moveBefore(each.getBody()->getTerminator());
+        loop.getLowerBoundMutable().assign(each.getInductionVar());
+      };
+      for (OpOperand &use : llvm::make_early_inc_range(id->getUses())) {
+        if (auto div = dyn_cast<arith::DivUIOp>(use.getOwner())) {
+          for (OpOperand &warpUse : llvm::make_early_inc_range(div->getUses()))
+            runEach(cast<scf::ForOp>(warpUse.getOwner()), (threads + 31) / 32);
+          div->erase();
+          continue;
+        }
+        runEach(cast<scf::ForOp>(use.getOwner()), threads);
       }
     }
     op->erase();
   }
-  return success();
+  return lowerMatrixOps(func);
 }
 
 namespace {

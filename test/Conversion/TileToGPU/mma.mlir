@@ -2,6 +2,7 @@
 // RUN: tile-opt %s --split-input-file --tile-lower-to-gpu="element-loops=false" --canonicalize --cse | FileCheck %s --check-prefix=OFF
 // RUN: %if cuda-toolkit %{ tile-opt %s --split-input-file --tile-lower-to-nvvm="element-loops=false mma=true format=isa" | FileCheck %s --check-prefix=PTX %}
 // RUN: %if cuda %{ tile-run %s --entry mm --device cuda --element-loops=false --mma | FileCheck %s --check-prefix=GPU %}
+// RUN: tile-run %s --entry mm --device emulate --element-loops=false --mma | FileCheck %s --check-prefix=GPU
 // GPU: PASS
 
 // With mma, a matmul of f16 tiles into f32 with sizes that are multiples of

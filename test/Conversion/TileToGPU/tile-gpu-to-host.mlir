@@ -87,3 +87,34 @@ module attributes {gpu.container_module} {
     }
   }
 }
+
+// -----
+
+module attributes {gpu.container_module} {
+  gpu.module @m {
+    gpu.func @k(%out: memref<256xf32>) kernel attributes {known_block_size = array<i32: 32, 1, 1>} {
+      %c0 = arith.constant 0 : index
+      %zero = arith.constant 0.0 : f32
+      // expected-error @below {{is a matrix-unit op outside a loop over the warps}}
+      %m = gpu.subgroup_mma_constant_matrix %zero : !gpu.mma_matrix<16x16xf32, "COp">
+      gpu.subgroup_mma_store_matrix %m, %out[%c0] {leadDimension = 16 : index} : !gpu.mma_matrix<16x16xf32, "COp">, memref<256xf32>
+      gpu.return
+    }
+  }
+}
+
+// -----
+
+module attributes {gpu.container_module} {
+  gpu.module @m {
+    gpu.func @k(%out: memref<32xf32>) kernel attributes {known_block_size = array<i32: 64, 1, 1>} {
+      %c32 = arith.constant 32 : index
+      %v = arith.constant 1.0 : f32
+      %tid = gpu.thread_id x
+      %warp = arith.divui %tid, %c32 : index
+      // expected-error @below {{uses the warp index other than as the lower bound of a warp loop}}
+      memref.store %v, %out[%warp] : memref<32xf32>
+      gpu.return
+    }
+  }
+}
