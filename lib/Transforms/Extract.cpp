@@ -55,55 +55,57 @@ LogicalResult tileir::extractProgram(ProgramOp program,
   if (targetDesc)
     eopts = costsFor(eopts, *targetDesc);
   auto start = std::chrono::steady_clock::now();
-  FailureOr<std::unique_ptr<Saturation>> sat = Saturation::run(program, sopts);
-  if (failed(sat))
-    return failure();
+  // One round: saturate `seed`, extract `program`'s candidates from it, and
+  // record the round. `stats` ends with the last round's extraction.
+  llvm::json::Array rounds;
+  llvm::json::Value firstSaturation = nullptr;
   ExtractStats stats;
-  FailureOr<std::vector<Candidate>> cands = extractCandidates(
-      (*sat)->getEGraph(), (*sat)->getRoot(), program, eopts, stats);
+  auto runRound =
+      [&](ProgramOp seed,
+          const SaturateOptions &limits) -> FailureOr<std::vector<Candidate>> {
+    FailureOr<std::unique_ptr<Saturation>> sat = Saturation::run(seed, limits);
+    if (failed(sat))
+      return failure();
+    stats = ExtractStats();
+    FailureOr<std::vector<Candidate>> cs = extractCandidates(
+        (*sat)->getEGraph(), (*sat)->getRoot(), program, eopts, stats);
+    if (failed(cs))
+      return failure();
+    llvm::json::Value saturation = (*sat)->toJSON();
+    if (rounds.empty())
+      firstSaturation = saturation;
+    rounds.push_back(llvm::json::Object{
+        {"kernels",
+         cs->empty() ? int64_t(-1) : int64_t(cs->front().structure.kernels)},
+        {"saturation", std::move(saturation)},
+        {"extraction_seconds", stats.seconds}});
+    return cs;
+  };
+  FailureOr<std::vector<Candidate>> cands = runRound(program, sopts);
   if (failed(cands))
     return failure();
   // Refinement rounds: saturate the best candidate again, extract, keep the
-  // new candidates while the best kernel count drops.
-  llvm::json::Array rounds;
-  auto roundEntry = [&](const Saturation &s, const ExtractStats &st,
-                        const std::vector<Candidate> &cs) {
-    return llvm::json::Object{
-        {"kernels",
-         cs.empty() ? int64_t(-1) : int64_t(cs.front().structure.kernels)},
-        {"saturation", s.toJSON()},
-        {"extraction_seconds", st.seconds}};
-  };
-  rounds.push_back(roundEntry(**sat, stats, *cands));
+  // new candidates while the best kernel count drops. They are named
+  // `<program>_c<i>` like the first round's.
   SaturateOptions refine = sopts;
   refine.limits.maxIterations = opts.refineIterations;
   for (unsigned round = 1; round < opts.rounds && !cands->empty() &&
                            cands->front().structure.kernels > 1;
        ++round) {
-    FailureOr<std::unique_ptr<Saturation>> again =
-        Saturation::run(cands->front().program, refine);
-    if (failed(again))
-      return failure();
-    ExtractStats againStats;
-    FailureOr<std::vector<Candidate>> better = extractCandidates(
-        (*again)->getEGraph(), (*again)->getRoot(), program, eopts, againStats);
+    ExtractStats previous = stats;
+    FailureOr<std::vector<Candidate>> better =
+        runRound(cands->front().program, refine);
     if (failed(better))
       return failure();
-    rounds.push_back(roundEntry(**again, againStats, *better));
-    again->reset(); // before its seed program may be erased
     bool improves = !better->empty() && better->front().structure.kernels <
                                             cands->front().structure.kernels;
-    std::vector<Candidate> &dropped = improves ? *cands : *better;
-    for (Candidate &c : dropped)
+    for (Candidate &c : improves ? *cands : *better)
       c.program.erase();
-    if (!improves)
+    if (!improves) {
+      stats = previous;
       break;
+    }
     *cands = std::move(*better);
-    stats = againStats;
-    // The programs kept their round-local names: number them again.
-    for (auto [i, c] : llvm::enumerate(*cands))
-      c.program.setSymName(
-          (program.getSymName() + "_c" + llvm::Twine(i)).str());
   }
   double seconds =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - start)
@@ -181,7 +183,7 @@ LogicalResult tileir::extractProgram(ProgramOp program,
   }
   llvm::json::Object report{
       {"program", program.getSymName().str()},
-      {"saturation", (*sat)->toJSON()},
+      {"saturation", std::move(firstSaturation)},
       {"extraction",
        llvm::json::Object{
            {"statement_classes", (int64_t)stats.statementClasses},
