@@ -193,11 +193,8 @@ Value Emitter::rem(Value x, int64_t c) {
 }
 
 void Emitter::forEachElement(int64_t n, llvm::function_ref<void(Value)> body) {
-  auto loop =
-      scf::ForOp::create(b, loc, threadId, index(n), index(kernel.threads));
-  OpBuilder::InsertionGuard guard(b);
-  b.setInsertionPoint(loop.getBody()->getTerminator());
-  body(loop.getInductionVar());
+  forEachLaneGroup(n, /*lanes=*/1,
+                   [&](ValueRange flats, ValueRange) { body(flats.front()); });
 }
 
 Lanes Emitter::reduceLoop(int64_t n, ValueRange inits,
