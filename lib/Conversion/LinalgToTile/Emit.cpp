@@ -528,9 +528,7 @@ FailureOr<Value> Emitter::emitReshape(Nest &nest) {
   auto source = cast<RankedTensorType>(op->getOperand(0).getType());
   auto result = cast<RankedTensorType>(op->getResult(0).getType());
   bool expand = isa<tensor::ExpandShapeOp>(op);
-  SmallVector<ReassociationIndices> groups =
-      expand ? cast<tensor::ExpandShapeOp>(op).getReassociationIndices()
-             : cast<tensor::CollapseShapeOp>(op).getReassociationIndices();
+  SmallVector<ReassociationIndices> groups = getReshapeGroups(op);
   // `wide` is the side with one dimension per group, `split` the other.
   RankedTensorType wide = expand ? source : result;
   RankedTensorType split = expand ? result : source;

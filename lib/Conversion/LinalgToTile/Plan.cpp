@@ -401,10 +401,7 @@ void Planner::groupLoops() {
     if (nest.kind != Nest::Reshape)
       continue;
     bool expand = isa<tensor::ExpandShapeOp>(nest.op);
-    SmallVector<ReassociationIndices> groups =
-        expand
-            ? cast<tensor::ExpandShapeOp>(nest.op).getReassociationIndices()
-            : cast<tensor::CollapseShapeOp>(nest.op).getReassociationIndices();
+    SmallVector<ReassociationIndices> groups = getReshapeGroups(nest.op);
     unsigned sourceSlot = plan.slotOf.lookup(nest.op->getOperand(0));
     unsigned splitSlot = expand ? nest.resultSlots[0] : sourceSlot;
     unsigned wideSlot = expand ? sourceSlot : nest.resultSlots[0];
@@ -452,6 +449,13 @@ FailureOr<Plan> Planner::run() {
   }
   groupLoops();
   return std::move(plan);
+}
+
+SmallVector<ReassociationIndices>
+mlir::tileir::linalg_to_tile::getReshapeGroups(Operation *op) {
+  if (auto expand = dyn_cast<tensor::ExpandShapeOp>(op))
+    return expand.getReassociationIndices();
+  return cast<tensor::CollapseShapeOp>(op).getReassociationIndices();
 }
 
 FailureOr<Plan> mlir::tileir::linalg_to_tile::planConversion(func::FuncOp func) {

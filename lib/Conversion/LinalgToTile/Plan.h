@@ -13,6 +13,7 @@
 #include "TileDialect/IR/TileOps.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/Utils/ReshapeOpsUtils.h"
 #include "mlir/IR/BuiltinTypes.h"
 
 namespace mlir::tileir::linalg_to_tile {
@@ -99,6 +100,9 @@ struct Plan {
   /// The slot holding each function result, in order.
   SmallVector<unsigned> resultSlots;
 };
+
+/// The reassociation groups of a tensor.expand_shape or collapse_shape.
+SmallVector<ReassociationIndices> getReshapeGroups(Operation *op);
 
 /// Plans the tensors and nests of `func` and groups their loops. Emits an
 /// error on the op that cannot be converted and fails.
