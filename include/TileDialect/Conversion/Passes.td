@@ -139,7 +139,8 @@ def TileLowerToGPU : Pass<"tile-lower-to-gpu", "::mlir::ModuleOp"> {
                            "::mlir::gpu::GPUDialect",
                            "::mlir::math::MathDialect",
                            "::mlir::memref::MemRefDialect",
-                           "::mlir::scf::SCFDialect"];
+                           "::mlir::scf::SCFDialect",
+                           "::mlir::vector::VectorDialect"];
   let statistics = [
     Statistic<"numKernels", "kernels", "Number of kernels emitted">,
     Statistic<"numGridLoops", "grid-loops", "Number of loops mapped to the grid">

@@ -6,10 +6,12 @@
 #include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/Vector/IR/VectorOps.h"
 #include "mlir/IR/BuiltinAttributes.h"
 #include "mlir/IR/SymbolTable.h"
 
 #include <limits>
+#include <utility>
 
 using namespace mlir;
 using namespace mlir::tileir;
@@ -68,9 +70,27 @@ private:
   /// n-element tile, spread over the block's threads: lane i of the group a
   /// thread starts at element g is element g + i * threads. Lanes past the
   /// tile compute element n - 1 and are not valid (`valid` is empty when
-  /// every lane of every group is inside the tile).
+  /// every lane of every group is inside the tile). `contiguous` (n a
+  /// multiple of `lanes`) makes lane i element g * lanes + i instead: a run
+  /// (`runs`), whose operand elements along a row can be loaded as vectors.
   void forEachLaneGroup(int64_t n, int64_t lanes,
-                        llvm::function_ref<void(ValueRange, ValueRange)> body);
+                        llvm::function_ref<void(ValueRange, ValueRange)> body,
+                        bool contiguous = false);
+  /// Whether an element loop over tiles of `shape` with `lanes` lanes
+  /// should use contiguous lanes: its stores compute a matmul whose result
+  /// rows hold whole runs and whose right operand loads runs as vectors.
+  bool wantsContiguousLanes(ArrayRef<const StmtNode *> stores,
+                            ArrayRef<int64_t> shape, int64_t lanes) const;
+  /// Whether `flats` is a run: flats[i] = flats[0] + i, flats[0] a multiple
+  /// of the run's length.
+  bool isRun(ValueRange flats) const;
+  /// Elements flat0 .. flat0 + count - 1 of expression `id`, flat0 a
+  /// multiple of count and the elements in one row of its innermost
+  /// dimension: tensor loads as aligned vector loads where the layout
+  /// allows, else element by element.
+  Lanes elementRun(unsigned id, Value flat0, int64_t count);
+  /// Whether `elementRun(id, ., count)` loads vectors.
+  bool loadsRun(unsigned id, int64_t count) const;
   /// The lanes a thread runs for an n-element element loop.
   int64_t lanesFor(int64_t n) const;
   /// `body()` where lane `i` is valid.
@@ -127,6 +147,8 @@ private:
   /// per lane (f32, rounded to the tensor's type): loads of it read these
   /// registers instead of memory.
   llvm::DenseMap<unsigned, Lanes> carried;
+  /// The lane values of the current contiguous lane group (a run).
+  Lanes currentRun;
   Value shared, sharedHalf, scratch, scratchBase;
   llvm::DenseMap<unsigned, Value> tensorArgs;
   SmallVector<Value> vars;
@@ -216,13 +238,26 @@ int64_t Emitter::lanesFor(int64_t n) const {
 
 void Emitter::forEachLaneGroup(
     int64_t n, int64_t lanes,
-    llvm::function_ref<void(ValueRange, ValueRange)> body) {
+    llvm::function_ref<void(ValueRange, ValueRange)> body, bool contiguous) {
   int64_t span = lanes * kernel.threads;
-  auto loop = scf::ForOp::create(b, loc, threadId, index(n), index(span));
+  contiguous = contiguous && lanes > 1 && n % lanes == 0;
+  auto loop = scf::ForOp::create(
+      b, loc, contiguous ? mul(threadId, lanes) : threadId, index(n),
+      index(span));
   OpBuilder::InsertionGuard guard(b);
   b.setInsertionPoint(loop.getBody()->getTerminator());
   Value group = loop.getInductionVar();
   Lanes flats, valid;
+  if (contiguous) {
+    // Every group lies inside the tile: n is a multiple of `lanes`.
+    for (int64_t i = 0; i < lanes; ++i)
+      flats.push_back(i == 0 ? group
+                             : arith::AddIOp::create(b, loc, group, index(i)));
+    Lanes outer = std::exchange(currentRun, flats);
+    body(flats, valid);
+    currentRun = std::move(outer);
+    return;
+  }
   for (int64_t i = 0; i < lanes; ++i) {
     Value flat = add(group, index(i * kernel.threads));
     if (n % span == 0 || i == 0) {
@@ -559,6 +594,40 @@ Lanes Emitter::formula(unsigned id, ValueRange flats) {
   case Kind::Matmul: {
     int64_t batches = node.sizes[0], m = node.sizes[1], k = node.sizes[2],
             n = node.sizes[3];
+    int64_t count = flats.size();
+    if (count > 1 && n % count == 0 && isRun(flats)) {
+      // One result row: every lane reads the same element of A, and B's
+      // elements for the lanes are consecutive in its row.
+      Value row = div(flats[0], n);
+      Value batch = batches == 1 ? index(0) : div(row, m);
+      Value aRow = mul(row, k);
+      Value bBase = add(mul(batch, k * n), rem(flats[0], n));
+      // Unrolled by up to 8 steps, the loads of all of them first, so
+      // that they are in flight together; the sums keep their order.
+      int64_t unroll = k % 8 == 0 ? 8 : k % 4 == 0 ? 4 : 1;
+      Lanes inits(count, constant(0.0));
+      auto steps = reduceLoop(k / unroll, inits, [&](Value j, ValueRange accs) {
+        SmallVector<Value> xs;
+        SmallVector<Lanes> ys;
+        for (int64_t u = 0; u < unroll; ++u) {
+          Value kk = add(mul(j, unroll), index(u));
+          xs.push_back(operand(0, add(aRow, kk))[0]);
+          ys.push_back(
+              elementRun(node.operands[1], add(bBase, mul(kk, n)), count));
+        }
+        auto contract = arith::FastMathFlags::contract;
+        Lanes sums(accs);
+        for (int64_t u = 0; u < unroll; ++u)
+          for (int64_t i = 0; i < count; ++i) {
+            Value product =
+                arith::MulFOp::create(b, loc, xs[u], ys[u][i], contract);
+            sums[i] = arith::AddFOp::create(b, loc, sums[i], product, contract);
+          }
+        return sums;
+      });
+      v = steps;
+      break;
+    }
     Lanes aRows, bBases;
     for (Value flat : flats) {
       Value row = div(flat, n); // batch * m + i
@@ -604,6 +673,125 @@ Lanes Emitter::formula(unsigned id, ValueRange flats) {
   if (!node.round)
     return v;
   return perLane([&](unsigned i) { return round(v[i], node.elementKind); });
+}
+
+bool Emitter::isRun(ValueRange flats) const {
+  return flats.size() > 1 && llvm::equal(flats, currentRun);
+}
+
+/// The bytes of one element of `kind` in a vector load, or 0 if tensors of
+/// that kind are not loaded as vectors.
+static int64_t vectorElementBytes(ElementKind kind) {
+  switch (kind) {
+  case ElementKind::F16:
+  case ElementKind::BF16:
+    return 2;
+  case ElementKind::F32:
+    return 4;
+  default:
+    return 0;
+  }
+}
+
+bool Emitter::loadsRun(unsigned id, int64_t count) const {
+  const ExprNode &node = plan.exprs[id];
+  if (node.shape.empty() || node.shape.back() % count != 0 ||
+      (buffers && buffers->nodes.count(id)))
+    return false;
+  switch (node.kind) {
+  case Kind::Alias:
+  case Kind::Cast:
+    return loadsRun(node.operands[0], count);
+  case Kind::Load:
+    break;
+  default:
+    return false;
+  }
+  const Access &access = node.access;
+  if (carried.count(access.tensor) ||
+      !vectorElementBytes(tensorKinds[access.tensor]) ||
+      access.tensorStrides.back() != 1)
+    return false;
+  // The run starts at a multiple of `count` in the tensor: every row of the
+  // tensor does, and so does the region along the innermost dimension.
+  for (int64_t stride : ArrayRef(access.tensorStrides).drop_back())
+    if (stride % count != 0)
+      return false;
+  const DimIndex &inner = access.dims.back();
+  switch (inner.kind) {
+  case DimIndex::Kind::Full:
+    return true;
+  case DimIndex::Kind::Const:
+    return inner.base % count == 0;
+  case DimIndex::Kind::Elem:
+    return false;
+  case DimIndex::Kind::Tile:
+    return llvm::all_of(plan.stmts, [&](const StmtNode &stmt) {
+      return stmt.kind != StmtNode::Kind::Loop || stmt.var != inner.var ||
+             (stmt.start % count == 0 && stmt.step % count == 0);
+    });
+  }
+  return false;
+}
+
+Lanes Emitter::elementRun(unsigned id, Value flat0, int64_t count) {
+  const ExprNode &node = plan.exprs[id];
+  if (!loadsRun(id, count)) {
+    Lanes flats;
+    for (int64_t i = 0; i < count; ++i)
+      flats.push_back(add(flat0, index(i)));
+    return element(id, flats);
+  }
+  if (node.kind != Kind::Load) {
+    Lanes v = elementRun(node.operands[0], flat0, count);
+    if (node.kind == Kind::Cast && node.round)
+      for (Value &x : v)
+        x = round(x, node.elementKind);
+    return v;
+  }
+  ElementKind stored = tensorKinds[node.access.tensor];
+  int64_t bytes = vectorElementBytes(stored);
+  // 16-byte vectors at most.
+  int64_t width = std::min<int64_t>(count, 16 / bytes);
+  Type elementType = getStorageType(b.getContext(), stored);
+  auto vectorType = VectorType::get({width}, elementType);
+  Value address = tensorOffset(node.access, node.shape, flat0);
+  Lanes v;
+  for (int64_t c = 0; c < count; c += width) {
+    Value vec = vector::LoadOp::create(
+        b, loc, vectorType, tensorArgs[node.access.tensor],
+        ValueRange{add(address, index(c))}, /*nontemporal=*/false,
+        /*alignment=*/llvm::MaybeAlign(width * bytes));
+    for (int64_t i = 0; i < width; ++i)
+      v.push_back(toF32(vector::ExtractOp::create(b, loc, vec, i), stored));
+  }
+  if (stored != node.elementKind)
+    for (Value &x : v)
+      x = round(x, node.elementKind);
+  return v;
+}
+
+bool Emitter::wantsContiguousLanes(ArrayRef<const StmtNode *> stores,
+                                   ArrayRef<int64_t> shape,
+                                   int64_t lanes) const {
+  if (lanes < 2 || shape.empty() || shape.back() % lanes != 0)
+    return false;
+  // A matmul the stored values reach through lane-preserving ops.
+  std::function<bool(unsigned)> reaches = [&](unsigned id) {
+    const ExprNode &node = plan.exprs[id];
+    switch (node.kind) {
+    case Kind::Matmul:
+      return node.sizes[3] % lanes == 0 && loadsRun(node.operands[1], lanes);
+    case Kind::Unary:
+    case Kind::Binary:
+    case Kind::Cast:
+      return llvm::any_of(node.operands, reaches);
+    default:
+      return false;
+    }
+  };
+  return llvm::any_of(stores,
+                      [&](const StmtNode *store) { return reaches(store->first); });
 }
 
 //===----------------------------------------------------------------------===//
@@ -705,8 +893,10 @@ void Emitter::emitSplitAccumulation(const StmtNode &loop) {
   Value last =
       arith::MinUIOp::create(b, loc, add(first, index(span)), index(loop.end));
   int64_t lanes = lanesFor(value.numElements);
+  bool contiguous = wantsContiguousLanes({&store}, value.shape, lanes);
   forEachLaneGroup(
-      value.numElements, lanes, [&](ValueRange flats, ValueRange valid) {
+      value.numElements, lanes,
+      [&](ValueRange flats, ValueRange valid) {
         Lanes zeros(flats.size(), constant(0.0));
         auto partial = scf::ForOp::create(
             b, loc, first, last, index(loop.step), zeros,
@@ -725,7 +915,8 @@ void Emitter::emitSplitAccumulation(const StmtNode &loop) {
                 b, loc, arith::AtomicRMWKind::addf, partial.getResult(i),
                 tensorArgs[store.access.tensor], ValueRange{address});
           });
-      });
+      },
+      contiguous);
   gpu::BarrierOp::create(b, loc);
 }
 
@@ -759,8 +950,10 @@ void Emitter::emitPerElementLoop(const StmtNode &loop) {
         stores, [&](const StmtNode *s) { return s->access.tensor == tensor; });
   };
   int64_t lanes = lanesFor(shape.numElements);
+  bool contiguous = wantsContiguousLanes(stores, shape.shape, lanes);
   forEachLaneGroup(
-      shape.numElements, lanes, [&](ValueRange flats, ValueRange valid) {
+      shape.numElements, lanes,
+      [&](ValueRange flats, ValueRange valid) {
         SmallVector<Value> inits;
         for (unsigned tensor : written) {
           const StmtNode &store = *firstStore(tensor);
@@ -805,7 +998,8 @@ void Emitter::emitPerElementLoop(const StmtNode &loop) {
               storeElement(store, iterations.getResult(t * n + i), flats[i]);
             });
         }
-      });
+      },
+      contiguous);
   gpu::BarrierOp::create(b, loc);
 }
 

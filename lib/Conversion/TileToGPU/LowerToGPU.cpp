@@ -168,14 +168,17 @@ LogicalResult TileLowerToGPUPass::lower(ProgramOp program) {
   if (failed(plan))
     return failure();
   std::vector<Kernel> kernels = partitionPlan(*plan, aliases, partitionOptions);
-  // Defaulted sizes shrink until every kernel fills `min-blocks` blocks:
-  // halve the largest defaulted size stepping a grid loop of the kernel
-  // with the fewest blocks, while that helps.
+  // Defaulted sizes shrink until every kernel with work per block beyond
+  // one tile (a loop below its grid) fills `min-blocks` blocks: halve the
+  // largest defaulted size stepping a grid loop of the kernel with the
+  // fewest blocks, while that helps. A kernel that stores one tile per
+  // block is not a reason to shrink the tiles that other kernels share.
   while (minBlocks > 0) {
     std::optional<std::string> shrink;
     int64_t fewest = minBlocks;
     for (const Kernel &kernel : kernels) {
-      if (kernel.numBlocks >= fewest)
+      if (kernel.numBlocks >= fewest ||
+          plan->stmts[kernel.body].kind == interp::StmtNode::Kind::Store)
         continue;
       std::optional<std::string> pick;
       int64_t largest = 1;

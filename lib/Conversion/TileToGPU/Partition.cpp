@@ -549,9 +549,12 @@ static Kernel buildKernel(const Plan &plan,
         addend && trips >= 2) {
       int64_t wanted =
           (options.minBlocks + kernel.numBlocks - 1) / kernel.numBlocks;
-      kernel.splitChunks =
-          unsigned(std::min<int64_t>({int64_t(options.splitK), trips, wanted}));
-      kernel.chunkTrips = (trips + kernel.splitChunks - 1) / kernel.splitChunks;
+      int64_t most = std::min<int64_t>(options.splitK, trips);
+      // At least `wanted` chunks where `split-k` allows: chunks of
+      // trips / wanted iterations (the last one shorter), no more than
+      // `split-k` of them.
+      kernel.chunkTrips =
+          std::max(trips / std::min(most, wanted), (trips + most - 1) / most);
       kernel.splitChunks =
           unsigned((trips + kernel.chunkTrips - 1) / kernel.chunkTrips);
       kernel.splitAddend = *addend;

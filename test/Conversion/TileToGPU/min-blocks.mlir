@@ -1,17 +1,43 @@
-// RUN: tile-opt %s --tile-lower-to-gpu="max-tile-size=32 min-blocks=8" --canonicalize | FileCheck %s --check-prefix=SHRINK
-// RUN: tile-opt %s --tile-lower-to-gpu="max-tile-size=32 min-blocks=8 tile-sizes=tile_i=32" --canonicalize | FileCheck %s --check-prefix=KEEP
-// RUN: tile-opt %s --tile-lower-to-gpu="max-tile-size=32 min-blocks=0" --canonicalize | FileCheck %s --check-prefix=KEEP
+// RUN: tile-opt %s --split-input-file --tile-lower-to-gpu="max-tile-size=32 min-blocks=8" --canonicalize | FileCheck %s --check-prefix=SHRINK
+// RUN: tile-opt %s --split-input-file --tile-lower-to-gpu="max-tile-size=32 min-blocks=8 tile-sizes=tile_i=32" --canonicalize | FileCheck %s --check-prefix=KEEP
+// RUN: tile-opt %s --split-input-file --tile-lower-to-gpu="max-tile-size=32 min-blocks=0" --canonicalize | FileCheck %s --check-prefix=KEEP
 
-// Sizes bound by max-tile-size shrink until the kernel has min-blocks blocks
-// (64 / 32 = 2 blocks, then 64 / 8 = 8); explicit sizes never change.
+// Sizes bound by max-tile-size shrink until a kernel with a loop below its
+// grid has min-blocks blocks (64 / 32 = 2 blocks, then 64 / 8 = 8);
+// explicit sizes never change.
 // SHRINK-LABEL: func.func @shrink
-// SHRINK-SAME: tile.tile_sizes = {tile_i = 8 : i64}
+// SHRINK-SAME: tile.tile_sizes = {tile_i = 8 : i64, tile_j = 4 : i64}
 // SHRINK: blocks in (%c8,
 // KEEP-LABEL: func.func @shrink
-// KEEP-SAME: tile.tile_sizes = {tile_i = 32 : i64}
+// KEEP-SAME: tile.tile_sizes = {tile_i = 32 : i64, tile_j = 4 : i64}
 // KEEP: blocks in (%c2,
-tile.program @shrink(%A: !tile.tensor<64xf32, input>,
-                     %B: !tile.tensor<64xf32, output>) {
+tile.program @shrink(%A: !tile.tensor<64x16xf32, input>,
+                     %B: !tile.tensor<64xf32, output>) attributes {tile.tile_sizes = {tile_j = 4}} {
+  %i = tile.var "i"
+  %j = tile.var "j"
+  %ti = tile.size "tile_i"
+  %tj = tile.size "tile_j"
+  %t = tile.tile %i
+  %u = tile.tile %j
+  %a = tile.load %A[%t, %u] : !tile.tensor<64x16xf32, input> -> !tile.tile<[tile_i, tile_j], f32>
+  %r = tile.rsum %a, 1 : !tile.tile<[tile_i, tile_j], f32> -> !tile.tile<[tile_i], f32>
+  %b = tile.load %B[%t] : !tile.tensor<64xf32, output> -> !tile.tile<[tile_i], f32>
+  %n = tile.add %b, %r : !tile.tile<[tile_i], f32>
+  %s = tile.store %n, %B[%t] : !tile.tile<[tile_i], f32>, !tile.tensor<64xf32, output>
+  %lj = tile.loop %j = 0 to 16 step %tj body %s
+  %l = tile.loop %i = 0 to 64 step %ti body %lj
+  tile.yield %l
+}
+
+// -----
+
+// A kernel that stores one tile per block (no loop below its grid) is cheap
+// whatever its grid: its sizes, which other kernels may share, stay.
+// SHRINK-LABEL: func.func @copy
+// SHRINK-SAME: tile.tile_sizes = {tile_i = 32 : i64}
+// SHRINK: blocks in (%c2,
+tile.program @copy(%A: !tile.tensor<64xf32, input>,
+                   %B: !tile.tensor<64xf32, output>) {
   %i = tile.var "i"
   %ti = tile.size "tile_i"
   %t = tile.tile %i

@@ -447,18 +447,65 @@ tile.program @not_element_loop(%A: !tile.tensor<2x2x64xf32, input>,
 
 // A decode-shaped matmul accumulation S[16, n] += X[16, k] W[k, n]: with up
 // to 16 elements per thread, a 16x32 tile runs on 32 threads, each carrying
-// the 16 rows of one column in registers; the matmul of the 16 lanes is one
-// loop that loads W's element once per step and uses it 16 times.
+// 16 consecutive columns of one row in registers (contiguous lanes, starting
+// at element 16 * thread). The matmul of the 16 lanes is one loop, unrolled
+// by 8 steps whose loads come first: per step one X element shared by the
+// lanes and W's 16 elements as two aligned 16-byte vectors.
 // CHECK-LABEL: func.func @lanes
 // CHECK: blocks in (%c4, %c1, %c1) threads in (%c32, %c1, %c1)
 // CHECK: gpu.func @lanes_k0
-// CHECK: scf.for %{{.*}} = %thread_id_x to %c512 step %c512 {
+// CHECK: %[[FIRST:.*]] = arith.muli %thread_id_x, %c16 : index
+// CHECK: scf.for %{{.*}} = %[[FIRST]] to %c512 step %c512 {
 // CHECK-COUNT-16: memref.load %arg2
 // CHECK: scf.for %{{.*}} = %c0 to %c64 step %c16 iter_args({{.*}}) -> (f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32) {
-// CHECK: scf.for %{{.*}} = %c0 to %c16 step %c1 iter_args({{.*}}) -> (f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32) {
-// CHECK-COUNT-16: memref.load %arg0
+// CHECK: scf.for %{{.*}} = %c0 to %c2 step %c1 iter_args({{.*}}) -> (f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32) {
+// CHECK: memref.load %arg0
 // CHECK-NOT: memref.load
-// CHECK: memref.load %arg1
+// CHECK: vector.load %arg1[%{{.*}}] {alignment = 16 : i64} : memref<8192xf16>, vector<8xf16>
+// CHECK-NOT: memref.load
+// CHECK: vector.load %arg1[%{{.*}}] {alignment = 16 : i64} : memref<8192xf16>, vector<8xf16>
+// CHECK-NOT: memref.load
+// CHECK: memref.load %arg0
+// CHECK-NOT: memref.load
+// CHECK: vector.load %arg1[%{{.*}}] {alignment = 16 : i64} : memref<8192xf16>, vector<8xf16>
+// CHECK-NOT: memref.load
+// CHECK: vector.load %arg1[%{{.*}}] {alignment = 16 : i64} : memref<8192xf16>, vector<8xf16>
+// CHECK-NOT: memref.load
+// CHECK: memref.load %arg0
+// CHECK-NOT: memref.load
+// CHECK: vector.load %arg1[%{{.*}}] {alignment = 16 : i64} : memref<8192xf16>, vector<8xf16>
+// CHECK-NOT: memref.load
+// CHECK: vector.load %arg1[%{{.*}}] {alignment = 16 : i64} : memref<8192xf16>, vector<8xf16>
+// CHECK-NOT: memref.load
+// CHECK: memref.load %arg0
+// CHECK-NOT: memref.load
+// CHECK: vector.load %arg1[%{{.*}}] {alignment = 16 : i64} : memref<8192xf16>, vector<8xf16>
+// CHECK-NOT: memref.load
+// CHECK: vector.load %arg1[%{{.*}}] {alignment = 16 : i64} : memref<8192xf16>, vector<8xf16>
+// CHECK-NOT: memref.load
+// CHECK: memref.load %arg0
+// CHECK-NOT: memref.load
+// CHECK: vector.load %arg1[%{{.*}}] {alignment = 16 : i64} : memref<8192xf16>, vector<8xf16>
+// CHECK-NOT: memref.load
+// CHECK: vector.load %arg1[%{{.*}}] {alignment = 16 : i64} : memref<8192xf16>, vector<8xf16>
+// CHECK-NOT: memref.load
+// CHECK: memref.load %arg0
+// CHECK-NOT: memref.load
+// CHECK: vector.load %arg1[%{{.*}}] {alignment = 16 : i64} : memref<8192xf16>, vector<8xf16>
+// CHECK-NOT: memref.load
+// CHECK: vector.load %arg1[%{{.*}}] {alignment = 16 : i64} : memref<8192xf16>, vector<8xf16>
+// CHECK-NOT: memref.load
+// CHECK: memref.load %arg0
+// CHECK-NOT: memref.load
+// CHECK: vector.load %arg1[%{{.*}}] {alignment = 16 : i64} : memref<8192xf16>, vector<8xf16>
+// CHECK-NOT: memref.load
+// CHECK: vector.load %arg1[%{{.*}}] {alignment = 16 : i64} : memref<8192xf16>, vector<8xf16>
+// CHECK-NOT: memref.load
+// CHECK: memref.load %arg0
+// CHECK-NOT: memref.load
+// CHECK: vector.load %arg1[%{{.*}}] {alignment = 16 : i64} : memref<8192xf16>, vector<8xf16>
+// CHECK-NOT: memref.load
+// CHECK: vector.load %arg1[%{{.*}}] {alignment = 16 : i64} : memref<8192xf16>, vector<8xf16>
 // CHECK-NOT: memref.load
 // CHECK: arith.mulf {{.*}} fastmath<contract>
 // CHECK: scf.yield
@@ -485,6 +532,38 @@ tile.program @lanes(%X: !tile.tensor<16x64xf16, input>,
   %tk = tile.tile %k
   %x = tile.load %X[%full, %tk] : !tile.tensor<16x64xf16, input> -> !tile.tile<[16, tile_k], f16>
   %w = tile.load %W[%tk, %tn] : !tile.tensor<64x128xf16, input> -> !tile.tile<[tile_k, tile_n], f16>
+  %mm = tile.matmul %x, %w : !tile.tile<[16, tile_k], f16>, !tile.tile<[tile_k, tile_n], f16> -> !tile.tile<[16, tile_n], f32>
+  %s = tile.load %S[%full, %tn] : !tile.tensor<16x128xf32, output> -> !tile.tile<[16, tile_n], f32>
+  %a = tile.add %s, %mm : !tile.tile<[16, tile_n], f32>
+  %st = tile.store %a, %S[%full, %tn] : !tile.tile<[16, tile_n], f32>, !tile.tensor<16x128xf32, output>
+  %lk = tile.loop %k = 0 to 64 step %sk body %st
+  %ln = tile.loop %n = 0 to 128 step %sn body %lk
+  tile.yield %ln
+}
+
+// -----
+
+// The same accumulation with W stored transposed ([n, k], permuted in the
+// tile): B's elements for consecutive columns are not consecutive in memory,
+// so the lanes stay strided (element g + i * 32) and W is loaded element by
+// element.
+// CHECK-LABEL: gpu.func @lanes_transposed_k0
+// CHECK: scf.for %{{.*}} = %thread_id_x to %c512 step %c512 {
+// CHECK-NOT: vector.load
+// CHECK: gpu.return
+tile.program @lanes_transposed(%X: !tile.tensor<16x64xf16, input>,
+                    %W: !tile.tensor<128x64xf16, input>,
+                    %S: !tile.tensor<16x128xf32, output>) attributes {tile.tile_sizes = {tile_n = 32, tile_k = 16}} {
+  %n = tile.var "n"
+  %k = tile.var "k"
+  %sn = tile.size "tile_n"
+  %sk = tile.size "tile_k"
+  %full = tile.full
+  %tn = tile.tile %n
+  %tk = tile.tile %k
+  %x = tile.load %X[%full, %tk] : !tile.tensor<16x64xf16, input> -> !tile.tile<[16, tile_k], f16>
+  %wt = tile.load %W[%tn, %tk] : !tile.tensor<128x64xf16, input> -> !tile.tile<[tile_n, tile_k], f16>
+  %w = tile.permute %wt [1, 0] : !tile.tile<[tile_n, tile_k], f16> -> !tile.tile<[tile_k, tile_n], f16>
   %mm = tile.matmul %x, %w : !tile.tile<[16, tile_k], f16>, !tile.tile<[tile_k, tile_n], f16> -> !tile.tile<[16, tile_n], f32>
   %s = tile.load %S[%full, %tn] : !tile.tensor<16x128xf32, output> -> !tile.tile<[16, tile_n], f32>
   %a = tile.add %s, %mm : !tile.tile<[16, tile_n], f32>
