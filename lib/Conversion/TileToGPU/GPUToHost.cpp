@@ -353,7 +353,8 @@ static LogicalResult emulateKernel(gpu::GPUFuncOp kernel, StringRef name,
         }
         if (std::optional<int64_t> scale = getThreadScale(use.getOwner())) {
           Operation *mul = use.getOwner();
-          for (OpOperand &scaledUse : llvm::make_early_inc_range(mul->getUses()))
+          for (OpOperand &scaledUse :
+               llvm::make_early_inc_range(mul->getUses()))
             runEach(cast<scf::ForOp>(scaledUse.getOwner()), threads, *scale);
           mul->erase();
           continue;

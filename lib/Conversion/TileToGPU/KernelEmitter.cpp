@@ -241,9 +241,9 @@ void Emitter::forEachLaneGroup(
     llvm::function_ref<void(ValueRange, ValueRange)> body, bool contiguous) {
   int64_t span = lanes * kernel.threads;
   contiguous = contiguous && lanes > 1 && n % lanes == 0;
-  auto loop = scf::ForOp::create(
-      b, loc, contiguous ? mul(threadId, lanes) : threadId, index(n),
-      index(span));
+  auto loop =
+      scf::ForOp::create(b, loc, contiguous ? mul(threadId, lanes) : threadId,
+                         index(n), index(span));
   OpBuilder::InsertionGuard guard(b);
   b.setInsertionPoint(loop.getBody()->getTerminator());
   Value group = loop.getInductionVar();
@@ -790,8 +790,8 @@ bool Emitter::wantsContiguousLanes(ArrayRef<const StmtNode *> stores,
       return false;
     }
   };
-  return llvm::any_of(stores,
-                      [&](const StmtNode *store) { return reaches(store->first); });
+  return llvm::any_of(
+      stores, [&](const StmtNode *store) { return reaches(store->first); });
 }
 
 //===----------------------------------------------------------------------===//
