@@ -25,8 +25,11 @@ For each config x workload of shared/WORKLOADS.md:
    (docs/RandomInputs.md) and eager's outputs compared with its expected
    outputs (fp64 CPU evaluation of the linalg program).
 3. Ours: every artifact directory <config>-<workload>-<variant> under
-   --artifacts, run as `RUNNER DIR --time --quiet --warmup 10
-   --repetitions 100`; its median_us and whether it passed (PASS, exit 0).
+   --artifacts, run as `RUNNER DIR --graph --quiet --warmup 10
+   --repetitions 100` (the launch sequence captured once in a CUDA graph,
+   median over runs of 10 replays, per call, as PyTorch is timed; with
+   --no-graph, `--time`: device events around plain launches); its
+   median_us and whether it passed (PASS, exit 0).
 
 Writes <out>/<device-slug>-<date>.json and .md. Needs only torch and the
 standard library (bench/workloads/generate.py, stdlib only, is imported for
@@ -444,9 +447,9 @@ def find_artifacts(root):
     return found
 
 
-def run_ours(runner, art_dir, warmup, reps, timeout):
-    cmd = [runner, art_dir, "--time", "--quiet", "--warmup", str(warmup),
-           "--repetitions", str(reps)]
+def run_ours(runner, art_dir, warmup, reps, timeout, graph=True):
+    cmd = [runner, art_dir, "--graph" if graph else "--time", "--quiet",
+           "--warmup", str(warmup), "--repetitions", str(reps)]
     try:
         p = subprocess.run(cmd, stdout=subprocess.PIPE,
                            stderr=subprocess.STDOUT, text=True,
@@ -736,6 +739,7 @@ def write_report(report, out_dir, stem):
         json.dump(report, f, indent=1, sort_keys=False)
         f.write("\n")
     d = report
+    graph = d["settings"].get("runner_graph", False)
     L = ["# Workloads vs PyTorch and the HBM floor, %s (%s)%s" % (
         d["device"], d["date"], ", --quick: a smoke test, not a measurement"
         if d["settings"]["quick"] else ""), "",
@@ -753,15 +757,21 @@ def write_report(report, out_dir, stem):
          "Made by `%s`. Times are us per call. PyTorch: one call captured in "
          "a CUDA graph, median of %d samples of %d replays; f16 storage, "
          "f32 accumulation (%s), every variant checked against eager "
-         "(max_rel_err <= %g). Ours: `tile-gpu-run --time` (median of %d "
-         "runs after %d warm-up runs, device events around the launches, "
-         "no CUDA graph), only variants that passed count. HBM floor: "
+         "(max_rel_err <= %g). Ours: `tile-gpu-run %s` (median of %d "
+         "runs after %d warm-up runs, %s), only variants that passed count. "
+         "HBM floor: "
          "compulsory bytes (bench/workloads/generate.py --bytes) over the "
          "copy bandwidth." % (d["command"], d["settings"]["samples"],
                               d["settings"]["replays"],
                               d["settings"]["f32_matmul_results"], CHECK_TOL,
+                              "--graph" if graph else "--time",
                               d["settings"]["runner_repetitions"],
-                              d["settings"]["runner_warmup"]), "",
+                              d["settings"]["runner_warmup"],
+                              "the launch sequence captured once in a CUDA "
+                              "graph, each run 10 replays between device "
+                              "events, per call" if graph else
+                              "device events around the launches, no CUDA "
+                              "graph"), "",
          "| config | workload | HBM floor | eager | eager+SDPA | compile | "
          "compile+SDPA | best PyTorch | ours (variant) | ours/floor | "
          "ours/PyTorch |",
@@ -967,6 +977,10 @@ def main(argv):
     p.add_argument("--no-ref-check", action="store_true",
                    help="do not check eager against the artifacts' "
                    "expected outputs")
+    p.add_argument("--no-graph", action="store_true",
+                   help="time our artifacts with device events around plain "
+                   "launches (tile-gpu-run --time) instead of CUDA-graph "
+                   "replays (--graph)")
     p.add_argument("--no-ours", action="store_true",
                    help="do not run the artifacts")
     p.add_argument("--f16-scores", action="store_true",
@@ -1073,7 +1087,7 @@ def main(argv):
             if not opts.no_ours:
                 for variant, path in sorted(mine.items()):
                     r = run_ours(opts.runner, path, warmup, reps,
-                                 opts.runner_timeout)
+                                 opts.runner_timeout, not opts.no_graph)
                     entry["ours"][variant] = r
                     log("  ours %-8s %s" % (variant, "%s us %s" % (
                         fmt(r["us"]), "PASS" if r["pass"] else
@@ -1094,6 +1108,7 @@ def main(argv):
                   settings={"samples": opts.samples,
                             "replays": opts.replays, "seed": opts.seed,
                             "runner_warmup": warmup,
+                            "runner_graph": not opts.no_graph,
                             "runner_repetitions": reps,
                             "quick": opts.quick,
                             "check_tolerance": CHECK_TOL,

@@ -22,6 +22,8 @@ using CUmodule = void *;
 using CUfunction = void *;
 using CUstream = void *;
 using CUevent = void *;
+using CUgraph = void *;
+using CUgraphExec = void *;
 
 constexpr CUresult CUDA_SUCCESS = 0;
 constexpr CUresult CUDA_ERROR_NO_DEVICE = 100;
@@ -29,6 +31,8 @@ constexpr int CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR = 75;
 constexpr int CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR = 76;
 constexpr int CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES = 8;
 constexpr unsigned CU_EVENT_DEFAULT = 0;
+constexpr unsigned CU_STREAM_NON_BLOCKING = 1;
+constexpr int CU_STREAM_CAPTURE_MODE_RELAXED = 2;
 
 /// The driver entry points, resolved with dlsym.
 struct CudaApi {
@@ -61,7 +65,38 @@ struct CudaApi {
   CUresult (*cuEventRecord)(CUevent, CUstream);
   CUresult (*cuEventSynchronize)(CUevent);
   CUresult (*cuEventElapsedTime)(float *, CUevent, CUevent);
+  // Graphs (optional: null when the driver lacks them).
+  CUresult (*cuStreamCreate)(CUstream *, unsigned) = nullptr;
+  CUresult (*cuStreamDestroy)(CUstream) = nullptr;
+  CUresult (*cuStreamBeginCapture)(CUstream, int) = nullptr;
+  CUresult (*cuStreamEndCapture)(CUstream, CUgraph *) = nullptr;
+  CUresult (*cuGraphInstantiateWithFlags)(CUgraphExec *, CUgraph,
+                                          unsigned long long) = nullptr;
+  CUresult (*cuGraphLaunch)(CUgraphExec, CUstream) = nullptr;
+  CUresult (*cuGraphExecDestroy)(CUgraphExec) = nullptr;
+  CUresult (*cuGraphDestroy)(CUgraph) = nullptr;
 };
+
+/// Resolves the graph entry points, all or none.
+static void resolveGraphs(void *lib, CudaApi &api) {
+  std::string missing;
+  CudaApi graphs = api;
+  if (resolveSymbol(lib, graphs.cuStreamCreate, {"cuStreamCreate"}, missing) &&
+      resolveSymbol(lib, graphs.cuStreamDestroy,
+                    {"cuStreamDestroy_v2", "cuStreamDestroy"}, missing) &&
+      resolveSymbol(lib, graphs.cuStreamBeginCapture,
+                    {"cuStreamBeginCapture_v2", "cuStreamBeginCapture"},
+                    missing) &&
+      resolveSymbol(lib, graphs.cuStreamEndCapture, {"cuStreamEndCapture"},
+                    missing) &&
+      resolveSymbol(lib, graphs.cuGraphInstantiateWithFlags,
+                    {"cuGraphInstantiateWithFlags"}, missing) &&
+      resolveSymbol(lib, graphs.cuGraphLaunch, {"cuGraphLaunch"}, missing) &&
+      resolveSymbol(lib, graphs.cuGraphExecDestroy, {"cuGraphExecDestroy"},
+                    missing) &&
+      resolveSymbol(lib, graphs.cuGraphDestroy, {"cuGraphDestroy"}, missing))
+    api = graphs;
+}
 
 bool resolveAll(void *lib, CudaApi &api, std::string &missing) {
   return resolveSymbol(lib, api.cuGetErrorName, {"cuGetErrorName"}, missing) &&
@@ -135,6 +170,9 @@ public:
   bool createEvent(EventHandle &event) override;
   bool recordEvent(EventHandle event) override;
   bool elapsedMs(EventHandle start, EventHandle end, float &ms) override;
+  bool beginCapture() override;
+  bool endCapture() override;
+  bool replayGraph(unsigned count, EventHandle start, EventHandle end) override;
 
 private:
   /// Returns true on success, else records `call`'s error.
@@ -149,6 +187,12 @@ private:
   CUmodule module = nullptr;
   std::vector<CUdeviceptr> buffers;
   std::vector<CUevent> events;
+  /// The stream graphs are captured on and replayed on (launches go to the
+  /// legacy default stream otherwise), the graph and its executable.
+  CUstream captureStream = nullptr;
+  bool capturing = false;
+  CUgraph graph = nullptr;
+  CUgraphExec graphExec = nullptr;
 };
 
 } // namespace
@@ -186,6 +230,12 @@ bool CudaDevice::check(CUresult result, const char *call) {
 CudaDevice::~CudaDevice() {
   if (context) {
     // Best effort: a failed launch may have left the context unusable.
+    if (graphExec)
+      api.cuGraphExecDestroy(graphExec);
+    if (graph)
+      api.cuGraphDestroy(graph);
+    if (captureStream)
+      api.cuStreamDestroy(captureStream);
     for (CUevent event : events)
       api.cuEventDestroy(event);
     for (CUdeviceptr buffer : buffers)
@@ -276,7 +326,8 @@ bool CudaDevice::launch(KernelHandle kernel, const unsigned grid[3],
   for (CUdeviceptr &value : values)
     params.push_back(&value);
   return check(api.cuLaunchKernel(kernel, grid[0], grid[1], grid[2], block[0],
-                                  block[1], block[2], sharedMemBytes, nullptr,
+                                  block[1], block[2], sharedMemBytes,
+                                  capturing ? captureStream : nullptr,
                                   params.data(), nullptr),
                "cuLaunchKernel");
 }
@@ -325,6 +376,51 @@ bool CudaDevice::elapsedMs(EventHandle start, EventHandle end, float &ms) {
          check(api.cuEventElapsedTime(&ms, start, end), "cuEventElapsedTime");
 }
 
+bool CudaDevice::beginCapture() {
+  if (!api.cuStreamCreate)
+    return unsupported("graph capture (the driver has no graph API)");
+  if (graphExec || capturing) {
+    errorMessage = "graph capture: the device already holds a graph";
+    return false;
+  }
+  if (!captureStream &&
+      !check(api.cuStreamCreate(&captureStream, CU_STREAM_NON_BLOCKING),
+             "cuStreamCreate"))
+    return false;
+  if (!check(api.cuStreamBeginCapture(captureStream,
+                                      CU_STREAM_CAPTURE_MODE_RELAXED),
+             "cuStreamBeginCapture"))
+    return false;
+  capturing = true;
+  return true;
+}
+
+bool CudaDevice::endCapture() {
+  if (!capturing) {
+    errorMessage = "graph capture: no capture in progress";
+    return false;
+  }
+  capturing = false;
+  return check(api.cuStreamEndCapture(captureStream, &graph),
+               "cuStreamEndCapture") &&
+         check(api.cuGraphInstantiateWithFlags(&graphExec, graph, 0),
+               "cuGraphInstantiateWithFlags");
+}
+
+bool CudaDevice::replayGraph(unsigned count, EventHandle start,
+                             EventHandle end) {
+  if (!graphExec) {
+    errorMessage = "graph replay: no graph was captured";
+    return false;
+  }
+  if (!check(api.cuEventRecord(start, captureStream), "cuEventRecord"))
+    return false;
+  for (unsigned i = 0; i < count; ++i)
+    if (!check(api.cuGraphLaunch(graphExec, captureStream), "cuGraphLaunch"))
+      return false;
+  return check(api.cuEventRecord(end, captureStream), "cuEventRecord");
+}
+
 std::unique_ptr<Device> runtime::openCudaDevice(int index, OpenFailure &failure,
                                                 std::string &error) {
   failure = OpenFailure::NoRuntime;
@@ -340,6 +436,7 @@ std::unique_ptr<Device> runtime::openCudaDevice(int index, OpenFailure &failure,
     dlclose(library);
     return nullptr;
   }
+  resolveGraphs(library, api);
   auto device = std::make_unique<CudaDevice>(library, api);
   if (!device->open(index, failure)) {
     error = device->error();

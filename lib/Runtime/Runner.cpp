@@ -236,10 +236,35 @@ int Runner::time() {
     if (!device.createEvent(event))
       return deviceError("");
   unsigned repetitions = std::max(1u, options.repetitions);
+  if (options.graph) {
+    // Captured once, then per run: reset, `replays` replays between events.
+    unsigned replays = std::max(1u, options.replays);
+    if (!device.synchronize() || !device.beginCapture())
+      return deviceError("graph: ");
+    if (!launchAll(/*syncEach=*/false, {}) || !device.endCapture())
+      return deviceError("graph: ");
+    std::vector<double> micros;
+    for (unsigned run = 0; run < options.warmup + repetitions; ++run) {
+      float ms = 0;
+      if (!reset() || !device.synchronize() ||
+          !device.replayGraph(replays, events.front(), events.back()) ||
+          !device.elapsedMs(events.front(), events.back(), ms))
+        return deviceError("graph: ");
+      if (run >= options.warmup)
+        micros.push_back(double(ms) * 1000.0 / replays);
+    }
+    double median, min, max;
+    summarize(micros, median, min, max);
+    out << format("median_us=%.1f min_us=%.1f max_us=%.1f runs=%u "
+                  "kernels=%zu graph_replays=%u\n",
+                  median, min, max, repetitions, numKernels, replays);
+  }
   // Events around all launches; then, optionally, around each launch.
   for (bool perKernel : {false, true}) {
     if (perKernel && !options.perKernel)
       break;
+    if (!perKernel && options.graph)
+      continue;
     std::vector<std::vector<double>> micros(perKernel ? numKernels : 1);
     std::vector<EventHandle> bounds = {events.front(), events.back()};
     for (unsigned run = 0; run < options.warmup + repetitions; ++run) {

@@ -18,6 +18,7 @@ using namespace mlir::tileir::runtime;
 static const char *const kUsage =
     "usage: tile-gpu-run DIR [--device cuda|hip] [--tolerance X] [--time]\n"
     "                        [--warmup N] [--repetitions N] [--per-kernel]\n"
+    "                        [--graph] [--replays N]\n"
     "                        [--device-index I] [--probe] [--quiet]\n"
     "       tile-gpu-run --probe [--device cuda|hip] [--device-index I]\n";
 
@@ -51,6 +52,8 @@ int main(int argc, char **argv) {
       return kExitPass;
     } else if (arg == "--time") {
       options.time = true;
+    } else if (arg == "--graph") {
+      options.time = options.graph = true;
     } else if (arg == "--per-kernel") {
       options.time = options.perKernel = true;
     } else if (arg == "--probe") {
@@ -68,13 +71,15 @@ int main(int argc, char **argv) {
         return usage("--tolerance takes a non-negative number");
       options.tolerance = tolerance;
     } else if (arg == "--warmup" || arg == "--repetitions" ||
-               arg == "--device-index") {
+               arg == "--replays" || arg == "--device-index") {
       if (!value(text) || !parseCount(text, 1 << 30, count))
         return usage(arg + " takes a non-negative integer");
       if (arg == "--warmup")
         options.warmup = unsigned(count);
       else if (arg == "--repetitions")
         options.repetitions = unsigned(count);
+      else if (arg == "--replays")
+        options.replays = unsigned(count);
       else
         options.deviceIndex = int(count);
     } else if (arg.size() > 1 && arg[0] == '-') {

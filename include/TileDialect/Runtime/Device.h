@@ -68,9 +68,24 @@ public:
   /// Waits for `end`, then sets `ms` to the time from `start` to `end`.
   virtual bool elapsedMs(EventHandle start, EventHandle end, float &ms) = 0;
 
+  /// Graphs (CUDA graphs): between beginCapture() and endCapture(), launches
+  /// are recorded into a graph instead of run; replayGraph() runs it `count`
+  /// times back to back on the device's capture stream, `start` recorded
+  /// before and `end` after. The device keeps one graph. A device without
+  /// graphs returns false with a message.
+  virtual bool beginCapture() { return unsupported("graph capture"); }
+  virtual bool endCapture() { return unsupported("graph capture"); }
+  virtual bool replayGraph(unsigned count, EventHandle start, EventHandle end) {
+    return unsupported("graph replay");
+  }
+
   const std::string &error() const { return errorMessage; }
 
 protected:
+  bool unsupported(const std::string &what) {
+    errorMessage = what + " is not supported on this device";
+    return false;
+  }
   std::string errorMessage;
 };
 

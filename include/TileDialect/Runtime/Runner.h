@@ -41,6 +41,11 @@ struct RunOptions {
   bool perKernel = false;
   unsigned warmup = 10;
   unsigned repetitions = 100;
+  /// With `time`, capture the launch sequence once in a graph (CUDA graph)
+  /// and time `replays` replays back to back per run, per call: launch
+  /// gaps out of the figure, as PyTorch is timed.
+  bool graph = false;
+  unsigned replays = 10;
   int deviceIndex = 0;
   /// Only open the device and print the device line.
   bool probe = false;

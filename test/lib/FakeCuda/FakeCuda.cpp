@@ -4,15 +4,19 @@
 // the entry points tile-gpu-run resolves, over host memory, with a few
 // "kernels" written in C++ and a module image that must start with `FAKE`.
 // Tests put its directory on LD_LIBRARY_PATH. FAKE_CUDA_DEVICES=0 makes
-// cuInit report that there is no device.
+// cuInit report that there is no device; FAKE_CUDA_COUNT=1 prints the number
+// of kernels run to stderr at exit. Graphs: one stream captures launches,
+// which cuGraphLaunch runs again.
 //
 //===----------------------------------------------------------------------===//
 
 #include <chrono>
 #include <cmath>
+#include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <string>
+#include <vector>
 
 namespace {
 
@@ -25,6 +29,8 @@ using HostKernel = void (*)(Params params, unsigned threads);
 struct Function {
   const char *name;
   HostKernel run;
+  /// The number of pointer parameters.
+  int numArgs;
   int maxDynamicSharedMemory = 48 * 1024;
 };
 
@@ -62,13 +68,28 @@ void scaleRow(Params params, unsigned threads) {
     x[i] *= 2.0f;
 }
 
-Function functions[] = {{"add_f32", addF32},
-                        {"sub_f32", subF32},
-                        {"nan_f32", nanF32},
-                        {"scale_row", scaleRow}};
+Function functions[] = {{"add_f32", addF32, 3},
+                        {"sub_f32", subF32, 3},
+                        {"nan_f32", nanF32, 3},
+                        {"scale_row", scaleRow, 1}};
 
 int module = 0;
 int context = 0;
+
+/// A launch recorded while a stream captures: the function, the threads and
+/// the parameter values (device pointers).
+struct Launch {
+  Function *function;
+  unsigned threads;
+  std::vector<unsigned long long> args;
+};
+
+/// The one stream that can capture, whether it is capturing, and the graph.
+int stream = 0;
+unsigned kernelsRun = 0;
+bool capturing = false;
+std::vector<Launch> graph;
+int graphExec = 0;
 
 double nowMs() {
   return std::chrono::duration<double, std::milli>(
@@ -110,7 +131,15 @@ CUresult cuGetErrorString(CUresult error, const char **text) {
   return 1;
 }
 
+static void printKernelsRun() {
+  std::fflush(stdout);
+  std::fprintf(stderr, "fake-cuda: %u kernels run\n", kernelsRun);
+}
+
 CUresult cuInit(unsigned) {
+  if (const char *count = std::getenv("FAKE_CUDA_COUNT");
+      count && std::strcmp(count, "1") == 0)
+    std::atexit(printKernelsRun);
   const char *devices = std::getenv("FAKE_CUDA_DEVICES");
   return devices && std::string(devices) == "0" ? 100 : 0;
 }
@@ -165,13 +194,64 @@ CUresult cuFuncSetAttribute(void *function, int attribute, int value) {
 }
 CUresult cuLaunchKernel(void *f, unsigned gx, unsigned gy, unsigned gz,
                         unsigned bx, unsigned by, unsigned bz, unsigned smem,
-                        void *, void **params, void **) {
+                        void *s, void **params, void **) {
   auto *function = static_cast<Function *>(f);
   if (int(smem) > function->maxDynamicSharedMemory || !params)
     return 1;
-  function->run(params, gx * gy * gz * bx * by * bz);
+  unsigned threads = gx * gy * gz * bx * by * bz;
+  if (capturing && s == &stream) {
+    // Recorded, not run.
+    Launch launch{function, threads, {}};
+    for (int i = 0; i < function->numArgs; ++i)
+      launch.args.push_back(*static_cast<unsigned long long *>(params[i]));
+    graph.push_back(launch);
+    return 0;
+  }
+  function->run(params, threads);
+  ++kernelsRun;
   return 0;
 }
+
+CUresult cuStreamCreate(void **result, unsigned) {
+  *result = &stream;
+  return 0;
+}
+CUresult cuStreamDestroy_v2(void *) { return 0; }
+CUresult cuStreamBeginCapture_v2(void *s, int) {
+  if (s != &stream || capturing)
+    return 1;
+  capturing = true;
+  graph.clear();
+  return 0;
+}
+CUresult cuStreamEndCapture(void *s, void **result) {
+  if (s != &stream || !capturing)
+    return 1;
+  capturing = false;
+  *result = &graph;
+  return 0;
+}
+CUresult cuGraphInstantiateWithFlags(void **result, void *g,
+                                     unsigned long long) {
+  if (g != &graph)
+    return 1;
+  *result = &graphExec;
+  return 0;
+}
+CUresult cuGraphLaunch(void *exec, void *s) {
+  if (exec != &graphExec || s != &stream)
+    return 1;
+  for (Launch &launch : graph) {
+    std::vector<void *> params;
+    for (unsigned long long &arg : launch.args)
+      params.push_back(&arg);
+    launch.function->run(params.data(), launch.threads);
+    ++kernelsRun;
+  }
+  return 0;
+}
+CUresult cuGraphExecDestroy(void *) { return 0; }
+CUresult cuGraphDestroy(void *) { return 0; }
 
 CUresult cuMemAlloc_v2(unsigned long long *ptr, size_t bytes) {
   *ptr = reinterpret_cast<unsigned long long>(std::malloc(bytes));
