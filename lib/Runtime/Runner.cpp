@@ -59,7 +59,10 @@ private:
   /// after each one so that a fault names its kernel. Records `events[0]`
   /// before the first launch and the last one after the last launch, or,
   /// given one more event than kernels, `events[i + 1]` after launch i.
-  bool launchAll(bool syncEach, const std::vector<EventHandle> &events);
+  /// Without `wait` (graph capture, where waiting is not allowed), returns
+  /// after the launches.
+  bool launchAll(bool syncEach, const std::vector<EventHandle> &events,
+                 bool wait = true);
   int deviceError(const std::string &context) {
     err << options.toolName << ": " << context << device.error() << "\n";
     return kExitDeviceError;
@@ -140,7 +143,8 @@ bool Runner::reset() {
   return true;
 }
 
-bool Runner::launchAll(bool syncEach, const std::vector<EventHandle> &events) {
+bool Runner::launchAll(bool syncEach, const std::vector<EventHandle> &events,
+                       bool wait) {
   size_t numKernels = artifact.kernels.size();
   bool perLaunch = events.size() == numKernels + 1;
   if (!events.empty() && !device.recordEvent(events.front())) {
@@ -162,7 +166,7 @@ bool Runner::launchAll(bool syncEach, const std::vector<EventHandle> &events) {
       return false;
     }
   }
-  if (!device.synchronize()) {
+  if (wait && !device.synchronize()) {
     deviceError("running the kernels: ");
     return false;
   }
@@ -241,7 +245,8 @@ int Runner::time() {
     unsigned replays = std::max(1u, options.replays);
     if (!device.synchronize() || !device.beginCapture())
       return deviceError("graph: ");
-    if (!launchAll(/*syncEach=*/false, {}) || !device.endCapture())
+    if (!launchAll(/*syncEach=*/false, {}, /*wait=*/false) ||
+        !device.endCapture())
       return deviceError("graph: ");
     std::vector<double> micros;
     for (unsigned run = 0; run < options.warmup + repetitions; ++run) {

@@ -169,7 +169,9 @@ CUresult cuDevicePrimaryCtxRetain(void **ctx, int) {
 }
 CUresult cuDevicePrimaryCtxRelease_v2(int) { return 0; }
 CUresult cuCtxSetCurrent(void *) { return 0; }
-CUresult cuCtxSynchronize() { return 0; }
+// Waiting while a stream captures is an error (CUDA_ERROR_STREAM_CAPTURE_
+// UNSUPPORTED).
+CUresult cuCtxSynchronize() { return capturing ? 900 : 0; }
 
 CUresult cuModuleLoadData(void **result, const void *image) {
   if (std::memcmp(image, "FAKE", 4) != 0)
