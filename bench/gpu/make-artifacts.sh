@@ -22,6 +22,9 @@
 #                 value, suffixed -s<N> (default 1)
 #   THREAD_ELEMENTS  most elements per thread in element loops; a list
 #                 makes one variant per value, suffixed -e<N> (default 16)
+#   MIN_BLOCKS    --min-blocks values (default: the lowering's, 264); a
+#                 list makes one variant per value, suffixed -m<N>
+#   WORKLOADS     which workloads (default: all six)
 #   FISSION_BLOCKS  --fission-blocks for every artifact (fused programs:
 #                 their parts get their own grids)
 #   MAX_TILE      largest default tile size; a list ("16 32 64") makes one
@@ -58,7 +61,7 @@ for cfg in "${CONFIGS[@]}"; do
     dir=$ROOT/test/Workloads
     examples=$ROOT/test/Examples
   fi
-  for w in vanilla prenorm qknorm keyformer roco ffn; do
+  for w in ${WORKLOADS:-vanilla prenorm qknorm keyformer roco ffn}; do
     src=$dir/$w.mlir
     for program in $PROGRAMS; do
       # (label, entry) of each program to compile from $tmp/$program.mlir.
@@ -87,12 +90,17 @@ for cfg in "${CONFIGS[@]}"; do
       for cap in $MAX_TILE; do
        for split in ${SPLIT_K:-1}; do
         for te in ${THREAD_ELEMENTS:-16}; do
+        for mb in ${MIN_BLOCKS:-default}; do
         for el in ${ELEMENT_LOOPS:-default}; do
           name=$cfg-$w-$label
           [ "$(echo $MAX_TILE | wc -w)" -gt 1 ] && name=$name-t$cap
           [ "$(echo ${SPLIT_K:-1} | wc -w)" -gt 1 ] && name=$name-s$split
           [ "$(echo ${THREAD_ELEMENTS:-16} | wc -w)" -gt 1 ] && name=$name-e$te
           flags=(--split-k="$split" --thread-elements="$te")
+          if [ "$mb" != default ]; then
+            [ "$(echo $MIN_BLOCKS | wc -w)" -gt 1 ] && name=$name-m$mb
+            flags+=(--min-blocks="$mb")
+          fi
           [ -n "${FISSION_BLOCKS:-}" ] && flags+=(--fission-blocks="$FISSION_BLOCKS")
           [ -n "$entry" ] && flags+=(--entry "$entry")
           [ "${MMA:-0}" = 1 ] && flags+=(--mma)
@@ -106,6 +114,7 @@ for cfg in "${CONFIGS[@]}"; do
             --compile-only --artifact "$OUT/$name" | sed "s|^|$name: |"
           end=$(date +%s.%N)
           printf '%s: %.1f s\n' "$name" "$(echo "$end - $start" | bc)"
+        done
         done
         done
        done

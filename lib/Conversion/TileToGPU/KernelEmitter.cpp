@@ -40,6 +40,14 @@ Type gpu_lowering::getStorageType(MLIRContext *ctx, ElementKind kind) {
 
 namespace {
 
+/// A thread's lanes as a block of a tile whose rows have `rowLength`
+/// elements: `rows` rows of `width` consecutive elements, lane r * width + v
+/// being element (row0 + r) * rowLength + col0 + v, col0 a multiple of
+/// `width`.
+struct LaneBlock {
+  int64_t rows = 1, width = 1, rowLength = 1;
+};
+
 class Emitter {
 public:
   Emitter(const Plan &plan, const Kernel &kernel,
@@ -70,20 +78,23 @@ private:
   /// n-element tile, spread over the block's threads: lane i of the group a
   /// thread starts at element g is element g + i * threads. Lanes past the
   /// tile compute element n - 1 and are not valid (`valid` is empty when
-  /// every lane of every group is inside the tile). `contiguous` (n a
-  /// multiple of `lanes`) makes lane i element g * lanes + i instead: a run
-  /// (`runs`), whose operand elements along a row can be loaded as vectors.
+  /// every lane of every group is inside the tile). With a `block`, a
+  /// group is instead a block of rows x width elements (`LaneBlock`), group
+  /// q of the tile's (n / lanes) at rows (q / (rowLength / width)) * rows
+  /// and columns (q mod (rowLength / width)) * width.
   void forEachLaneGroup(int64_t n, int64_t lanes,
                         llvm::function_ref<void(ValueRange, ValueRange)> body,
-                        bool contiguous = false);
-  /// Whether an element loop over tiles of `shape` with `lanes` lanes
-  /// should use contiguous lanes: its stores compute a matmul whose result
-  /// rows hold whole runs and whose right operand loads runs as vectors.
-  bool wantsContiguousLanes(ArrayRef<const StmtNode *> stores,
-                            ArrayRef<int64_t> shape, int64_t lanes) const;
-  /// Whether `flats` is a run: flats[i] = flats[0] + i, flats[0] a multiple
-  /// of the run's length.
-  bool isRun(ValueRange flats) const;
+                        std::optional<LaneBlock> block = std::nullopt);
+  /// The lane block of an element loop over tiles of `shape` with `lanes`
+  /// lanes, if it should have one: its stores compute a matmul with the
+  /// tile's row length whose right operand loads rows of `width` elements
+  /// as vectors; the lanes of one column then share those loads and the
+  /// lanes of one row the left operand's.
+  std::optional<LaneBlock> getLaneBlock(ArrayRef<const StmtNode *> stores,
+                                        ArrayRef<int64_t> shape,
+                                        int64_t lanes) const;
+  /// The lane block `flats` are the lanes of, if any.
+  const LaneBlock *getBlockOf(ValueRange flats) const;
   /// Elements flat0 .. flat0 + count - 1 of expression `id`, flat0 a
   /// multiple of count and the elements in one row of its innermost
   /// dimension: tensor loads as aligned vector loads where the layout
@@ -147,8 +158,9 @@ private:
   /// per lane (f32, rounded to the tensor's type): loads of it read these
   /// registers instead of memory.
   llvm::DenseMap<unsigned, Lanes> carried;
-  /// The lane values of the current contiguous lane group (a run).
-  Lanes currentRun;
+  /// The lanes of the current lane-block group and its block.
+  Lanes blockLanes;
+  LaneBlock currentBlock;
   Value shared, sharedHalf, scratch, scratchBase;
   llvm::DenseMap<unsigned, Value> tensorArgs;
   SmallVector<Value> vars;
@@ -238,26 +250,36 @@ int64_t Emitter::lanesFor(int64_t n) const {
 
 void Emitter::forEachLaneGroup(
     int64_t n, int64_t lanes,
-    llvm::function_ref<void(ValueRange, ValueRange)> body, bool contiguous) {
+    llvm::function_ref<void(ValueRange, ValueRange)> body,
+    std::optional<LaneBlock> block) {
+  if (block) {
+    // Every group lies inside the tile: the block divides it.
+    int64_t columnGroups = block->rowLength / block->width;
+    auto loop = scf::ForOp::create(b, loc, threadId, index(n / lanes),
+                                   index(kernel.threads));
+    OpBuilder::InsertionGuard guard(b);
+    b.setInsertionPoint(loop.getBody()->getTerminator());
+    Value group = loop.getInductionVar();
+    Value first =
+        add(mul(div(group, columnGroups), block->rows * block->rowLength),
+            mul(rem(group, columnGroups), block->width));
+    Lanes flats;
+    for (int64_t r = 0; r < block->rows; ++r)
+      for (int64_t v = 0; v < block->width; ++v)
+        flats.push_back(add(first, index(r * block->rowLength + v)));
+    Lanes outerLanes = std::exchange(blockLanes, flats);
+    LaneBlock outerBlock = std::exchange(currentBlock, *block);
+    body(flats, {});
+    blockLanes = std::move(outerLanes);
+    currentBlock = outerBlock;
+    return;
+  }
   int64_t span = lanes * kernel.threads;
-  contiguous = contiguous && lanes > 1 && n % lanes == 0;
-  auto loop =
-      scf::ForOp::create(b, loc, contiguous ? mul(threadId, lanes) : threadId,
-                         index(n), index(span));
+  auto loop = scf::ForOp::create(b, loc, threadId, index(n), index(span));
   OpBuilder::InsertionGuard guard(b);
   b.setInsertionPoint(loop.getBody()->getTerminator());
   Value group = loop.getInductionVar();
   Lanes flats, valid;
-  if (contiguous) {
-    // Every group lies inside the tile: n is a multiple of `lanes`.
-    for (int64_t i = 0; i < lanes; ++i)
-      flats.push_back(i == 0 ? group
-                             : arith::AddIOp::create(b, loc, group, index(i)));
-    Lanes outer = std::exchange(currentRun, flats);
-    body(flats, valid);
-    currentRun = std::move(outer);
-    return;
-  }
   for (int64_t i = 0; i < lanes; ++i) {
     Value flat = add(group, index(i * kernel.threads));
     if (n % span == 0 || i == 0) {
@@ -594,38 +616,41 @@ Lanes Emitter::formula(unsigned id, ValueRange flats) {
   case Kind::Matmul: {
     int64_t batches = node.sizes[0], m = node.sizes[1], k = node.sizes[2],
             n = node.sizes[3];
-    int64_t count = flats.size();
-    if (count > 1 && n % count == 0 && isRun(flats)) {
-      // One result row: every lane reads the same element of A, and B's
-      // elements for the lanes are consecutive in its row.
-      Value row = div(flats[0], n);
-      Value batch = batches == 1 ? index(0) : div(row, m);
-      Value aRow = mul(row, k);
+    const LaneBlock *block = getBlockOf(flats);
+    if (block && block->rowLength == n && m % block->rows == 0) {
+      // Rows of one batch: lanes in one row share A's element per step,
+      // lanes in one column B's; each row's B elements are consecutive.
+      int64_t rows = block->rows, width = block->width;
+      Value row0 = div(flats[0], n);
+      Value batch = batches == 1 ? index(0) : div(row0, m);
+      Lanes aRows;
+      for (int64_t r = 0; r < rows; ++r)
+        aRows.push_back(mul(add(row0, index(r)), k));
       Value bBase = add(mul(batch, k * n), rem(flats[0], n));
       // Unrolled by up to 8 steps, the loads of all of them first, so
-      // that they are in flight together; the sums keep their order.
+      // that they are in flight together; each sum keeps its order.
       int64_t unroll = k % 8 == 0 ? 8 : k % 4 == 0 ? 4 : 1;
-      Lanes inits(count, constant(0.0));
-      auto steps = reduceLoop(k / unroll, inits, [&](Value j, ValueRange accs) {
-        SmallVector<Value> xs;
-        SmallVector<Lanes> ys;
-        for (int64_t u = 0; u < unroll; ++u) {
-          Value kk = add(mul(j, unroll), index(u));
-          xs.push_back(operand(0, add(aRow, kk))[0]);
-          ys.push_back(
-              elementRun(node.operands[1], add(bBase, mul(kk, n)), count));
-        }
+      Lanes inits(flats.size(), constant(0.0));
+      v = reduceLoop(k / unroll, inits, [&](Value j, ValueRange accs) {
+        Value k0 = mul(j, unroll);
+        SmallVector<Lanes> xs, ys;
+        for (int64_t r = 0; r < rows; ++r)
+          xs.push_back(elementRun(node.operands[0], add(aRows[r], k0), unroll));
+        for (int64_t u = 0; u < unroll; ++u)
+          ys.push_back(elementRun(node.operands[1],
+                                  add(bBase, mul(add(k0, index(u)), n)), width));
         auto contract = arith::FastMathFlags::contract;
         Lanes sums(accs);
         for (int64_t u = 0; u < unroll; ++u)
-          for (int64_t i = 0; i < count; ++i) {
-            Value product =
-                arith::MulFOp::create(b, loc, xs[u], ys[u][i], contract);
-            sums[i] = arith::AddFOp::create(b, loc, sums[i], product, contract);
-          }
+          for (int64_t r = 0; r < rows; ++r)
+            for (int64_t c = 0; c < width; ++c) {
+              Value product = arith::MulFOp::create(b, loc, xs[r][u], ys[u][c],
+                                                    contract);
+              Value &sum = sums[r * width + c];
+              sum = arith::AddFOp::create(b, loc, sum, product, contract);
+            }
         return sums;
       });
-      v = steps;
       break;
     }
     Lanes aRows, bBases;
@@ -675,8 +700,9 @@ Lanes Emitter::formula(unsigned id, ValueRange flats) {
   return perLane([&](unsigned i) { return round(v[i], node.elementKind); });
 }
 
-bool Emitter::isRun(ValueRange flats) const {
-  return flats.size() > 1 && llvm::equal(flats, currentRun);
+const LaneBlock *Emitter::getBlockOf(ValueRange flats) const {
+  return !blockLanes.empty() && llvm::equal(flats, blockLanes) ? &currentBlock
+                                                               : nullptr;
 }
 
 /// The bytes of one element of `kind` in a vector load, or 0 if tensors of
@@ -771,27 +797,48 @@ Lanes Emitter::elementRun(unsigned id, Value flat0, int64_t count) {
   return v;
 }
 
-bool Emitter::wantsContiguousLanes(ArrayRef<const StmtNode *> stores,
-                                   ArrayRef<int64_t> shape,
-                                   int64_t lanes) const {
-  if (lanes < 2 || shape.empty() || shape.back() % lanes != 0)
-    return false;
+std::optional<LaneBlock>
+Emitter::getLaneBlock(ArrayRef<const StmtNode *> stores,
+                      ArrayRef<int64_t> shape, int64_t lanes) const {
+  if (lanes < 2 || shape.empty())
+    return std::nullopt;
+  int64_t rowLength = shape.back();
+  int64_t numRows = 1;
+  for (int64_t extent : shape.drop_back())
+    numRows *= extent;
   // A matmul the stored values reach through lane-preserving ops.
-  std::function<bool(unsigned)> reaches = [&](unsigned id) {
+  std::optional<LaneBlock> found;
+  std::function<void(unsigned)> visit = [&](unsigned id) {
     const ExprNode &node = plan.exprs[id];
     switch (node.kind) {
-    case Kind::Matmul:
-      return node.sizes[3] % lanes == 0 && loadsRun(node.operands[1], lanes);
+    case Kind::Matmul: {
+      if (found || node.sizes[3] != rowLength)
+        return;
+      // The widest vector of B's row that divides the lanes and the row.
+      for (int64_t width = 8; width >= 2; width /= 2) {
+        int64_t rows = lanes / width;
+        if (lanes % width == 0 && rowLength % width == 0 &&
+            numRows % rows == 0 && node.sizes[1] % rows == 0 &&
+            loadsRun(node.operands[1], width)) {
+          found = LaneBlock{rows, width, rowLength};
+          return;
+        }
+      }
+      return;
+    }
     case Kind::Unary:
     case Kind::Binary:
     case Kind::Cast:
-      return llvm::any_of(node.operands, reaches);
+      for (unsigned operand : node.operands)
+        visit(operand);
+      return;
     default:
-      return false;
+      return;
     }
   };
-  return llvm::any_of(
-      stores, [&](const StmtNode *store) { return reaches(store->first); });
+  for (const StmtNode *store : stores)
+    visit(store->first);
+  return found;
 }
 
 //===----------------------------------------------------------------------===//
@@ -893,7 +940,7 @@ void Emitter::emitSplitAccumulation(const StmtNode &loop) {
   Value last =
       arith::MinUIOp::create(b, loc, add(first, index(span)), index(loop.end));
   int64_t lanes = lanesFor(value.numElements);
-  bool contiguous = wantsContiguousLanes({&store}, value.shape, lanes);
+  std::optional<LaneBlock> block = getLaneBlock({&store}, value.shape, lanes);
   forEachLaneGroup(
       value.numElements, lanes,
       [&](ValueRange flats, ValueRange valid) {
@@ -916,7 +963,7 @@ void Emitter::emitSplitAccumulation(const StmtNode &loop) {
                 tensorArgs[store.access.tensor], ValueRange{address});
           });
       },
-      contiguous);
+      block);
   gpu::BarrierOp::create(b, loc);
 }
 
@@ -950,7 +997,7 @@ void Emitter::emitPerElementLoop(const StmtNode &loop) {
         stores, [&](const StmtNode *s) { return s->access.tensor == tensor; });
   };
   int64_t lanes = lanesFor(shape.numElements);
-  bool contiguous = wantsContiguousLanes(stores, shape.shape, lanes);
+  std::optional<LaneBlock> block = getLaneBlock(stores, shape.shape, lanes);
   forEachLaneGroup(
       shape.numElements, lanes,
       [&](ValueRange flats, ValueRange valid) {
@@ -999,7 +1046,7 @@ void Emitter::emitPerElementLoop(const StmtNode &loop) {
             });
         }
       },
-      contiguous);
+      block);
   gpu::BarrierOp::create(b, loc);
 }
 

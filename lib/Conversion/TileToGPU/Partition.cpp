@@ -5,6 +5,7 @@
 #include "llvm/ADT/DenseSet.h"
 #include "llvm/ADT/STLExtras.h"
 
+#include <functional>
 #include <set>
 
 using namespace mlir;
@@ -319,6 +320,37 @@ getSplitAddend(const Plan &plan, unsigned id,
   return std::nullopt;
 }
 
+/// The number of elements of the tiles a kernel's body stores, if the body
+/// is an element loop whose stores compute a matmul (through elementwise
+/// ops).
+static std::optional<int64_t>
+getMatmulLoopElements(const Plan &plan, const StmtNode &body,
+                      const Kernel &kernel) {
+  if (body.kind != StmtNode::Kind::Loop ||
+      !kernel.perElementLoops.contains(unsigned(&body - plan.stmts.data())))
+    return std::nullopt;
+  SmallVector<unsigned> leaves;
+  collectSequence(plan, body.first, leaves);
+  bool matmul = false;
+  for (unsigned leaf : leaves) {
+    if (plan.stmts[leaf].kind != StmtNode::Kind::Store)
+      return std::nullopt;
+    std::function<bool(unsigned)> reaches = [&](unsigned id) {
+      const ExprNode &node = plan.exprs[id];
+      if (node.kind == Kind::Matmul)
+        return true;
+      if (node.kind != Kind::Unary && node.kind != Kind::Binary &&
+          node.kind != Kind::Cast)
+        return false;
+      return llvm::any_of(node.operands, reaches);
+    };
+    matmul |= reaches(plan.stmts[leaf].first);
+  }
+  if (!matmul || leaves.empty())
+    return std::nullopt;
+  return plan.exprs[plan.stmts[leaves.front()].first].numElements;
+}
+
 namespace {
 
 /// Assigns buffers for one kernel body.
@@ -561,7 +593,15 @@ static Kernel buildKernel(const Plan &plan,
       kernel.numBlocks *= kernel.splitChunks;
     }
   }
-  int64_t warps = (planner.widest + 31) / 32;
+  // Threads for the widest tile; a kernel that is one matmul accumulation
+  // loop gets `thread-elements` elements per thread (a block of them, see
+  // KernelEmitter) instead: lanes then share their operand loads.
+  int64_t widest = planner.widest;
+  if (std::optional<int64_t> elements =
+          getMatmulLoopElements(plan, only, kernel))
+    widest = (*elements + options.threadElements - 1) /
+             std::max(1u, options.threadElements);
+  int64_t warps = (widest + 31) / 32;
   kernel.threads = unsigned(
       std::min<int64_t>(options.blockSize, std::max<int64_t>(32, warps * 32)));
   kernel.maxLanes = std::max(1u, options.threadElements);
