@@ -637,15 +637,15 @@ Lanes Emitter::formula(unsigned id, ValueRange flats) {
         for (int64_t r = 0; r < rows; ++r)
           xs.push_back(elementRun(node.operands[0], add(aRows[r], k0), unroll));
         for (int64_t u = 0; u < unroll; ++u)
-          ys.push_back(elementRun(node.operands[1],
-                                  add(bBase, mul(add(k0, index(u)), n)), width));
+          ys.push_back(elementRun(
+              node.operands[1], add(bBase, mul(add(k0, index(u)), n)), width));
         auto contract = arith::FastMathFlags::contract;
         Lanes sums(accs);
         for (int64_t u = 0; u < unroll; ++u)
           for (int64_t r = 0; r < rows; ++r)
             for (int64_t c = 0; c < width; ++c) {
-              Value product = arith::MulFOp::create(b, loc, xs[r][u], ys[u][c],
-                                                    contract);
+              Value product =
+                  arith::MulFOp::create(b, loc, xs[r][u], ys[u][c], contract);
               Value &sum = sums[r * width + c];
               sum = arith::AddFOp::create(b, loc, sum, product, contract);
             }

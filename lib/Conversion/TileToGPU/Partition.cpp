@@ -323,9 +323,9 @@ getSplitAddend(const Plan &plan, unsigned id,
 /// The number of elements of the tiles a kernel's body stores, if the body
 /// is an element loop whose stores compute a matmul (through elementwise
 /// ops).
-static std::optional<int64_t>
-getMatmulLoopElements(const Plan &plan, const StmtNode &body,
-                      const Kernel &kernel) {
+static std::optional<int64_t> getMatmulLoopElements(const Plan &plan,
+                                                    const StmtNode &body,
+                                                    const Kernel &kernel) {
   if (body.kind != StmtNode::Kind::Loop ||
       !kernel.perElementLoops.contains(unsigned(&body - plan.stmts.data())))
     return std::nullopt;
