@@ -22,6 +22,8 @@
 #                 value, suffixed -s<N> (default 1)
 #   THREAD_ELEMENTS  most elements per thread in element loops; a list
 #                 makes one variant per value, suffixed -e<N> (default 16)
+#   K_SLICES      --k-slices values; a list makes one variant per value,
+#                 suffixed -k<N> (default: the lowering's, 8)
 #   MIN_BLOCKS    --min-blocks values (default: the lowering's, 264); a
 #                 list makes one variant per value, suffixed -m<N>
 #   WORKLOADS     which workloads (default: all six)
@@ -91,12 +93,17 @@ for cfg in "${CONFIGS[@]}"; do
        for split in ${SPLIT_K:-1}; do
         for te in ${THREAD_ELEMENTS:-16}; do
         for mb in ${MIN_BLOCKS:-default}; do
+        for ks in ${K_SLICES:-default}; do
         for el in ${ELEMENT_LOOPS:-default}; do
           name=$cfg-$w-$label
           [ "$(echo $MAX_TILE | wc -w)" -gt 1 ] && name=$name-t$cap
           [ "$(echo ${SPLIT_K:-1} | wc -w)" -gt 1 ] && name=$name-s$split
           [ "$(echo ${THREAD_ELEMENTS:-16} | wc -w)" -gt 1 ] && name=$name-e$te
           flags=(--split-k="$split" --thread-elements="$te")
+          if [ "$ks" != default ]; then
+            [ "$(echo $K_SLICES | wc -w)" -gt 1 ] && name=$name-k$ks
+            flags+=(--k-slices="$ks")
+          fi
           if [ "$mb" != default ]; then
             [ "$(echo $MIN_BLOCKS | wc -w)" -gt 1 ] && name=$name-m$mb
             flags+=(--min-blocks="$mb")
@@ -114,6 +121,7 @@ for cfg in "${CONFIGS[@]}"; do
             --compile-only --artifact "$OUT/$name" | sed "s|^|$name: |"
           end=$(date +%s.%N)
           printf '%s: %.1f s\n' "$name" "$(echo "$end - $start" | bc)"
+        done
         done
         done
         done

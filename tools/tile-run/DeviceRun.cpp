@@ -37,6 +37,7 @@ FailureOr<runtime::Artifact> tileir::compileArtifact(
   pipeline.elementLoops = options.elementLoops;
   pipeline.splitK = options.splitK;
   pipeline.threadElements = options.threadElements;
+  pipeline.kSlices = options.kSlices;
   pipeline.fissionBlocks = options.fissionBlocks;
   pipeline.mma = options.mma;
   pipeline.chip = options.chip;
@@ -146,6 +147,7 @@ std::string tileir::tuningEntryJSON(ProgramOp program,
                            {"element_loops", options.elementLoops},
                            {"split_k", int64_t(options.splitK)},
                            {"thread_elements", int64_t(options.threadElements)},
+                           {"k_slices", int64_t(options.kSlices)},
                            {"fission_blocks", options.fissionBlocks},
                            {"mma", options.mma},
                            {"block_size", int64_t(options.blockSize)},
@@ -199,6 +201,8 @@ tileir::applyTuning(StringRef path, ProgramOp program,
         options.splitK = unsigned(*v);
       if (std::optional<int64_t> v = entry->getInteger("thread_elements"))
         options.threadElements = unsigned(*v);
+      if (std::optional<int64_t> v = entry->getInteger("k_slices"))
+        options.kSlices = unsigned(*v);
       if (std::optional<int64_t> v = entry->getInteger("fission_blocks"))
         options.fissionBlocks = *v;
       if (std::optional<bool> v = entry->getBoolean("mma"))

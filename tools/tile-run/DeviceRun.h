@@ -36,6 +36,7 @@ struct DeviceCompileOptions {
   bool elementLoops = true;
   unsigned splitK = 1;
   unsigned threadElements = 16;
+  unsigned kSlices = 8;
   int64_t fissionBlocks = 0;
   bool mma = false;
   uint64_t seed = 0;

@@ -122,6 +122,10 @@ static cl::opt<unsigned> threadElements(
     "thread-elements", cl::init(16),
     cl::desc("GPU: most elements one thread computes together in an element "
              "loop (--tile-lower-to-gpu thread-elements)"));
+static cl::opt<unsigned> kSlices(
+    "k-slices", cl::init(8),
+    cl::desc("GPU: most slices of a split matmul accumulation's chunk per "
+             "block (--tile-lower-to-gpu k-slices; 1: never)"));
 static cl::opt<int64_t> fissionBlocks(
     "fission-blocks", cl::init(0),
     cl::desc("GPU: split kernels with fewer blocks than this into one kernel "
@@ -345,6 +349,7 @@ int runOnDevice(Runnable &runnable, Runnable *reference,
   options.elementLoops = elementLoops;
   options.splitK = splitK;
   options.threadElements = threadElements;
+  options.kSlices = kSlices;
   options.fissionBlocks = fissionBlocks;
   options.mma = mma;
   if (!tuningCache.empty()) {
@@ -355,6 +360,7 @@ int runOnDevice(Runnable &runnable, Runnable *reference,
         elementLoops.getNumOccurrences() || blockSize.getNumOccurrences() ||
         minBlocks.getNumOccurrences() || splitK.getNumOccurrences() ||
         mma.getNumOccurrences() || threadElements.getNumOccurrences() ||
+        kSlices.getNumOccurrences() ||
         fissionBlocks.getNumOccurrences();
     llvm::Expected<std::string> line =
         applyTuning(tuningCache, program, options, fixed, keepLowering);

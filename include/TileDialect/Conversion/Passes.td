@@ -113,6 +113,10 @@ def TileLowerToGPU : Pass<"tile-lower-to-gpu", "::mlir::ModuleOp"> {
            "Most elements one thread computes together in an element loop "
            "(operand elements they share are loaded once; accumulators stay "
            "in registers)">,
+    Option<"kSlices", "k-slices", "unsigned", "8",
+           "Most slices a split matmul accumulation cuts each block's chunk "
+           "of iterations into, one per group of the block's threads, their "
+           "partial sums added in shared memory (1: never)">,
     Option<"splitK", "split-k", "unsigned", "1",
            "Split a kernel that is one accumulation loop S = S + g(k) into "
            "an f32 tensor, while it has fewer than min-blocks blocks, into "

@@ -93,6 +93,8 @@ private:
   std::optional<LaneBlock> getLaneBlock(ArrayRef<const StmtNode *> stores,
                                         ArrayRef<int64_t> shape,
                                         int64_t lanes) const;
+  /// The lanes (element indices) of group `group` of a lane block.
+  Lanes blockFlats(Value group, const LaneBlock &block);
   /// The lane block `flats` are the lanes of, if any.
   const LaneBlock *getBlockOf(ValueRange flats) const;
   /// Elements flat0 .. flat0 + count - 1 of expression `id`, flat0 a
@@ -254,19 +256,11 @@ void Emitter::forEachLaneGroup(
     std::optional<LaneBlock> block) {
   if (block) {
     // Every group lies inside the tile: the block divides it.
-    int64_t columnGroups = block->rowLength / block->width;
     auto loop = scf::ForOp::create(b, loc, threadId, index(n / lanes),
                                    index(kernel.threads));
     OpBuilder::InsertionGuard guard(b);
     b.setInsertionPoint(loop.getBody()->getTerminator());
-    Value group = loop.getInductionVar();
-    Value first =
-        add(mul(div(group, columnGroups), block->rows * block->rowLength),
-            mul(rem(group, columnGroups), block->width));
-    Lanes flats;
-    for (int64_t r = 0; r < block->rows; ++r)
-      for (int64_t v = 0; v < block->width; ++v)
-        flats.push_back(add(first, index(r * block->rowLength + v)));
+    Lanes flats = blockFlats(loop.getInductionVar(), *block);
     Lanes outerLanes = std::exchange(blockLanes, flats);
     LaneBlock outerBlock = std::exchange(currentBlock, *block);
     body(flats, {});
@@ -292,6 +286,17 @@ void Emitter::forEachLaneGroup(
     valid.push_back(inside);
   }
   body(flats, valid);
+}
+
+Lanes Emitter::blockFlats(Value group, const LaneBlock &block) {
+  int64_t columnGroups = block.rowLength / block.width;
+  Value first = add(mul(div(group, columnGroups), block.rows * block.rowLength),
+                    mul(rem(group, columnGroups), block.width));
+  Lanes flats;
+  for (int64_t r = 0; r < block.rows; ++r)
+    for (int64_t v = 0; v < block.width; ++v)
+      flats.push_back(add(first, index(r * block.rowLength + v)));
+  return flats;
 }
 
 void Emitter::ifValid(ValueRange valid, unsigned i,
@@ -939,27 +944,73 @@ void Emitter::emitSplitAccumulation(const StmtNode &loop) {
   Value first = add(index(loop.start), mul(chunk, span));
   Value last =
       arith::MinUIOp::create(b, loc, add(first, index(span)), index(loop.end));
-  int64_t lanes = lanesFor(value.numElements);
+  int64_t n = value.numElements;
+  // With k slices, each group of lanes is computed by `kSlices` threads.
+  unsigned slices = kernel.kSlices;
+  int64_t lanes = lanesFor(n * slices);
   std::optional<LaneBlock> block = getLaneBlock({&store}, value.shape, lanes);
+  auto sumChunk = [&](ValueRange flats, Value from, int64_t stride) {
+    Lanes zeros(flats.size(), constant(0.0));
+    auto partial = scf::ForOp::create(
+        b, loc, from, last, index(stride), zeros,
+        [&](OpBuilder &, Location, Value k, ValueRange sums) {
+          vars[loop.var] = k;
+          Lanes g = element(kernel.splitAddend, flats);
+          Lanes next;
+          for (auto [sum, x] : llvm::zip_equal(sums, g))
+            next.push_back(arith::AddFOp::create(b, loc, sum, x));
+          scf::YieldOp::create(b, loc, ValueRange(next));
+        });
+    return Lanes(partial.getResults());
+  };
+  if (slices > 1 && block && n / lanes * slices == kernel.threads) {
+    // Thread p: slice p / groups of the chunk's iterations, for group
+    // p mod groups; the slices' sums meet in shared memory.
+    int64_t groups = n / lanes;
+    auto threads = scf::ForOp::create(b, loc, threadId, index(groups * slices),
+                                      index(kernel.threads));
+    {
+      OpBuilder::InsertionGuard guard(b);
+      b.setInsertionPoint(threads.getBody()->getTerminator());
+      Value p = threads.getInductionVar();
+      Value slice = div(p, groups);
+      Lanes flats = blockFlats(rem(p, groups), *block);
+      Lanes outerLanes = std::exchange(blockLanes, flats);
+      LaneBlock outerBlock = std::exchange(currentBlock, *block);
+      Lanes sums = sumChunk(flats, add(first, mul(slice, loop.step)),
+                            loop.step * slices);
+      blockLanes = std::move(outerLanes);
+      currentBlock = outerBlock;
+      Value base = mul(slice, n);
+      for (auto [flat, sum] : llvm::zip_equal(flats, sums))
+        memref::StoreOp::create(b, loc, sum, shared, add(base, flat));
+    }
+    gpu::BarrierOp::create(b, loc);
+    forEachElement(n, [&](Value flat) {
+      Value total = memref::LoadOp::create(b, loc, shared, flat);
+      for (unsigned s = 1; s < slices; ++s)
+        total = arith::AddFOp::create(
+            b, loc, total,
+            memref::LoadOp::create(b, loc, shared, add(index(s * n), flat)));
+      Value address = tensorOffset(store.access, value.shape, flat);
+      memref::AtomicRMWOp::create(b, loc, arith::AtomicRMWKind::addf, total,
+                                  tensorArgs[store.access.tensor],
+                                  ValueRange{address});
+    });
+    gpu::BarrierOp::create(b, loc);
+    return;
+  }
+  lanes = lanesFor(n);
+  block = getLaneBlock({&store}, value.shape, lanes);
   forEachLaneGroup(
-      value.numElements, lanes,
+      n, lanes,
       [&](ValueRange flats, ValueRange valid) {
-        Lanes zeros(flats.size(), constant(0.0));
-        auto partial = scf::ForOp::create(
-            b, loc, first, last, index(loop.step), zeros,
-            [&](OpBuilder &, Location, Value k, ValueRange sums) {
-              vars[loop.var] = k;
-              Lanes g = element(kernel.splitAddend, flats);
-              Lanes next;
-              for (auto [sum, x] : llvm::zip_equal(sums, g))
-                next.push_back(arith::AddFOp::create(b, loc, sum, x));
-              scf::YieldOp::create(b, loc, ValueRange(next));
-            });
+        Lanes sums = sumChunk(flats, first, loop.step);
         for (unsigned i = 0; i < flats.size(); ++i)
           ifValid(valid, i, [&] {
             Value address = tensorOffset(store.access, value.shape, flats[i]);
             memref::AtomicRMWOp::create(
-                b, loc, arith::AtomicRMWKind::addf, partial.getResult(i),
+                b, loc, arith::AtomicRMWKind::addf, sums[i],
                 tensorArgs[store.access.tensor], ValueRange{address});
           });
       },

@@ -157,6 +157,7 @@ LogicalResult TileLowerToGPUPass::lower(ProgramOp program) {
   partitionOptions.splitK = splitK;
   partitionOptions.minBlocks = minBlocks;
   partitionOptions.threadElements = threadElements;
+  partitionOptions.kSlices = kSlices;
   partitionOptions.fissionBlocks = fissionBlocks;
   partitionOptions.mma = mma;
   partitionOptions.tensorKinds = kinds;

@@ -597,13 +597,32 @@ static Kernel buildKernel(const Plan &plan,
   // loop gets `thread-elements` elements per thread (a block of them, see
   // KernelEmitter) instead: lanes then share their operand loads.
   int64_t widest = planner.widest;
-  if (std::optional<int64_t> elements =
-          getMatmulLoopElements(plan, only, kernel))
-    widest = (*elements + options.threadElements - 1) /
+  std::optional<int64_t> matmulElements =
+      getMatmulLoopElements(plan, only, kernel);
+  if (matmulElements)
+    widest = (*matmulElements + options.threadElements - 1) /
              std::max(1u, options.threadElements);
   int64_t warps = (widest + 31) / 32;
   kernel.threads = unsigned(
       std::min<int64_t>(options.blockSize, std::max<int64_t>(32, warps * 32)));
+  // A split matmul accumulation whose groups of lanes leave threads of the
+  // block idle gives them slices of its chunk's iterations, the partial sums
+  // added through shared memory (as many slices as the block and
+  // `shared-memory` hold, a power of two).
+  if (matmulElements && kernel.splitChunks > 1 && options.kSlices > 1) {
+    int64_t groups = widest;
+    int64_t slices = 1;
+    while (slices * 2 <= int64_t(options.kSlices) &&
+           groups * slices * 2 <= int64_t(options.blockSize) &&
+           slices * 2 * *matmulElements * 4 <= options.sharedMemoryBytes)
+      slices *= 2;
+    if (slices > 1) {
+      kernel.kSlices = unsigned(slices);
+      kernel.threads = unsigned(groups * slices);
+      kernel.sharedElements =
+          std::max(kernel.sharedElements, slices * *matmulElements);
+    }
+  }
   kernel.maxLanes = std::max(1u, options.threadElements);
   SmallVector<const Access *> writes, reads;
   collectAccesses(plan, body, writes, reads);

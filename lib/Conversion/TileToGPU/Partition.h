@@ -101,6 +101,11 @@ struct Kernel {
   int64_t chunkTrips = 0;
   /// The expression g (the addend that does not read S).
   unsigned splitAddend = 0;
+  /// A split matmul accumulation may also cut its chunk among `kSlices`
+  /// groups of the block's threads (iteration i to slice i mod kSlices),
+  /// their partial sums added in shared memory (`threads` = groups of lanes
+  /// x kSlices; the shared buffer holds kSlices tiles).
+  unsigned kSlices = 1;
   /// Shared memory (f32 and f16 buffers) and per-block global scratch (f32),
   /// in elements.
   int64_t sharedElements = 0, sharedHalfElements = 0, scratchElements = 0;
@@ -119,6 +124,9 @@ struct PartitionOptions {
   /// chunks as reach that.
   unsigned splitK = 1;
   int64_t minBlocks = 0;
+  /// Most slices of a split matmul accumulation's chunk per block
+  /// (`Kernel::kSlices`; 1: never).
+  unsigned kSlices = 8;
   /// Most elements a thread computes together in an element loop.
   unsigned threadElements = 16;
   /// A kernel with fewer blocks than this whose body (below the grid) is a

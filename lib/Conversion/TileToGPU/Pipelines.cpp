@@ -95,6 +95,7 @@ void tileir::addTileLowerToGPUPass(OpPassManager &pm,
   lower.elementLoops = options.elementLoops;
   lower.splitK = options.splitK;
   lower.threadElements = options.threadElements;
+  lower.kSlices = options.kSlices;
   lower.fissionBlocks = options.fissionBlocks;
   lower.mma = options.mma && !rocdl;
   lower.blockSize = options.blockSize;

@@ -4,6 +4,8 @@
 // RUN: tile-opt %s --split-input-file --tile-lower-to-gpu="split-k=4" --canonicalize --cse | FileCheck %s --check-prefix=SPLIT
 // RUN: tile-opt %s --split-input-file --tile-lower-to-gpu="thread-elements=1" --canonicalize --cse | FileCheck %s --check-prefix=ONELANE
 // RUN: tile-opt %s --split-input-file --tile-lower-to-gpu="fission-blocks=8" --canonicalize --cse | FileCheck %s --check-prefix=FISSION
+// RUN: tile-opt %s --split-input-file --tile-lower-to-gpu="split-k=2 thread-elements=64 min-blocks=8 tile-sizes=tile_k=4" --canonicalize --cse | FileCheck %s --check-prefix=SLICES
+// RUN: tile-opt %s --split-input-file --tile-lower-to-gpu="split-k=2 thread-elements=64 min-blocks=8 tile-sizes=tile_k=4 k-slices=1" --canonicalize --cse | FileCheck %s --check-prefix=NOSLICES
 
 // Iterations write disjoint tiles of B: the loop becomes the grid (4 blocks),
 // the exp is computed and rounded to f16 per element, nothing is buffered.
@@ -478,6 +480,32 @@ tile.program @not_element_loop(%A: !tile.tensor<2x2x64xf32, input>,
 // ONELANE-COUNT-1: memref.load %arg1
 // ONELANE-NOT: memref.load %arg1
 // ONELANE: gpu.return
+// Split in 2 chunks of 8 iterations (tile_k = 4), 64 lanes per thread
+// (8 rows x 8 columns): 8 groups of lanes cover a 16x32 tile, so 8 threads
+// per group each sum every 8th iteration of the chunk (k slices), their
+// partial tiles stored in shared memory (8 x 512 floats), then after a
+// barrier each element's 8 partial sums are added together and atomically
+// to S. With k-slices=1, one slice: 32 threads (the fewest) of 16 lanes,
+// the atomics straight from the registers.
+// SLICES-LABEL: func.func @lanes
+// SLICES: blocks in (%c8, %c1, %c1) threads in (%c64, %c1, %c1)
+// SLICES: gpu.func @lanes_k0({{.*}}) workgroup(%[[SH:.*]] : memref<4096xf32, #gpu.address_space<workgroup>>)
+// SLICES: scf.for %{{.*}} = %thread_id_x to %c64 step %c64 {
+// SLICES: scf.for {{.*}} step %c32 iter_args(
+// SLICES-COUNT-64: memref.store %{{.*}}, %[[SH]]
+// SLICES: gpu.barrier
+// SLICES: scf.for %{{.*}} = %thread_id_x to %c512 step %c64 {
+// SLICES-COUNT-8: memref.load %[[SH]]
+// SLICES: memref.atomic_rmw addf
+// SLICES: gpu.barrier
+// NOSLICES-LABEL: func.func @lanes
+// NOSLICES: blocks in (%c8, %c1, %c1) threads in (%c32, %c1, %c1)
+// NOSLICES-NOT: workgroup
+// NOSLICES: scf.for {{.*}} step %c4 iter_args(
+// NOSLICES-NOT: gpu.barrier
+// NOSLICES-COUNT-16: memref.atomic_rmw addf
+// NOSLICES-NEXT: }
+// NOSLICES-NEXT: gpu.barrier
 tile.program @lanes(%X: !tile.tensor<16x64xf16, input>,
                     %W: !tile.tensor<64x128xf16, input>,
                     %S: !tile.tensor<16x128xf32, output>) attributes {tile.tile_sizes = {tile_n = 32, tile_k = 16}} {

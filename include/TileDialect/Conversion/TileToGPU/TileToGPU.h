@@ -44,6 +44,11 @@ struct GPUPipelineOptions : public PassPipelineOptions<GPUPipelineOptions> {
       llvm::cl::desc("Most elements one thread computes together in an "
                      "element loop"),
       llvm::cl::init(16)};
+  Option<unsigned> kSlices{
+      *this, "k-slices",
+      llvm::cl::desc("Most slices of a split matmul accumulation's chunk per "
+                     "block (1: never)"),
+      llvm::cl::init(8)};
   Option<unsigned> splitK{
       *this, "split-k",
       llvm::cl::desc("Split lone f32 accumulation loops into up to this many "
