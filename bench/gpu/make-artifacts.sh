@@ -27,6 +27,8 @@
 #   MIN_BLOCKS    --min-blocks values (default: the lowering's, 264); a
 #                 list makes one variant per value, suffixed -m<N>
 #   WORKLOADS     which workloads (default: all six)
+#   TILE_SIZES    --tile-sizes for every artifact (NAME=N,...; names a
+#                 program lacks are ignored), e.g. tile_r0=32
 #   FISSION_BLOCKS  --fission-blocks for every artifact (fused programs:
 #                 their parts get their own grids)
 #   MAX_TILE      largest default tile size; a list ("16 32 64") makes one
@@ -109,6 +111,7 @@ for cfg in "${CONFIGS[@]}"; do
             flags+=(--min-blocks="$mb")
           fi
           [ -n "${FISSION_BLOCKS:-}" ] && flags+=(--fission-blocks="$FISSION_BLOCKS")
+          [ -n "${TILE_SIZES:-}" ] && flags+=(--tile-sizes="$TILE_SIZES")
           [ -n "$entry" ] && flags+=(--entry "$entry")
           [ "${MMA:-0}" = 1 ] && flags+=(--mma)
           if [ "$el" != default ]; then

@@ -633,8 +633,11 @@ Lanes Emitter::formula(unsigned id, ValueRange flats) {
         aRows.push_back(mul(add(row0, index(r)), k));
       Value bBase = add(mul(batch, k * n), rem(flats[0], n));
       // Unrolled by up to 8 steps, the loads of all of them first, so
-      // that they are in flight together; each sum keeps its order.
-      int64_t unroll = k % 8 == 0 ? 8 : k % 4 == 0 ? 4 : 1;
+      // that they are in flight together; each sum keeps its order. At
+      // most 96 loaded values live at once (registers).
+      int64_t unroll = 8;
+      while (unroll > 1 && (k % unroll != 0 || unroll * (rows + width) > 96))
+        unroll /= 2;
       Lanes inits(flats.size(), constant(0.0));
       v = reduceLoop(k / unroll, inits, [&](Value j, ValueRange accs) {
         Value k0 = mul(j, unroll);
