@@ -174,9 +174,23 @@ LogicalResult TileLowerToGPUPass::lower(ProgramOp program) {
   // largest defaulted size stepping a grid loop of the kernel with the
   // fewest blocks, while that helps. A kernel that stores one tile per
   // block is not a reason to shrink the tiles that other kernels share.
+  // Sizes stepping the grid of a split accumulation are kept: splitting
+  // gave that kernel its blocks, and smaller tiles would make it read its
+  // operands more often.
   while (minBlocks > 0) {
     std::optional<std::string> shrink;
     int64_t fewest = minBlocks;
+    llvm::StringSet<> kept;
+    for (const Kernel &kernel : kernels) {
+      if (kernel.splitChunks < 2)
+        continue;
+      for (const GridLoop &g : kernel.grid) {
+        auto loop = cast<LoopOp>(plan->stmts[g.stmt].op);
+        if (auto size = loop.getStep().getDefiningOp<SizeOp>())
+          if (auto symbol = dyn_cast<StringAttr>(size.getValue()))
+            kept.insert(symbol.getValue());
+      }
+    }
     for (const Kernel &kernel : kernels) {
       if (kernel.numBlocks >= fewest ||
           plan->stmts[kernel.body].kind == interp::StmtNode::Kind::Store)
@@ -187,7 +201,8 @@ LogicalResult TileLowerToGPUPass::lower(ProgramOp program) {
         auto loop = cast<LoopOp>(plan->stmts[g.stmt].op);
         auto size = loop.getStep().getDefiningOp<SizeOp>();
         auto symbol = size ? dyn_cast<StringAttr>(size.getValue()) : nullptr;
-        if (!symbol || !defaulted.contains(symbol.getValue()))
+        if (!symbol || !defaulted.contains(symbol.getValue()) ||
+            kept.contains(symbol.getValue()))
           return;
         int64_t value = sizes->lookup(symbol.getValue());
         if (value > largest) {
