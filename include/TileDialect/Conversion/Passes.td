@@ -89,8 +89,9 @@ def TileLowerToGPU : Pass<"tile-lower-to-gpu", "::mlir::ModuleOp"> {
     `max-tile-size` is given, the largest power of two up to it that divides
     every loop stepping by the size (what `tile-run` does by default); sizes
     bound that way that step grid loops are then halved, the largest first,
-    while a kernel has fewer than `min-blocks` blocks (default 264, two per
-    H100 SM). Explicit sizes are never changed. An unbound size is an error. f64 tensors and tiles are refused.
+    while a kernel with a loop below its grid has fewer than `min-blocks`
+    blocks (default 264, two per H100 SM), except sizes stepping the grid of
+    a split accumulation (`split-k`). Explicit sizes are never changed. An unbound size is an error. f64 tensors and tiles are refused.
 
     `--tile-lower-to-nvvm` and `--tile-lower-to-rocdl` continue from here to
     `gpu.binary` (see docs/GPULowering.md).
