@@ -816,36 +816,23 @@ Emitter::getLaneBlock(ArrayRef<const StmtNode *> stores,
     numRows *= extent;
   // A matmul the stored values reach through lane-preserving ops.
   std::optional<LaneBlock> found;
-  std::function<void(unsigned)> visit = [&](unsigned id) {
+  auto consider = [&](unsigned id) {
     const ExprNode &node = plan.exprs[id];
-    switch (node.kind) {
-    case Kind::Matmul: {
-      if (found || node.sizes[3] != rowLength)
+    if (found || node.sizes[3] != rowLength)
+      return;
+    // The widest vector of B's row that divides the lanes and the row.
+    for (int64_t width = 8; width >= 2; width /= 2) {
+      int64_t rows = lanes / width;
+      if (lanes % width == 0 && rowLength % width == 0 &&
+          numRows % rows == 0 && node.sizes[1] % rows == 0 &&
+          loadsRun(node.operands[1], width)) {
+        found = LaneBlock{rows, width, rowLength};
         return;
-      // The widest vector of B's row that divides the lanes and the row.
-      for (int64_t width = 8; width >= 2; width /= 2) {
-        int64_t rows = lanes / width;
-        if (lanes % width == 0 && rowLength % width == 0 &&
-            numRows % rows == 0 && node.sizes[1] % rows == 0 &&
-            loadsRun(node.operands[1], width)) {
-          found = LaneBlock{rows, width, rowLength};
-          return;
-        }
       }
-      return;
-    }
-    case Kind::Unary:
-    case Kind::Binary:
-    case Kind::Cast:
-      for (unsigned operand : node.operands)
-        visit(operand);
-      return;
-    default:
-      return;
     }
   };
   for (const StmtNode *store : stores)
-    visit(store->first);
+    forEachLaneMatmul(plan, store->first, consider);
   return found;
 }
 
@@ -1092,8 +1079,8 @@ void Emitter::emitPerElementLoop(const StmtNode &loop) {
               scf::YieldOp::create(b, loc, yields);
             });
         carried.clear();
-        for (auto [t, tensor] : llvm::enumerate(written)) {
-          const StmtNode &store = *firstStore(tensor);
+        for (unsigned t = 0; t < written.size(); ++t) {
+          const StmtNode &store = *firstStore(written[t]);
           for (unsigned i = 0; i < n; ++i)
             ifValid(valid, i, [&] {
               storeElement(store, iterations.getResult(t * n + i), flats[i]);

@@ -5,7 +5,6 @@
 #include "llvm/ADT/DenseSet.h"
 #include "llvm/ADT/STLExtras.h"
 
-#include <functional>
 #include <set>
 
 using namespace mlir;
@@ -320,6 +319,24 @@ getSplitAddend(const Plan &plan, unsigned id,
   return std::nullopt;
 }
 
+void gpu_lowering::forEachLaneMatmul(const Plan &plan, unsigned id,
+                                     llvm::function_ref<void(unsigned)> fn) {
+  const ExprNode &node = plan.exprs[id];
+  switch (node.kind) {
+  case Kind::Matmul:
+    fn(id);
+    return;
+  case Kind::Unary:
+  case Kind::Binary:
+  case Kind::Cast:
+    for (unsigned operand : node.operands)
+      forEachLaneMatmul(plan, operand, fn);
+    return;
+  default:
+    return;
+  }
+}
+
 /// The number of elements of the tiles a kernel's body stores, if the body
 /// is an element loop whose stores compute a matmul (through elementwise
 /// ops).
@@ -335,16 +352,8 @@ static std::optional<int64_t> getMatmulLoopElements(const Plan &plan,
   for (unsigned leaf : leaves) {
     if (plan.stmts[leaf].kind != StmtNode::Kind::Store)
       return std::nullopt;
-    std::function<bool(unsigned)> reaches = [&](unsigned id) {
-      const ExprNode &node = plan.exprs[id];
-      if (node.kind == Kind::Matmul)
-        return true;
-      if (node.kind != Kind::Unary && node.kind != Kind::Binary &&
-          node.kind != Kind::Cast)
-        return false;
-      return llvm::any_of(node.operands, reaches);
-    };
-    matmul |= reaches(plan.stmts[leaf].first);
+    forEachLaneMatmul(plan, plan.stmts[leaf].first,
+                      [&](unsigned) { matmul = true; });
   }
   if (!matmul || leaves.empty())
     return std::nullopt;

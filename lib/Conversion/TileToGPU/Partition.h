@@ -18,6 +18,7 @@
 
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/DenseSet.h"
+#include "llvm/ADT/STLFunctionalExtras.h"
 #include "llvm/ADT/SmallVector.h"
 
 #include <optional>
@@ -143,6 +144,12 @@ struct PartitionOptions {
 /// skipping nops.
 void collectSequence(const interp::Plan &plan, unsigned id,
                      llvm::SmallVectorImpl<unsigned> &out);
+
+/// Calls `fn` on every matmul that expression `id` reaches through
+/// elementwise ops (unary, binary, cast): the matmuls whose elements are
+/// computed at the same element indices as `id`'s.
+void forEachLaneMatmul(const interp::Plan &plan, unsigned id,
+                       llvm::function_ref<void(unsigned)> fn);
 
 /// The kernels of `plan`, in launch order. `aliases` lists pairs of tensors
 /// that may overlap (`tile.may_alias`).
