@@ -714,17 +714,12 @@ const LaneBlock *Emitter::getBlockOf(ValueRange flats) const {
 }
 
 /// The bytes of one element of `kind` in a vector load, or 0 if tensors of
-/// that kind are not loaded as vectors.
-static int64_t vectorElementBytes(ElementKind kind) {
-  switch (kind) {
-  case ElementKind::F16:
-  case ElementKind::BF16:
-    return 2;
-  case ElementKind::F32:
-    return 4;
-  default:
+/// that kind are not loaded as vectors (only floating-point ones are).
+static int64_t vectorElementBytes(MLIRContext *ctx, ElementKind kind) {
+  if (kind != ElementKind::F16 && kind != ElementKind::BF16 &&
+      kind != ElementKind::F32)
     return 0;
-  }
+  return getStorageType(ctx, kind).getIntOrFloatBitWidth() / 8;
 }
 
 bool Emitter::loadsRun(unsigned id, int64_t count) const {
@@ -743,7 +738,7 @@ bool Emitter::loadsRun(unsigned id, int64_t count) const {
   }
   const Access &access = node.access;
   if (carried.count(access.tensor) ||
-      !vectorElementBytes(tensorKinds[access.tensor]) ||
+      !vectorElementBytes(b.getContext(), tensorKinds[access.tensor]) ||
       access.tensorStrides.back() != 1)
     return false;
   // The run starts at a multiple of `count` in the tensor: every row of the
@@ -784,7 +779,7 @@ Lanes Emitter::elementRun(unsigned id, Value flat0, int64_t count) {
     return v;
   }
   ElementKind stored = tensorKinds[node.access.tensor];
-  int64_t bytes = vectorElementBytes(stored);
+  int64_t bytes = vectorElementBytes(b.getContext(), stored);
   // 16-byte vectors at most.
   int64_t width = std::min<int64_t>(count, 16 / bytes);
   Type elementType = getStorageType(b.getContext(), stored);
