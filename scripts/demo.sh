@@ -66,5 +66,5 @@ echo "== tile-run --device cuda: the best candidate lowered through NVVM into a 
   echo "   (no cubin: no CUDA toolkit with ptxas and libdevice here)"
 if [ -f "$TMP/artifact/manifest.txt" ]; then
   grep '^kernel' "$TMP/artifact/manifest.txt" | awk '{printf "   launch %s: %d blocks x %d threads\n", $2, $3, $6}'
-  echo "   run it on a GPU machine: tile-gpu-run DIR --time (docs/Runtime.md)"
+  echo "   run it on a GPU machine: tile-gpu-run DIR --graph (docs/Runtime.md)"
 fi
