@@ -43,14 +43,6 @@ static bool isWarpIndex(Value v) {
          getConstantIntValue(div.getRhs()) == 32;
 }
 
-/// The constant c of `op` = `thread index * c`, if it is one.
-static std::optional<int64_t> getThreadScale(Operation *op) {
-  auto mul = dyn_cast<arith::MulIOp>(op);
-  if (!mul || !mul.getLhs().getDefiningOp<gpu::ThreadIdOp>())
-    return std::nullopt;
-  return getConstantIntValue(mul.getRhs());
-}
-
 /// Checks that `loopUse` is the lower bound of an scf.for without barriers
 /// (a thread or warp loop; `what` says which).
 static LogicalResult checkLoopBound(OpOperand &loopUse, StringRef what) {
@@ -94,14 +86,6 @@ static LogicalResult checkKernel(gpu::GPUFuncOp kernel) {
       if (div && isWarpIndex(div)) {
         for (OpOperand &warpUse : div->getUses())
           if (failed(checkLoopBound(warpUse, "warp")))
-            return WalkResult::interrupt();
-        continue;
-      }
-      // A thread loop may start at the thread index times a constant (a
-      // thread's first group of contiguous lanes).
-      if (std::optional<int64_t> scale = getThreadScale(use.getOwner())) {
-        for (OpOperand &scaledUse : use.getOwner()->getUses())
-          if (failed(checkLoopBound(scaledUse, "thread")))
             return WalkResult::interrupt();
         continue;
       }
@@ -328,35 +312,20 @@ static LogicalResult emulateKernel(gpu::GPUFuncOp kernel, StringRef name,
     } else if (auto id = dyn_cast<gpu::ThreadIdOp>(op)) {
       // Each thread loop runs for thread 0, 1, ... in turn, each warp loop
       // for warp 0, 1, ... (the warp acting as one).
-      auto runEach = [&](scf::ForOp loop, int64_t count, int64_t scale = 1) {
+      auto runEach = [&](scf::ForOp loop, int64_t count) {
         OpBuilder outer(loop);
         Value zero = arith::ConstantIndexOp::create(outer, loc, 0);
         Value n = arith::ConstantIndexOp::create(outer, loc, count);
         Value one = arith::ConstantIndexOp::create(outer, loc, 1);
         auto each = scf::ForOp::create(outer, loc, zero, n, one);
         loop->moveBefore(each.getBody()->getTerminator());
-        Value start = each.getInductionVar();
-        if (scale != 1) {
-          OpBuilder inner(loop);
-          start = arith::MulIOp::create(
-              inner, loc, start,
-              arith::ConstantIndexOp::create(inner, loc, scale));
-        }
-        loop.getLowerBoundMutable().assign(start);
+        loop.getLowerBoundMutable().assign(each.getInductionVar());
       };
       for (OpOperand &use : llvm::make_early_inc_range(id->getUses())) {
         if (auto div = dyn_cast<arith::DivUIOp>(use.getOwner())) {
           for (OpOperand &warpUse : llvm::make_early_inc_range(div->getUses()))
             runEach(cast<scf::ForOp>(warpUse.getOwner()), (threads + 31) / 32);
           div->erase();
-          continue;
-        }
-        if (std::optional<int64_t> scale = getThreadScale(use.getOwner())) {
-          Operation *mul = use.getOwner();
-          for (OpOperand &scaledUse :
-               llvm::make_early_inc_range(mul->getUses()))
-            runEach(cast<scf::ForOp>(scaledUse.getOwner()), threads, *scale);
-          mul->erase();
           continue;
         }
         runEach(cast<scf::ForOp>(use.getOwner()), threads);
