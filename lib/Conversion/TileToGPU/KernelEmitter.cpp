@@ -95,6 +95,9 @@ private:
                                         int64_t lanes) const;
   /// The lanes (element indices) of group `group` of a lane block.
   Lanes blockFlats(Value group, const LaneBlock &block);
+  /// `body()` with `flats` the lanes of the current lane-block group.
+  void inLaneBlock(ValueRange flats, const LaneBlock &block,
+                   llvm::function_ref<void()> body);
   /// The lane block `flats` are the lanes of, if any.
   const LaneBlock *getBlockOf(ValueRange flats) const;
   /// Elements flat0 .. flat0 + count - 1 of expression `id`, flat0 a
@@ -261,11 +264,7 @@ void Emitter::forEachLaneGroup(
     OpBuilder::InsertionGuard guard(b);
     b.setInsertionPoint(loop.getBody()->getTerminator());
     Lanes flats = blockFlats(loop.getInductionVar(), *block);
-    Lanes outerLanes = std::exchange(blockLanes, flats);
-    LaneBlock outerBlock = std::exchange(currentBlock, *block);
-    body(flats, {});
-    blockLanes = std::move(outerLanes);
-    currentBlock = outerBlock;
+    inLaneBlock(flats, *block, [&] { body(flats, {}); });
     return;
   }
   int64_t span = lanes * kernel.threads;
@@ -708,6 +707,15 @@ Lanes Emitter::formula(unsigned id, ValueRange flats) {
   return perLane([&](unsigned i) { return round(v[i], node.elementKind); });
 }
 
+void Emitter::inLaneBlock(ValueRange flats, const LaneBlock &block,
+                          llvm::function_ref<void()> body) {
+  Lanes outerLanes = std::exchange(blockLanes, Lanes(flats));
+  LaneBlock outerBlock = std::exchange(currentBlock, block);
+  body();
+  blockLanes = std::move(outerLanes);
+  currentBlock = outerBlock;
+}
+
 const LaneBlock *Emitter::getBlockOf(ValueRange flats) const {
   return !blockLanes.empty() && llvm::equal(flats, blockLanes) ? &currentBlock
                                                                : nullptr;
@@ -960,12 +968,11 @@ void Emitter::emitSplitAccumulation(const StmtNode &loop) {
       Value p = threads.getInductionVar();
       Value slice = div(p, groups);
       Lanes flats = blockFlats(rem(p, groups), *block);
-      Lanes outerLanes = std::exchange(blockLanes, flats);
-      LaneBlock outerBlock = std::exchange(currentBlock, *block);
-      Lanes sums = sumChunk(flats, add(first, mul(slice, loop.step)),
-                            loop.step * slices);
-      blockLanes = std::move(outerLanes);
-      currentBlock = outerBlock;
+      Lanes sums;
+      inLaneBlock(flats, *block, [&] {
+        sums = sumChunk(flats, add(first, mul(slice, loop.step)),
+                        loop.step * slices);
+      });
       Value base = mul(slice, n);
       for (auto [flat, sum] : llvm::zip_equal(flats, sums))
         memref::StoreOp::create(b, loc, sum, shared, add(base, flat));
