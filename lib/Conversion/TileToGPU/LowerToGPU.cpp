@@ -177,20 +177,22 @@ LogicalResult TileLowerToGPUPass::lower(ProgramOp program) {
   // Sizes stepping the grid of a split accumulation are kept: splitting
   // gave that kernel its blocks, and smaller tiles would make it read its
   // operands more often.
+  // The symbolic size a grid loop steps by, if any.
+  auto sizeSymbol = [&](const GridLoop &g) -> StringAttr {
+    auto size = cast<LoopOp>(plan->stmts[g.stmt].op)
+                    .getStep()
+                    .getDefiningOp<SizeOp>();
+    return size ? dyn_cast<StringAttr>(size.getValue()) : nullptr;
+  };
   while (minBlocks > 0) {
     std::optional<std::string> shrink;
     int64_t fewest = minBlocks;
     llvm::StringSet<> kept;
-    for (const Kernel &kernel : kernels) {
-      if (kernel.splitChunks < 2)
-        continue;
-      for (const GridLoop &g : kernel.grid) {
-        auto loop = cast<LoopOp>(plan->stmts[g.stmt].op);
-        if (auto size = loop.getStep().getDefiningOp<SizeOp>())
-          if (auto symbol = dyn_cast<StringAttr>(size.getValue()))
+    for (const Kernel &kernel : kernels)
+      if (kernel.splitChunks > 1)
+        for (const GridLoop &g : kernel.grid)
+          if (StringAttr symbol = sizeSymbol(g))
             kept.insert(symbol.getValue());
-      }
-    }
     for (const Kernel &kernel : kernels) {
       if (kernel.numBlocks >= fewest ||
           plan->stmts[kernel.body].kind == interp::StmtNode::Kind::Store)
@@ -198,9 +200,7 @@ LogicalResult TileLowerToGPUPass::lower(ProgramOp program) {
       std::optional<std::string> pick;
       int64_t largest = 1;
       auto consider = [&](const GridLoop &g) {
-        auto loop = cast<LoopOp>(plan->stmts[g.stmt].op);
-        auto size = loop.getStep().getDefiningOp<SizeOp>();
-        auto symbol = size ? dyn_cast<StringAttr>(size.getValue()) : nullptr;
+        StringAttr symbol = sizeSymbol(g);
         if (!symbol || !defaulted.contains(symbol.getValue()) ||
             kept.contains(symbol.getValue()))
           return;
