@@ -8,6 +8,7 @@ sizes, so the sizes cannot drift apart:
   bench/workloads/llama/<name>.mlir   full size, LLaMA3-8B configuration
   bench/workloads/falcon/<name>.mlir  full size, Falcon-7B configuration
   test/Workloads/<name>.mlir          scaled down, with lit RUN lines
+  test/GPU/Inputs/decode/<name>.mlir  scaled down but M=16, for GPU tests
 
 Conventions (bench/workloads/README.md has the full list): one func.func
 @<name> per file; arguments in WORKLOADS.md order, each with
@@ -17,7 +18,7 @@ first, then extra outputs, then the updated caches Kc, Vc, each with
 accumulate into f32; exp, sqrt, reductions and softmax statistics are f32.
 
 Usage:
-  generate.py [--root DIR]   write the 18 files under DIR (default: the
+  generate.py [--root DIR]   write the 24 files under DIR (default: the
                              repository root)
   generate.py --bytes        print the compulsory HBM bytes of each
                              full-size workload (the README table)
@@ -38,11 +39,14 @@ CONFIGS = {
     "llama": dict(M=16, D=4096, H=32, d=128, P=1024, PRE=1008, F=14336),
     "falcon": dict(M=16, D=4544, H=71, d=64, P=1024, PRE=1008, F=18176),
     "small": dict(M=4, D=16, H=2, d=8, P=16, PRE=12, F=32),
+    "decode": dict(M=16, D=256, H=4, d=64, P=64, PRE=48, F=512),
 }
 CONFIG_TITLES = {
     "llama": "llama (LLaMA3-8B)",
     "falcon": "falcon (Falcon-7B)",
     "small": "scaled down for tests",
+    "decode": "scaled down for GPU tests with the full-size M (16 rows: "
+              "matrix-unit tiles)",
 }
 
 # Input distributions of WORKLOADS.md "Test data": (mean, standard deviation).
@@ -668,7 +672,9 @@ def main(argv):
     for sub, config in ((os.path.join("bench", "workloads", "llama"), "llama"),
                         (os.path.join("bench", "workloads", "falcon"),
                          "falcon"),
-                        (os.path.join("test", "Workloads"), "small")):
+                        (os.path.join("test", "Workloads"), "small"),
+                        (os.path.join("test", "GPU", "Inputs", "decode"),
+                         "decode")):
         out_dir = os.path.join(args.root, sub)
         os.makedirs(out_dir, exist_ok=True)
         for name in WORKLOADS:

@@ -129,10 +129,11 @@ def TileLowerToGPU : Pass<"tile-lower-to-gpu", "::mlir::ModuleOp"> {
            "(parallel) grid loops: gives a fused kernel's parts their own "
            "grids and split-k (0: never)">,
     Option<"mma", "mma", "bool", "false",
-           "Compute matmuls with f16 operands, an f32 result and sizes that "
-           "are multiples of 16 with gpu.subgroup_mma ops (NVIDIA wmma) from "
-           "f16 shared-memory operand buffers (NVVM only; not yet run on a "
-           "GPU)">,
+           "Compute matmuls with f16 operands and an f32 result on the "
+           "matrix units (NVVM only): in element loops with lane blocks, "
+           "nvgpu.mma.sync m16n8k16 on operands loaded straight from the "
+           "tensors; buffered ones with gpu.subgroup_mma ops (wmma) from "
+           "f16 shared-memory buffers">,
     Option<"blockSize", "block-size", "unsigned", "256",
            "Threads per block">,
     Option<"sharedMemoryBytes", "shared-memory", "int64_t", "49152",
@@ -144,6 +145,7 @@ def TileLowerToGPU : Pass<"tile-lower-to-gpu", "::mlir::ModuleOp"> {
                            "::mlir::gpu::GPUDialect",
                            "::mlir::math::MathDialect",
                            "::mlir::memref::MemRefDialect",
+                           "::mlir::nvgpu::NVGPUDialect",
                            "::mlir::scf::SCFDialect",
                            "::mlir::vector::VectorDialect"];
   let statistics = [

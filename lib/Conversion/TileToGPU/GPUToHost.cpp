@@ -63,6 +63,11 @@ static LogicalResult checkLoopBound(OpOperand &loopUse, StringRef what) {
 /// Checks that `kernel` has the form the emulation is exact for.
 static LogicalResult checkKernel(gpu::GPUFuncOp kernel) {
   WalkResult walk = kernel.walk([&](Operation *op) -> WalkResult {
+    if (isa<nvgpu::MmaSyncOp>(op))
+      return op->emitOpError(
+          "exchanges registers across a warp's threads, which the host "
+          "emulation (threads one after another) cannot run; lower with "
+          "mma=false to emulate");
     if (isMatrixOp(op)) {
       // Warp-collective: only inside a loop over the warps.
       auto loop = op->getParentOfType<scf::ForOp>();

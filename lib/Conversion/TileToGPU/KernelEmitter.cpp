@@ -5,6 +5,7 @@
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/NVGPU/IR/NVGPUDialect.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
 #include "mlir/IR/BuiltinAttributes.h"
@@ -42,10 +43,18 @@ namespace {
 
 /// A thread's lanes as a block of a tile whose rows have `rowLength`
 /// elements: `rows` rows of `width` consecutive elements, lane r * width + v
-/// being element (row0 + r) * rowLength + col0 + v, col0 a multiple of
-/// `width`.
+/// being element (row0 + r * rowStride) * rowLength + col0 + v, col0 a
+/// multiple of `width`.
+///
+/// A matrix-unit block (`mma`) is the part of a warp's 16 x 4 * width tile
+/// that one lane holds in `mma.sync.m16n8k16` accumulators: rows g and g + 8
+/// (g = lane / 4), columns 4 * width * w + width * (lane mod 4) + [0, width).
+/// The warp's tile is width / 2 matrix-unit tiles of 16 x 8 whose column n
+/// of tile j is real column n * width / 2 + j, so that one aligned vector
+/// load of B's row gives a lane its column of every tile.
 struct LaneBlock {
-  int64_t rows = 1, width = 1, rowLength = 1;
+  int64_t rows = 1, width = 1, rowLength = 1, rowStride = 1;
+  bool mma = false;
 };
 
 class Emitter {
@@ -107,6 +116,20 @@ private:
   Lanes elementRun(unsigned id, Value flat0, int64_t count);
   /// Whether `elementRun(id, ., count)` loads vectors.
   bool loadsRun(unsigned id, int64_t count) const;
+  /// Whether `halfRun(id, ., count)` may be used: `id` is an f16 tensor's
+  /// load whose runs of `count` load as vectors.
+  bool loadsHalf(unsigned id, int64_t count) const;
+  /// Elements flat0 .. flat0 + count - 1 of `id` as one vector of f16
+  /// (`loadsHalf(id, count)`).
+  Value halfRun(unsigned id, Value flat0, int64_t count);
+  /// Whether matmul `id` can compute the lanes of the matrix-unit block
+  /// `block`: f16 operands loaded as vectors (A along k, 4 at a time, B
+  /// along its rows, width / 2 at a time), an f32 result, rows of the
+  /// block's length, m and k multiples of 16, width 4, 8 or 16.
+  bool fitsMatrixUnits(unsigned id, const LaneBlock &block) const;
+  /// The lanes of a matrix-unit block (`LaneBlock::mma`) of matmul `id`:
+  /// per 16 steps of k, one `nvgpu.mma.sync` per 16 x 8 tile.
+  Lanes matrixUnitLanes(unsigned id, ValueRange flats, const LaneBlock &block);
   /// The lanes a thread runs for an n-element element loop.
   int64_t lanesFor(int64_t n) const;
   /// `body()` where lane `i` is valid.
@@ -288,13 +311,26 @@ void Emitter::forEachLaneGroup(
 }
 
 Lanes Emitter::blockFlats(Value group, const LaneBlock &block) {
-  int64_t columnGroups = block.rowLength / block.width;
-  Value first = add(mul(div(group, columnGroups), block.rows * block.rowLength),
-                    mul(rem(group, columnGroups), block.width));
+  Value first;
+  if (block.mma) {
+    // Groups of one warp (consecutive, 32 of them) share its 16-row tile.
+    int64_t tileWidth = 4 * block.width;
+    int64_t tilesPerRow = block.rowLength / tileWidth;
+    Value tile = div(group, 32), lane = rem(group, 32);
+    Value row = add(mul(div(tile, tilesPerRow), 16), div(lane, 4));
+    Value col = add(mul(rem(tile, tilesPerRow), tileWidth),
+                    mul(rem(lane, 4), block.width));
+    first = add(mul(row, block.rowLength), col);
+  } else {
+    int64_t columnGroups = block.rowLength / block.width;
+    first = add(mul(div(group, columnGroups), block.rows * block.rowLength),
+                mul(rem(group, columnGroups), block.width));
+  }
   Lanes flats;
   for (int64_t r = 0; r < block.rows; ++r)
     for (int64_t v = 0; v < block.width; ++v)
-      flats.push_back(add(first, index(r * block.rowLength + v)));
+      flats.push_back(
+          add(first, index(r * block.rowStride * block.rowLength + v)));
   return flats;
 }
 
@@ -621,7 +657,12 @@ Lanes Emitter::formula(unsigned id, ValueRange flats) {
     int64_t batches = node.sizes[0], m = node.sizes[1], k = node.sizes[2],
             n = node.sizes[3];
     const LaneBlock *block = getBlockOf(flats);
-    if (block && block->rowLength == n && m % block->rows == 0) {
+    if (block && block->mma && fitsMatrixUnits(id, *block)) {
+      v = matrixUnitLanes(id, flats, *block);
+      break;
+    }
+    if (block && !block->mma && block->rowLength == n &&
+        m % block->rows == 0) {
       // Rows of one batch: lanes in one row share A's element per step,
       // lanes in one column B's; each row's B elements are consecutive.
       int64_t rows = block->rows, width = block->width;
@@ -771,6 +812,118 @@ bool Emitter::loadsRun(unsigned id, int64_t count) const {
   return false;
 }
 
+bool Emitter::loadsHalf(unsigned id, int64_t count) const {
+  const ExprNode &node = plan.exprs[id];
+  if (node.elementKind != ElementKind::F16)
+    return false;
+  if (node.kind == Kind::Alias)
+    return loadsHalf(node.operands[0], count);
+  return node.kind == Kind::Load &&
+         tensorKinds[node.access.tensor] == ElementKind::F16 &&
+         loadsRun(id, count);
+}
+
+Value Emitter::halfRun(unsigned id, Value flat0, int64_t count) {
+  const ExprNode *node = &plan.exprs[id];
+  while (node->kind == Kind::Alias)
+    node = &plan.exprs[node->operands[0]];
+  auto type = VectorType::get({count}, Float16Type::get(b.getContext()));
+  Value address = tensorOffset(node->access, node->shape, flat0);
+  return vector::LoadOp::create(b, loc, type, tensorArgs[node->access.tensor],
+                                ValueRange{address}, /*nontemporal=*/false,
+                                /*alignment=*/llvm::MaybeAlign(count * 2));
+}
+
+bool Emitter::fitsMatrixUnits(unsigned id, const LaneBlock &block) const {
+  const ExprNode &node = plan.exprs[id];
+  int64_t width = block.width;
+  return node.kind == Kind::Matmul && node.elementKind == ElementKind::F32 &&
+         (width == 4 || width == 8 || width == 16) &&
+         node.sizes[3] == block.rowLength && node.sizes[1] % 16 == 0 &&
+         node.sizes[2] % 16 == 0 && block.rowLength % (4 * width) == 0 &&
+         loadsHalf(node.operands[0], 4) &&
+         loadsHalf(node.operands[1], width / 2);
+}
+
+Lanes Emitter::matrixUnitLanes(unsigned id, ValueRange flats,
+                               const LaneBlock &block) {
+  const ExprNode &node = plan.exprs[id];
+  int64_t batches = node.sizes[0], m = node.sizes[1], k = node.sizes[2],
+          n = node.sizes[3];
+  // c tiles of 16 x 8; this lane is (g, t) = (lane / 4, lane mod 4).
+  int64_t c = block.width / 2;
+  Value row = div(flats[0], n); // batch * m + tile row + g
+  Value col = rem(flats[0], n); // tile column + width * t
+  Value t = div(rem(col, 4 * block.width), block.width);
+  Value tileCol = mul(div(col, 4 * block.width), 4 * block.width);
+  Value g = rem(row, 16);
+  Value batch = batches == 1 ? index(0) : div(row, m);
+  // Step k0's 16 values of k are permuted so that each lane's four are
+  // consecutive: mma's k index 2t + e is k0 + 4t + e, and 2t + 8 + e is
+  // k0 + 4t + 2 + e (e = 0, 1), for A and B alike.
+  Value aRows[2] = {add(mul(row, k), mul(t, 4)),
+                    add(mul(add(row, index(8)), k), mul(t, 4))};
+  Value bBase =
+      add(add(mul(batch, k * n), add(tileCol, mul(g, c))), mul(t, 4 * n));
+  auto f16 = Float16Type::get(b.getContext());
+  auto aType = VectorType::get({4, 2}, f16);
+  auto bType = VectorType::get({2, 2}, f16);
+  auto cType = VectorType::get({2, 2}, f32);
+  Value zero = arith::ConstantOp::create(
+      b, loc, cType, DenseElementsAttr::get(cType, b.getF32FloatAttr(0.0)));
+  // Up to 4 steps per iteration, their loads first.
+  int64_t steps = k / 16, unroll = 4;
+  while (steps % unroll != 0)
+    unroll /= 2;
+  auto loop = scf::ForOp::create(
+      b, loc, index(0), index(steps / unroll), index(1),
+      SmallVector<Value>(c, zero),
+      [&](OpBuilder &, Location, Value j, ValueRange accs) {
+        SmallVector<std::array<Value, 2>> as;
+        SmallVector<std::array<Value, 4>> bs;
+        for (int64_t u = 0; u < unroll; ++u) {
+          Value k0 = mul(add(mul(j, unroll), index(u)), 16);
+          as.push_back({halfRun(node.operands[0], add(aRows[0], k0), 4),
+                        halfRun(node.operands[0], add(aRows[1], k0), 4)});
+          std::array<Value, 4> rows;
+          for (int64_t q = 0; q < 4; ++q)
+            rows[q] = halfRun(node.operands[1],
+                              add(bBase, mul(add(k0, index(q)), n)), c);
+          bs.push_back(rows);
+        }
+        auto at = [&](Value vec, int64_t i) -> Value {
+          return vector::ExtractOp::create(b, loc, vec, i);
+        };
+        SmallVector<Value> next(accs);
+        for (int64_t u = 0; u < unroll; ++u) {
+          auto [a0, a1] = as[u];
+          Value aFragment = vector::FromElementsOp::create(
+              b, loc, aType,
+              ValueRange{at(a0, 0), at(a0, 1), at(a1, 0), at(a1, 1), at(a0, 2),
+                         at(a0, 3), at(a1, 2), at(a1, 3)});
+          for (int64_t tile = 0; tile < c; ++tile) {
+            Value bFragment = vector::FromElementsOp::create(
+                b, loc, bType,
+                ValueRange{at(bs[u][0], tile), at(bs[u][1], tile),
+                           at(bs[u][2], tile), at(bs[u][3], tile)});
+            next[tile] = nvgpu::MmaSyncOp::create(
+                b, loc, aFragment, bFragment, next[tile],
+                ArrayRef<int64_t>{16, 8, 16});
+          }
+        }
+        scf::YieldOp::create(b, loc, next);
+      });
+  // Lane r * width + c * h + tile holds accumulator (r, h) of `tile`: row
+  // g + 8r, column tileCol + width * t + c * h + tile.
+  Lanes lanes(flats.size());
+  for (int64_t r = 0; r < 2; ++r)
+    for (int64_t h = 0; h < 2; ++h)
+      for (int64_t tile = 0; tile < c; ++tile)
+        lanes[r * block.width + c * h + tile] = vector::ExtractOp::create(
+            b, loc, loop.getResult(tile), ArrayRef<int64_t>{r, h});
+  return lanes;
+}
+
 Lanes Emitter::elementRun(unsigned id, Value flat0, int64_t count) {
   const ExprNode &node = plan.exprs[id];
   if (!loadsRun(id, count)) {
@@ -819,6 +972,16 @@ Emitter::getLaneBlock(ArrayRef<const StmtNode *> stores,
     numRows *= extent;
   // A matmul the stored values reach through lane-preserving ops.
   std::optional<LaneBlock> found;
+  SmallVector<unsigned> matmuls;
+  for (const StmtNode *store : stores)
+    forEachLaneMatmul(plan, store->first,
+                      [&](unsigned id) { matmuls.push_back(id); });
+  // Matrix units when every matmul fits them (their lanes are not rows of
+  // consecutive elements).
+  LaneBlock mma{2, lanes / 2, rowLength, /*rowStride=*/8, /*mma=*/true};
+  if (kernel.matrixUnits && numRows % 16 == 0 && !matmuls.empty() &&
+      llvm::all_of(matmuls, [&](unsigned id) { return fitsMatrixUnits(id, mma); }))
+    return mma;
   auto consider = [&](unsigned id) {
     const ExprNode &node = plan.exprs[id];
     if (found || node.sizes[3] != rowLength)
@@ -834,8 +997,8 @@ Emitter::getLaneBlock(ArrayRef<const StmtNode *> stores,
       }
     }
   };
-  for (const StmtNode *store : stores)
-    forEachLaneMatmul(plan, store->first, consider);
+  for (unsigned id : matmuls)
+    consider(id);
   return found;
 }
 

@@ -633,6 +633,7 @@ static Kernel buildKernel(const Plan &plan,
     }
   }
   kernel.maxLanes = std::max(1u, options.threadElements);
+  kernel.matrixUnits = options.mma;
   SmallVector<const Access *> writes, reads;
   collectAccesses(plan, body, writes, reads);
   std::set<unsigned> tensors;

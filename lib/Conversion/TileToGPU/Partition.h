@@ -93,6 +93,9 @@ struct Kernel {
   /// lanes): lanes that share an operand element load it once, and the
   /// loop's accumulators stay in registers.
   unsigned maxLanes = 1;
+  /// Whether element loops may compute matmuls with warp-wide matrix-unit
+  /// instructions (`PartitionOptions::mma`; see KernelEmitter).
+  bool matrixUnits = false;
   /// Split accumulation (`split-k`): when the kernel's body is one element
   /// loop `S = S + g(k)` into an f32 tensor that g does not read, its
   /// iterations are cut into `splitChunks` chunks of `chunkTrips`
@@ -118,7 +121,9 @@ struct PartitionOptions {
   unsigned blockSize = 256;
   /// Whether to form `Kernel::perElementLoops`.
   bool elementLoops = true;
-  /// Whether matmuls may use the matrix units (`StoreBuffers::mma`).
+  /// Whether matmuls may use the matrix units: buffered ones through
+  /// `StoreBuffers::mma`, those of element loops with lane blocks through
+  /// `Kernel::matrixUnits`.
   bool mma = false;
   /// Most chunks a split accumulation may use (1: never split). A kernel
   /// is split only while it has fewer than `minBlocks` blocks, into as few

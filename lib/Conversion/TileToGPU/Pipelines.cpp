@@ -44,6 +44,8 @@ class NVVMTarget : public DeviceTarget {
 public:
   StringRef defaultChip() const override { return "sm_90"; }
   void addConversion(OpPassManager &device, StringRef) const override {
+    // nvgpu.mma.sync first, to nvvm.mma.sync on LLVM vector types.
+    device.addPass(createConvertNVGPUToNVVMPass());
     ConvertGpuOpsToNVVMOpsOptions convert;
     convert.useBarePtrCallConv = true;
     device.addPass(createConvertGpuOpsToNVVMOps(convert));

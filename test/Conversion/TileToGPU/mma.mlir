@@ -3,6 +3,9 @@
 // RUN: %if cuda-toolkit %{ tile-opt %s --split-input-file --tile-lower-to-nvvm="element-loops=false mma=true format=isa" | FileCheck %s --check-prefix=PTX %}
 // RUN: %if cuda %{ tile-run %s --entry mm --device cuda --element-loops=false --mma | FileCheck %s --check-prefix=GPU %}
 // RUN: tile-run %s --entry mm --device emulate --element-loops=false --mma | FileCheck %s --check-prefix=GPU
+// RUN: tile-opt %s --split-input-file --tile-lower-to-gpu="mma=true thread-elements=16" --canonicalize --cse | FileCheck %s --check-prefix=SYNC
+// RUN: tile-opt %s --split-input-file --tile-lower-to-gpu="thread-elements=16" --canonicalize --cse | FileCheck %s --check-prefix=NOSYNC
+// RUN: %if cuda-toolkit %{ tile-opt %s --split-input-file --tile-lower-to-nvvm="mma=true thread-elements=16 format=isa" | FileCheck %s --check-prefix=SYNCPTX %}
 // GPU: PASS
 
 // With mma, a matmul of f16 tiles into f32 with sizes that are multiples of
@@ -67,4 +70,105 @@ tile.program @wide(%A: !tile.tensor<32x32xf32, input>, %B: !tile.tensor<32x32xf3
   %p = tile.matmul %a, %b : !tile.tile<[32, 32], f32>, !tile.tile<[32, 32], f32> -> !tile.tile<[32, 32], f32>
   %s = tile.store %p, %C[%full, %full] : !tile.tile<[32, 32], f32>, !tile.tensor<32x32xf32, output>
   tile.yield %s
+}
+
+// -----
+
+// With element loops, an accumulation whose lanes hold a matmul of f16
+// tiles with 16-row tiles and B's rows loadable as vectors runs on the
+// matrix units from registers: each warp holds a 16 x 32 tile as 4
+// m16n8k16 tiles; per 16 steps of k a lane loads 4 values of A's rows g and
+// g + 8 and 4 of each of 4 rows of B (one column of each tile), and 4
+// nvgpu.mma.sync; tile_k = 32 is 2 such steps, all loads first. Without mma, the lanes are
+// blocks of rows on the vector units.
+// SYNC-LABEL: gpu.func @sync_k0
+// SYNC-COUNT-2: vector.load %arg0{{.*}} : memref<1024xf16>, vector<4xf16>
+// SYNC-COUNT-4: vector.load %arg1{{.*}} : memref<8192xf16>, vector<4xf16>
+// SYNC-COUNT-2: vector.load %arg0{{.*}} : memref<1024xf16>, vector<4xf16>
+// SYNC-COUNT-4: vector.load %arg1{{.*}} : memref<8192xf16>, vector<4xf16>
+// SYNC: %[[T0:.*]] = nvgpu.mma.sync({{.*}}, %[[ZERO:.*]]) {mmaShape = [16, 8, 16]} : (vector<4x2xf16>, vector<2x2xf16>, vector<2x2xf32>) -> vector<2x2xf32>
+// SYNC-COUNT-3: nvgpu.mma.sync({{.*}}, %[[ZERO]])
+// SYNC: nvgpu.mma.sync({{.*}}, %[[T0]])
+// SYNC-COUNT-3: nvgpu.mma.sync
+// SYNC-NOT: nvgpu.mma.sync
+// SYNC: gpu.return
+// NOSYNC-LABEL: gpu.func @sync_k0
+// NOSYNC-NOT: nvgpu
+// NOSYNC: gpu.return
+// SYNCPTX: mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32
+tile.program @sync(%X: !tile.tensor<16x64xf16, input>,
+                   %W: !tile.tensor<64x128xf16, input>,
+                   %S: !tile.tensor<16x128xf32, output>) attributes {tile.tile_sizes = {tile_n = 32, tile_k = 32}} {
+  %n = tile.var "n"
+  %k = tile.var "k"
+  %sn = tile.size "tile_n"
+  %sk = tile.size "tile_k"
+  %full = tile.full
+  %tn = tile.tile %n
+  %tk = tile.tile %k
+  %x = tile.load %X[%full, %tk] : !tile.tensor<16x64xf16, input> -> !tile.tile<[16, tile_k], f16>
+  %w = tile.load %W[%tk, %tn] : !tile.tensor<64x128xf16, input> -> !tile.tile<[tile_k, tile_n], f16>
+  %mm = tile.matmul %x, %w : !tile.tile<[16, tile_k], f16>, !tile.tile<[tile_k, tile_n], f16> -> !tile.tile<[16, tile_n], f32>
+  %s = tile.load %S[%full, %tn] : !tile.tensor<16x128xf32, output> -> !tile.tile<[16, tile_n], f32>
+  %a = tile.add %s, %mm : !tile.tile<[16, tile_n], f32>
+  %st = tile.store %a, %S[%full, %tn] : !tile.tile<[16, tile_n], f32>, !tile.tensor<16x128xf32, output>
+  %lk = tile.loop %k = 0 to 64 step %sk body %st
+  %ln = tile.loop %n = 0 to 128 step %sn body %lk
+  tile.yield %ln
+}
+
+// -----
+
+// B stored transposed ([n, k]): its rows do not load as vectors, so the
+// vector units compute the accumulation.
+// SYNC-LABEL: gpu.func @sync_transposed_k0
+// SYNC-NOT: nvgpu.mma.sync
+// SYNC: gpu.return
+tile.program @sync_transposed(%X: !tile.tensor<16x64xf16, input>,
+                   %W: !tile.tensor<128x64xf16, input>,
+                   %S: !tile.tensor<16x128xf32, output>) attributes {tile.tile_sizes = {tile_n = 32, tile_k = 32}} {
+  %n = tile.var "n"
+  %k = tile.var "k"
+  %sn = tile.size "tile_n"
+  %sk = tile.size "tile_k"
+  %full = tile.full
+  %tn = tile.tile %n
+  %tk = tile.tile %k
+  %x = tile.load %X[%full, %tk] : !tile.tensor<16x64xf16, input> -> !tile.tile<[16, tile_k], f16>
+  %wt = tile.load %W[%tn, %tk] : !tile.tensor<128x64xf16, input> -> !tile.tile<[tile_n, tile_k], f16>
+  %w = tile.permute %wt [1, 0] : !tile.tile<[tile_n, tile_k], f16> -> !tile.tile<[tile_k, tile_n], f16>
+  %mm = tile.matmul %x, %w : !tile.tile<[16, tile_k], f16>, !tile.tile<[tile_k, tile_n], f16> -> !tile.tile<[16, tile_n], f32>
+  %s = tile.load %S[%full, %tn] : !tile.tensor<16x128xf32, output> -> !tile.tile<[16, tile_n], f32>
+  %a = tile.add %s, %mm : !tile.tile<[16, tile_n], f32>
+  %st = tile.store %a, %S[%full, %tn] : !tile.tile<[16, tile_n], f32>, !tile.tensor<16x128xf32, output>
+  %lk = tile.loop %k = 0 to 64 step %sk body %st
+  %ln = tile.loop %n = 0 to 128 step %sn body %lk
+  tile.yield %ln
+}
+
+// -----
+
+// 8 rows: no 16-row matrix-unit tile.
+// SYNC-LABEL: gpu.func @sync_rows8_k0
+// SYNC-NOT: nvgpu.mma.sync
+// SYNC: gpu.return
+tile.program @sync_rows8(%X: !tile.tensor<8x64xf16, input>,
+                   %W: !tile.tensor<64x256xf16, input>,
+                   %S: !tile.tensor<8x256xf32, output>) attributes {tile.tile_sizes = {tile_n = 64, tile_k = 32}} {
+  %n = tile.var "n"
+  %k = tile.var "k"
+  %sn = tile.size "tile_n"
+  %sk = tile.size "tile_k"
+  %full = tile.full
+  %tn = tile.tile %n
+  %tk = tile.tile %k
+  %x = tile.load %X[%full, %tk] : !tile.tensor<8x64xf16, input> -> !tile.tile<[8, tile_k], f16>
+  %w = tile.load %W[%tk, %tn] : !tile.tensor<64x256xf16, input> -> !tile.tile<[tile_k, tile_n], f16>
+  %mm = tile.matmul %x, %w : !tile.tile<[8, tile_k], f16>, !tile.tile<[tile_k, tile_n], f16> -> !tile.tile<[8, tile_n], f32>
+  %s = tile.load %S[%full, %tn] : !tile.tensor<8x256xf32, output> -> !tile.tile<[8, tile_n], f32>
+  %a = tile.add %s, %mm : !tile.tile<[8, tile_n], f32>
+  %st = tile.store %a, %S[%full, %tn] : !tile.tile<[8, tile_n], f32>, !tile.tensor<8x256xf32, output>
+  %lk = tile.loop %k = 0 to 64 step %sk body %st
+  %ln = tile.loop %n = 0 to 256 step %sn body %lk
+  tile.yield %ln
 }
