@@ -661,8 +661,7 @@ Lanes Emitter::formula(unsigned id, ValueRange flats) {
       v = matrixUnitLanes(id, flats, *block);
       break;
     }
-    if (block && !block->mma && block->rowLength == n &&
-        m % block->rows == 0) {
+    if (block && !block->mma && block->rowLength == n && m % block->rows == 0) {
       // Rows of one batch: lanes in one row share A's element per step,
       // lanes in one column B's; each row's B elements are consecutive.
       int64_t rows = block->rows, width = block->width;
@@ -906,9 +905,9 @@ Lanes Emitter::matrixUnitLanes(unsigned id, ValueRange flats,
                 b, loc, bType,
                 ValueRange{at(bs[u][0], tile), at(bs[u][1], tile),
                            at(bs[u][2], tile), at(bs[u][3], tile)});
-            next[tile] = nvgpu::MmaSyncOp::create(
-                b, loc, aFragment, bFragment, next[tile],
-                ArrayRef<int64_t>{16, 8, 16});
+            next[tile] = nvgpu::MmaSyncOp::create(b, loc, aFragment, bFragment,
+                                                  next[tile],
+                                                  ArrayRef<int64_t>{16, 8, 16});
           }
         }
         scf::YieldOp::create(b, loc, next);
@@ -980,7 +979,8 @@ Emitter::getLaneBlock(ArrayRef<const StmtNode *> stores,
   // consecutive elements).
   LaneBlock mma{2, lanes / 2, rowLength, /*rowStride=*/8, /*mma=*/true};
   if (kernel.matrixUnits && numRows % 16 == 0 && !matmuls.empty() &&
-      llvm::all_of(matmuls, [&](unsigned id) { return fitsMatrixUnits(id, mma); }))
+      llvm::all_of(matmuls,
+                   [&](unsigned id) { return fitsMatrixUnits(id, mma); }))
     return mma;
   auto consider = [&](unsigned id) {
     const ExprNode &node = plan.exprs[id];
