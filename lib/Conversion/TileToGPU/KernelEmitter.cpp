@@ -116,6 +116,15 @@ private:
   Lanes elementRun(unsigned id, Value flat0, int64_t count);
   /// Whether `elementRun(id, ., count)` loads vectors.
   bool loadsRun(unsigned id, int64_t count) const;
+  /// Whether runs of `count` elements of the region `access` selects, each
+  /// starting at a multiple of `count` in the region's innermost dimension,
+  /// are aligned vectors in the tensor.
+  bool accessRuns(const Access &access, int64_t count) const;
+  /// Emits `store` of a permuted load that moves the loaded tensor's
+  /// innermost dimension (a transpose) in 8 x 8 blocks per thread: 8 vector
+  /// loads along the source's rows, 8 vector stores along the destination's;
+  /// false (emitting nothing) when the store is no such copy.
+  bool emitTransposedStore(const StmtNode &store);
   /// Whether `halfRun(id, ., count)` may be used: `id` is an f16 tensor's
   /// load whose runs of `count` load as vectors.
   bool loadsHalf(unsigned id, int64_t count) const;
@@ -784,9 +793,12 @@ bool Emitter::loadsRun(unsigned id, int64_t count) const {
   default:
     return false;
   }
-  const Access &access = node.access;
-  if (carried.count(access.tensor) ||
-      !vectorElementBytes(b.getContext(), tensorKinds[access.tensor]) ||
+  return !carried.count(node.access.tensor) &&
+         accessRuns(node.access, count);
+}
+
+bool Emitter::accessRuns(const Access &access, int64_t count) const {
+  if (!vectorElementBytes(b.getContext(), tensorKinds[access.tensor]) ||
       access.tensorStrides.back() != 1)
     return false;
   // The run starts at a multiple of `count` in the tensor: every row of the
@@ -1079,11 +1091,77 @@ void Emitter::emitStore(unsigned id) {
     });
     gpu::BarrierOp::create(b, loc);
   }
-  forEachElement(plan.exprs[store.first].numElements, [&](Value flat) {
-    storeElement(store, element(store.first, flat)[0], flat);
-  });
+  if (buffers->nodes.count(store.first) || !emitTransposedStore(store))
+    forEachElement(plan.exprs[store.first].numElements, [&](Value flat) {
+      storeElement(store, element(store.first, flat)[0], flat);
+    });
   gpu::BarrierOp::create(b, loc);
   buffers = nullptr;
+}
+
+bool Emitter::emitTransposedStore(const StmtNode &store) {
+  const int64_t side = 8;
+  const ExprNode &value = plan.exprs[store.first];
+  if (value.kind != Kind::Gather || value.copies.size() != 1)
+    return false;
+  unsigned source = value.operands[0];
+  // Dimension `across` of the copy is contiguous in the source, `along` in
+  // the destination; each thread takes 8 x 8 blocks of them.
+  const StridedCopy &copy = value.copies[0];
+  ArrayRef<int64_t> shape = copy.getShape(), src = copy.getSrcStrides(),
+                    dst = copy.getDstStrides();
+  auto across = llvm::find(src, 1), along = llvm::find(dst, 1);
+  if (across == src.end() || along == dst.end())
+    return false;
+  unsigned a = across - src.begin(), c = along - dst.begin();
+  if (a == c || shape[a] % side != 0 || shape[c] % side != 0 ||
+      value.shape.back() % side != 0 || !loadsRun(source, side) ||
+      !accessRuns(store.access, side) ||
+      tensorKinds[store.access.tensor] != plan.exprs[source].elementKind)
+    return false;
+  // Blocks in row-major order of the copy's dimensions with `along` last
+  // (consecutive threads write consecutive vectors).
+  SmallVector<unsigned> order;
+  for (unsigned d = 0; d < shape.size(); ++d)
+    if (d != c)
+      order.push_back(d);
+  order.push_back(c);
+  int64_t blocks = 1;
+  for (unsigned d : order)
+    blocks *= d == a || d == c ? shape[d] / side : shape[d];
+  Type elementType =
+      getStorageType(b.getContext(), tensorKinds[store.access.tensor]);
+  int64_t bytes = elementType.getIntOrFloatBitWidth() / 8;
+  auto vectorType = VectorType::get({side}, elementType);
+  auto loop = scf::ForOp::create(b, loc, threadId, index(blocks),
+                                 index(kernel.threads));
+  OpBuilder::InsertionGuard guard(b);
+  b.setInsertionPoint(loop.getBody()->getTerminator());
+  Value rest = loop.getInductionVar();
+  Value srcFirst = index(0), dstFirst = index(0);
+  for (unsigned d : llvm::reverse(order)) {
+    int64_t extent = d == a || d == c ? shape[d] / side : shape[d];
+    Value coord = mul(rem(rest, extent), d == a || d == c ? side : 1);
+    rest = div(rest, extent);
+    srcFirst = add(srcFirst, mul(coord, src[d]));
+    dstFirst = add(dstFirst, mul(coord, dst[d]));
+  }
+  // Column j of the block: source elements srcFirst + j * src[c] + i.
+  SmallVector<Lanes> columns;
+  for (int64_t j = 0; j < side; ++j)
+    columns.push_back(elementRun(source, add(srcFirst, mul(index(j), src[c])), side));
+  for (int64_t i = 0; i < side; ++i) {
+    SmallVector<Value> row;
+    for (int64_t j = 0; j < side; ++j)
+      row.push_back(fromF32(columns[j][i], tensorKinds[store.access.tensor]));
+    Value vec = vector::FromElementsOp::create(b, loc, vectorType, row);
+    Value flat = add(dstFirst, index(i * dst[a]));
+    Value address = tensorOffset(store.access, value.shape, flat);
+    vector::StoreOp::create(b, loc, vec, tensorArgs[store.access.tensor],
+                            ValueRange{address}, /*nontemporal=*/false,
+                            /*alignment=*/llvm::MaybeAlign(side * bytes));
+  }
+  return true;
 }
 
 void Emitter::storeElement(const StmtNode &store, Value v, Value flat) {

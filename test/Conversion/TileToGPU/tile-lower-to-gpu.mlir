@@ -624,3 +624,50 @@ tile.program @fission(%X: !tile.tensor<64xf32, input>,
   %l = tile.loop %i = 0 to 64 step %ti body %body
   tile.yield %l
 }
+
+// -----
+
+// A transpose copy (the loaded tensor's innermost dimension becomes a
+// destination row): each thread takes 8 x 8 blocks, 8 vector loads along
+// the source's rows and 8 vector stores along the destination's, so both
+// sides are read and written in 16-byte pieces.
+// CHECK-LABEL: gpu.func @transpose_blocks_k0
+// CHECK: scf.for %{{.*}} = %thread_id_x to %c32 step %c256
+// CHECK-COUNT-8: vector.load %arg0{{.*}} {alignment = 16 : i64} : memref<4096xf16>, vector<8xf16>
+// CHECK-COUNT-8: vector.store %{{.*}}, %arg1{{.*}} {alignment = 16 : i64} : memref<4096xf16>, vector<8xf16>
+// CHECK-NOT: memref.load
+// CHECK: gpu.return
+tile.program @transpose_blocks(%K: !tile.tensor<64x64xf16, input>,
+                               %T: !tile.tensor<64x64xf16, output>) attributes {tile.tile_sizes = {tile_p = 32}} {
+  %p = tile.var "p"
+  %sp = tile.size "tile_p"
+  %full = tile.full
+  %tp = tile.tile %p
+  %k = tile.load %K[%tp, %full] : !tile.tensor<64x64xf16, input> -> !tile.tile<[tile_p, 64], f16>
+  %t = tile.permute %k [1, 0] : !tile.tile<[tile_p, 64], f16> -> !tile.tile<[64, tile_p], f16>
+  %s = tile.store %t, %T[%full, %tp] : !tile.tile<[64, tile_p], f16>, !tile.tensor<64x64xf16, output>
+  %l = tile.loop %p = 0 to 64 step %sp body %s
+  tile.yield %l
+}
+
+// -----
+
+// 4 columns per tile: no 8 x 8 blocks; the copy runs element by element.
+// CHECK-LABEL: gpu.func @transpose_narrow_k0
+// CHECK-NOT: vector.store
+// CHECK: memref.load
+// CHECK: memref.store
+// CHECK-NOT: vector.store
+// CHECK: gpu.return
+tile.program @transpose_narrow(%K: !tile.tensor<64x64xf16, input>,
+                               %T: !tile.tensor<64x64xf16, output>) attributes {tile.tile_sizes = {tile_p = 4}} {
+  %p = tile.var "p"
+  %sp = tile.size "tile_p"
+  %full = tile.full
+  %tp = tile.tile %p
+  %k = tile.load %K[%tp, %full] : !tile.tensor<64x64xf16, input> -> !tile.tile<[tile_p, 64], f16>
+  %t = tile.permute %k [1, 0] : !tile.tile<[tile_p, 64], f16> -> !tile.tile<[64, tile_p], f16>
+  %s = tile.store %t, %T[%full, %tp] : !tile.tile<[64, tile_p], f16>, !tile.tensor<64x64xf16, output>
+  %l = tile.loop %p = 0 to 64 step %sp body %s
+  tile.yield %l
+}
