@@ -793,8 +793,7 @@ bool Emitter::loadsRun(unsigned id, int64_t count) const {
   default:
     return false;
   }
-  return !carried.count(node.access.tensor) &&
-         accessRuns(node.access, count);
+  return !carried.count(node.access.tensor) && accessRuns(node.access, count);
 }
 
 bool Emitter::accessRuns(const Access &access, int64_t count) const {
@@ -1149,7 +1148,8 @@ bool Emitter::emitTransposedStore(const StmtNode &store) {
   // Column j of the block: source elements srcFirst + j * src[c] + i.
   SmallVector<Lanes> columns;
   for (int64_t j = 0; j < side; ++j)
-    columns.push_back(elementRun(source, add(srcFirst, mul(index(j), src[c])), side));
+    columns.push_back(
+        elementRun(source, add(srcFirst, mul(index(j), src[c])), side));
   for (int64_t i = 0; i < side; ++i) {
     SmallVector<Value> row;
     for (int64_t j = 0; j < side; ++j)
