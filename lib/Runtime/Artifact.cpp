@@ -135,6 +135,7 @@ private:
   unsigned headersSeen = 0;
   /// 0: tensors, 1: kernels, 2: outputs.
   unsigned section = 0;
+  bool launchSeen = false;
 };
 
 } // namespace
@@ -207,6 +208,15 @@ bool ManifestParser::parseRecord() {
       return fail(std::string("expected a '") + kHeaderRecords[headersSeen] +
                   "' record, found '" + kind + "'");
     return parseHeader(headersSeen++);
+  }
+  if (kind == "launch") {
+    if (launchSeen)
+      return fail("duplicate 'launch' record");
+    launchSeen = true;
+    if (tokens.size() != 2 || (tokens[1] != "programmatic" && tokens[1] != "plain"))
+      return fail("'launch' takes 'programmatic' or 'plain'");
+    artifact.programmaticLaunch = tokens[1] == "programmatic";
+    return true;
   }
   static const char *const kSections[] = {"tensor", "kernel", "output"};
   for (unsigned i = 0; i < 3; ++i) {
@@ -437,6 +447,8 @@ std::string runtime::printManifest(const Artifact &artifact) {
      << "binary " << artifact.binaryFile << "\n"
      << "seed " << artifact.seed << "\n"
      << "tolerance " << printDouble(artifact.tolerance) << "\n";
+  if (artifact.programmaticLaunch)
+    os << "launch programmatic\n";
   for (const TensorDecl &tensor : artifact.tensors) {
     os << "tensor " << tensor.name << " " << toString(tensor.elementKind) << " "
        << toString(tensor.role) << " " << tensor.shape.size();

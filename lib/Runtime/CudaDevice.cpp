@@ -33,6 +33,26 @@ constexpr int CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES = 8;
 constexpr unsigned CU_EVENT_DEFAULT = 0;
 constexpr unsigned CU_STREAM_NON_BLOCKING = 1;
 constexpr int CU_STREAM_CAPTURE_MODE_RELAXED = 2;
+constexpr int CU_LAUNCH_ATTRIBUTE_PROGRAMMATIC_STREAM_SERIALIZATION = 6;
+
+// cuLaunchKernelEx's configuration, laid out as cuda.h declares it.
+union CUlaunchAttributeValue {
+  char pad[64];
+  int programmaticStreamSerializationAllowed;
+};
+struct CUlaunchAttribute {
+  int id;
+  char pad[8 - sizeof(int)];
+  CUlaunchAttributeValue value;
+};
+struct CUlaunchConfig {
+  unsigned gridDimX, gridDimY, gridDimZ;
+  unsigned blockDimX, blockDimY, blockDimZ;
+  unsigned sharedMemBytes;
+  CUstream hStream;
+  CUlaunchAttribute *attrs;
+  unsigned numAttrs;
+};
 
 /// The driver entry points, resolved with dlsym.
 struct CudaApi {
@@ -75,6 +95,9 @@ struct CudaApi {
   CUresult (*cuGraphLaunch)(CUgraphExec, CUstream) = nullptr;
   CUresult (*cuGraphExecDestroy)(CUgraphExec) = nullptr;
   CUresult (*cuGraphDestroy)(CUgraph) = nullptr;
+  // Launches with attributes (optional: CUDA 12 drivers and later).
+  CUresult (*cuLaunchKernelEx)(const CUlaunchConfig *, CUfunction, void **,
+                               void **) = nullptr;
 };
 
 /// Resolves the graph entry points, all or none.
@@ -173,6 +196,10 @@ public:
   bool beginCapture() override;
   bool endCapture() override;
   bool replayGraph(unsigned count, EventHandle start, EventHandle end) override;
+  bool setProgrammaticLaunch(bool enabled) override {
+    programmatic = enabled && api.cuLaunchKernelEx;
+    return programmatic;
+  }
 
 private:
   /// Returns true on success, else records `call`'s error.
@@ -191,6 +218,8 @@ private:
   /// legacy default stream otherwise), the graph and its executable.
   CUstream captureStream = nullptr;
   bool capturing = false;
+  /// Launch with programmatic stream serialization (cuLaunchKernelEx).
+  bool programmatic = false;
   CUgraph graph = nullptr;
   CUgraphExec graphExec = nullptr;
 };
@@ -325,9 +354,21 @@ bool CudaDevice::launch(KernelHandle kernel, const unsigned grid[3],
   std::vector<void *> params;
   for (CUdeviceptr &value : values)
     params.push_back(&value);
+  CUstream stream = capturing ? captureStream : nullptr;
+  // Only into graphs: captured on a stream of their own, where the
+  // programmatic edges between kernels become part of the graph.
+  if (programmatic && capturing) {
+    CUlaunchAttribute attribute{};
+    attribute.id = CU_LAUNCH_ATTRIBUTE_PROGRAMMATIC_STREAM_SERIALIZATION;
+    attribute.value.programmaticStreamSerializationAllowed = 1;
+    CUlaunchConfig config{grid[0],  grid[1],        grid[2], block[0],
+                          block[1], block[2],       sharedMemBytes,
+                          stream,   &attribute,     1};
+    return check(api.cuLaunchKernelEx(&config, kernel, params.data(), nullptr),
+                 "cuLaunchKernelEx");
+  }
   return check(api.cuLaunchKernel(kernel, grid[0], grid[1], grid[2], block[0],
-                                  block[1], block[2], sharedMemBytes,
-                                  capturing ? captureStream : nullptr,
+                                  block[1], block[2], sharedMemBytes, stream,
                                   params.data(), nullptr),
                "cuLaunchKernel");
 }
@@ -437,6 +478,10 @@ std::unique_ptr<Device> runtime::openCudaDevice(int index, OpenFailure &failure,
     return nullptr;
   }
   resolveGraphs(library, api);
+  std::string missingEx;
+  if (!resolveSymbol(library, api.cuLaunchKernelEx, {"cuLaunchKernelEx"},
+                     missingEx))
+    api.cuLaunchKernelEx = nullptr;
   auto device = std::make_unique<CudaDevice>(library, api);
   if (!device->open(index, failure)) {
     error = device->error();

@@ -88,6 +88,8 @@ private:
 int Runner::prepare() {
   if (!device.loadModule(artifact.binary))
     return deviceError("loading " + artifact.binaryFile + ": ");
+  device.setProgrammaticLaunch(artifact.programmaticLaunch &&
+                               !options.plainLaunch);
   std::map<std::string, KernelHandle> bySymbol;
   std::map<std::string, unsigned> sharedLimit;
   for (size_t i = 0; i < artifact.kernels.size(); ++i) {

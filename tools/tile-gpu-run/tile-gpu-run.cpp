@@ -18,7 +18,7 @@ using namespace mlir::tileir::runtime;
 static const char *const kUsage =
     "usage: tile-gpu-run DIR [--device cuda|hip] [--tolerance X] [--time]\n"
     "                        [--warmup N] [--repetitions N] [--per-kernel]\n"
-    "                        [--graph] [--replays N]\n"
+    "                        [--graph] [--replays N] [--plain-launch]\n"
     "                        [--device-index I] [--probe] [--quiet]\n"
     "       tile-gpu-run --probe [--device cuda|hip] [--device-index I]\n";
 
@@ -54,6 +54,8 @@ int main(int argc, char **argv) {
       options.time = true;
     } else if (arg == "--graph") {
       options.time = options.graph = true;
+    } else if (arg == "--plain-launch") {
+      options.plainLaunch = true;
     } else if (arg == "--per-kernel") {
       options.time = options.perKernel = true;
     } else if (arg == "--probe") {

@@ -71,6 +71,9 @@ FailureOr<runtime::Artifact> tileir::compileArtifact(
   artifact.chip =
       options.chip.empty() ? (rocdl ? "gfx942" : "sm_90") : options.chip;
   artifact.binaryFile = rocdl ? "kernels.hsaco" : "kernels.cubin";
+  // The NVVM pipeline starts every kernel with grid dependency control.
+  artifact.programmaticLaunch =
+      binary && !rocdl && supportsProgrammaticLaunch(artifact.chip);
   artifact.seed = options.seed;
   artifact.tolerance = options.tolerance;
   if (binary) {

@@ -113,6 +113,10 @@ struct Artifact {
   uint64_t seed = 0;
   /// The default largest max_rel_err that passes.
   double tolerance = 1e-2;
+  /// Whether every kernel waits for its predecessor's completion itself
+  /// (`griddepcontrol.wait` on sm_90+), so that kernels may be launched with
+  /// programmatic stream serialization (record `launch programmatic`).
+  bool programmaticLaunch = false;
   std::vector<TensorDecl> tensors;
   std::vector<KernelLaunch> kernels;
   std::vector<OutputSpec> outputs;

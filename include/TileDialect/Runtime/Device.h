@@ -55,6 +55,11 @@ public:
   virtual bool launch(KernelHandle kernel, const unsigned grid[3],
                       const unsigned block[3], unsigned sharedMemBytes,
                       const std::vector<DevicePtr> &args) = 0;
+  /// Whether later launches may overlap the previous kernel of the stream
+  /// (CUDA programmatic stream serialization; the kernels must wait for
+  /// their predecessors themselves: `Artifact::programmaticLaunch`).
+  /// Devices without it launch as before; returns whether it took effect.
+  virtual bool setProgrammaticLaunch(bool) { return false; }
 
   virtual bool allocate(uint64_t bytes, DevicePtr &ptr) = 0;
   virtual bool copyToDevice(DevicePtr dst, const void *src, uint64_t bytes) = 0;

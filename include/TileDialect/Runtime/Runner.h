@@ -51,6 +51,9 @@ struct RunOptions {
   bool probe = false;
   /// Omit the device line and the lines of outputs that match.
   bool quiet = false;
+  /// Launch every kernel on its own even where the artifact allows
+  /// programmatic launches (to compare).
+  bool plainLaunch = false;
   /// The prefix of error lines.
   std::string toolName = "tile-gpu-run";
 };

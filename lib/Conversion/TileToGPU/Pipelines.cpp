@@ -15,6 +15,7 @@
 #include "mlir/Conversion/GPUToROCDL/GPUToROCDLPass.h"
 #include "mlir/Conversion/Passes.h"
 #include "mlir/Dialect/GPU/Transforms/Passes.h"
+#include "mlir/Dialect/LLVMIR/NVVMDialect.h"
 #include "mlir/Pass/PassManager.h"
 #include "mlir/Pass/PassRegistry.h"
 #include "mlir/Transforms/Passes.h"
@@ -23,6 +24,34 @@ using namespace mlir;
 using namespace mlir::tileir;
 
 namespace {
+
+/// Starts every kernel with `griddepcontrol.wait`: until the grids it
+/// depends on have completed and their writes are visible. Launched
+/// normally it is a no-op; launched with programmatic stream serialization
+/// (`runtime::Artifact::programmaticLaunch`), the kernel's launch overlaps
+/// its predecessor's end, and all its work still follows it. The
+/// predecessor does not trigger the launch early
+/// (`griddepcontrol.launch_dependents` at kernel entry measured slower on
+/// an H200: waiting blocks of the next kernel take the SMs).
+class ProgrammaticLaunchPass
+    : public PassWrapper<ProgrammaticLaunchPass,
+                         OperationPass<gpu::GPUModuleOp>> {
+public:
+  MLIR_DEFINE_EXPLICIT_INTERNAL_INLINE_TYPE_ID(ProgrammaticLaunchPass)
+  StringRef getArgument() const override { return "tile-programmatic-launch"; }
+  void getDependentDialects(DialectRegistry &registry) const override {
+    registry.insert<NVVM::NVVMDialect>();
+  }
+  void runOnOperation() override {
+    getOperation().walk([](gpu::GPUFuncOp func) {
+      if (!func.isKernel() || func.getBody().empty())
+        return;
+      OpBuilder b = OpBuilder::atBlockBegin(&func.getBody().front());
+      NVVM::GriddepcontrolOp::create(b, func.getLoc(),
+                                     NVVM::GridDepActionKind::wait);
+    });
+  }
+};
 
 /// What differs between GPU vendors in the pipeline: the dialect the gpu
 /// module is converted to, the target attribute and the toolkit that
@@ -43,7 +72,9 @@ public:
 class NVVMTarget : public DeviceTarget {
 public:
   StringRef defaultChip() const override { return "sm_90"; }
-  void addConversion(OpPassManager &device, StringRef) const override {
+  void addConversion(OpPassManager &device, StringRef chip) const override {
+    if (supportsProgrammaticLaunch(chip))
+      device.addPass(std::make_unique<ProgrammaticLaunchPass>());
     // nvgpu.mma.sync first, to nvvm.mma.sync on LLVM vector types.
     device.addPass(createConvertNVGPUToNVVMPass());
     ConvertGpuOpsToNVVMOpsOptions convert;
@@ -86,6 +117,12 @@ public:
 };
 
 } // namespace
+
+bool tileir::supportsProgrammaticLaunch(StringRef chip) {
+  unsigned version = 0;
+  return chip.consume_front("sm_") && !chip.consumeInteger(10, version) &&
+         version >= 90;
+}
 
 void tileir::addTileLowerToGPUPass(OpPassManager &pm,
                                    const GPUPipelineOptions &options,

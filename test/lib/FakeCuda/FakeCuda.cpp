@@ -131,9 +131,14 @@ CUresult cuGetErrorString(CUresult error, const char **text) {
   return 1;
 }
 
+static unsigned programmaticLaunches = 0;
+
 static void printKernelsRun() {
   std::fflush(stdout);
   std::fprintf(stderr, "fake-cuda: %u kernels run\n", kernelsRun);
+  if (programmaticLaunches)
+    std::fprintf(stderr, "fake-cuda: %u programmatic launches\n",
+                 programmaticLaunches);
 }
 
 CUresult cuInit(unsigned) {
@@ -212,6 +217,39 @@ CUresult cuLaunchKernel(void *f, unsigned gx, unsigned gy, unsigned gz,
   function->run(params, threads);
   ++kernelsRun;
   return 0;
+}
+
+// cuda.h's launch configuration (only programmatic stream serialization,
+// attribute 6, is accepted).
+union LaunchAttributeValue {
+  char pad[64];
+  int programmaticStreamSerializationAllowed;
+};
+struct LaunchAttribute {
+  int id;
+  char pad[4];
+  LaunchAttributeValue value;
+};
+struct LaunchConfig {
+  unsigned gridDimX, gridDimY, gridDimZ, blockDimX, blockDimY, blockDimZ;
+  unsigned sharedMemBytes;
+  void *hStream;
+  LaunchAttribute *attrs;
+  unsigned numAttrs;
+};
+static_assert(sizeof(LaunchAttribute) == 72 && sizeof(LaunchConfig) == 56,
+              "the layout of cuda.h");
+
+CUresult cuLaunchKernelEx(const LaunchConfig *config, void *f, void **params,
+                          void **extra) {
+  if (config->numAttrs != 1 || config->attrs[0].id != 6 ||
+      config->attrs[0].value.programmaticStreamSerializationAllowed != 1)
+    return 1;
+  ++programmaticLaunches;
+  return cuLaunchKernel(f, config->gridDimX, config->gridDimY,
+                        config->gridDimZ, config->blockDimX, config->blockDimY,
+                        config->blockDimZ, config->sharedMemBytes,
+                        config->hStream, params, extra);
 }
 
 CUresult cuStreamCreate(void **result, unsigned) {

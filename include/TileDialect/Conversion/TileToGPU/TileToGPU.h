@@ -98,6 +98,11 @@ void registerTileGPUPipelines();
 void addTileLowerToGPUPass(OpPassManager &pm, const GPUPipelineOptions &options,
                            bool rocdl);
 
+/// Whether `--tile-lower-to-nvvm` for `chip` (sm_XY) starts every kernel
+/// with grid dependency control, so that its kernels may be launched with
+/// programmatic stream serialization: sm_90 and later.
+bool supportsProgrammaticLaunch(StringRef chip);
+
 /// Adds the passes of either pipeline to `pm` (`rocdl` picks the target).
 void buildTileToGPUBinaryPipeline(OpPassManager &pm,
                                   const GPUPipelineOptions &options,
