@@ -213,7 +213,8 @@ bool ManifestParser::parseRecord() {
     if (launchSeen)
       return fail("duplicate 'launch' record");
     launchSeen = true;
-    if (tokens.size() != 2 || (tokens[1] != "programmatic" && tokens[1] != "plain"))
+    if (tokens.size() != 2 ||
+        (tokens[1] != "programmatic" && tokens[1] != "plain"))
       return fail("'launch' takes 'programmatic' or 'plain'");
     artifact.programmaticLaunch = tokens[1] == "programmatic";
     return true;

@@ -361,9 +361,9 @@ bool CudaDevice::launch(KernelHandle kernel, const unsigned grid[3],
     CUlaunchAttribute attribute{};
     attribute.id = CU_LAUNCH_ATTRIBUTE_PROGRAMMATIC_STREAM_SERIALIZATION;
     attribute.value.programmaticStreamSerializationAllowed = 1;
-    CUlaunchConfig config{grid[0],  grid[1],        grid[2], block[0],
-                          block[1], block[2],       sharedMemBytes,
-                          stream,   &attribute,     1};
+    CUlaunchConfig config{grid[0],    grid[1],  grid[2],        block[0],
+                          block[1],   block[2], sharedMemBytes, stream,
+                          &attribute, 1};
     return check(api.cuLaunchKernelEx(&config, kernel, params.data(), nullptr),
                  "cuLaunchKernelEx");
   }

@@ -246,10 +246,9 @@ CUresult cuLaunchKernelEx(const LaunchConfig *config, void *f, void **params,
       config->attrs[0].value.programmaticStreamSerializationAllowed != 1)
     return 1;
   ++programmaticLaunches;
-  return cuLaunchKernel(f, config->gridDimX, config->gridDimY,
-                        config->gridDimZ, config->blockDimX, config->blockDimY,
-                        config->blockDimZ, config->sharedMemBytes,
-                        config->hStream, params, extra);
+  return cuLaunchKernel(f, config->gridDimX, config->gridDimY, config->gridDimZ,
+                        config->blockDimX, config->blockDimY, config->blockDimZ,
+                        config->sharedMemBytes, config->hStream, params, extra);
 }
 
 CUresult cuStreamCreate(void **result, unsigned) {
