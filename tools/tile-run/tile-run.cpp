@@ -133,8 +133,9 @@ static cl::opt<int64_t> fissionBlocks(
              "fission-blocks; 0: never)"));
 static cl::opt<bool> mma(
     "mma", cl::init(false),
-    cl::desc("GPU: f16 matmuls on the matrix units (--tile-lower-to-gpu "
-             "mma; NVVM only)"));
+    cl::desc("GPU: f16 matmuls on the matrix units: mma.sync in element "
+             "loops, wmma for buffered ones (--tile-lower-to-gpu mma; NVVM "
+             "only; --device emulate cannot run mma.sync)"));
 static cl::opt<int64_t> minBlocks(
     "min-blocks", cl::init(264),
     cl::desc("GPU: halve default tile sizes of grid loops until each kernel "
