@@ -1090,10 +1090,17 @@ void Emitter::emitStore(unsigned id) {
     });
     gpu::BarrierOp::create(b, loc);
   }
-  if (buffers->nodes.count(store.first) || !emitTransposedStore(store))
-    forEachElement(plan.exprs[store.first].numElements, [&](Value flat) {
-      storeElement(store, element(store.first, flat)[0], flat);
+  if (buffers->nodes.count(store.first) || !emitTransposedStore(store)) {
+    // Several elements per thread computed together: their loads are
+    // issued before any store (a loop of one element at a time waits for
+    // each load in turn).
+    int64_t n = plan.exprs[store.first].numElements;
+    forEachLaneGroup(n, lanesFor(n), [&](ValueRange flats, ValueRange valid) {
+      Lanes values = element(store.first, flats);
+      for (unsigned i = 0; i < flats.size(); ++i)
+        ifValid(valid, i, [&] { storeElement(store, values[i], flats[i]); });
     });
+  }
   gpu::BarrierOp::create(b, loc);
   buffers = nullptr;
 }

@@ -671,3 +671,34 @@ tile.program @transpose_narrow(%K: !tile.tensor<64x64xf16, input>,
   %l = tile.loop %p = 0 to 64 step %sp body %s
   tile.yield %l
 }
+
+// -----
+
+// A plain store of 1024 elements on 256 threads: each thread computes 4
+// elements together (element g + 256 i in lane i), all 4 loads before the
+// first store, one group per thread; 64 elements take one lane.
+// CHECK-LABEL: gpu.func @plain_lanes_k0
+// CHECK: scf.for %{{.*}} = %thread_id_x to %c1024 step %c1024
+// CHECK-COUNT-4: memref.load %arg0
+// CHECK-COUNT-4: memref.store {{.*}}, %arg1
+// CHECK-NOT: memref.load
+// CHECK: gpu.return
+// CHECK-LABEL: gpu.func @plain_lanes_k1
+// CHECK-COUNT-1: memref.load %arg0
+// CHECK-NOT: memref.load
+// CHECK: gpu.return
+tile.program @plain_lanes(%A: !tile.tensor<16x64xf32, input>,
+                          %B: !tile.tensor<16x64xf16, output>,
+                          %C: !tile.tensor<64xf16, output>) {
+  %full = tile.full
+  %a = tile.load %A[%full, %full] : !tile.tensor<16x64xf32, input> -> !tile.tile<[16, 64], f32>
+  %h = tile.cast %a : !tile.tile<[16, 64], f32> -> !tile.tile<[16, 64], f16>
+  %s = tile.store %h, %B[%full, %full] : !tile.tile<[16, 64], f16>, !tile.tensor<16x64xf16, output>
+  %c0 = tile.const_tile 0, 1
+  %r = tile.load %A[%c0, %full] : !tile.tensor<16x64xf32, input> -> !tile.tile<[1, 64], f32>
+  %rh = tile.cast %r : !tile.tile<[1, 64], f32> -> !tile.tile<[1, 64], f16>
+  %rr = tile.reshape %rh : !tile.tile<[1, 64], f16> -> !tile.tile<[64], f16>
+  %s2 = tile.store %rr, %C[%full] : !tile.tile<[64], f16>, !tile.tensor<64xf16, output>
+  %q = tile.seq %s, %s2
+  tile.yield %q
+}
