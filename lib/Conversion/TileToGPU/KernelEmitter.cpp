@@ -1204,7 +1204,8 @@ void Emitter::emitSplitAccumulation(const StmtNode &loop) {
         });
     return Lanes(partial.getResults());
   };
-  if (slices > 1 && block && n / lanes * slices == kernel.threads) {
+  if (slices > 1 && (block || lanes == 1) &&
+      n / lanes * slices == kernel.threads) {
     // Thread p: slice p / groups of the chunk's iterations, for group
     // p mod groups; the slices' sums meet in shared memory.
     int64_t groups = n / lanes;
@@ -1215,12 +1216,17 @@ void Emitter::emitSplitAccumulation(const StmtNode &loop) {
       b.setInsertionPoint(threads.getBody()->getTerminator());
       Value p = threads.getInductionVar();
       Value slice = div(p, groups);
-      Lanes flats = blockFlats(rem(p, groups), *block);
+      Lanes flats = block ? blockFlats(rem(p, groups), *block)
+                          : Lanes{rem(p, groups)};
       Lanes sums;
-      inLaneBlock(flats, *block, [&] {
+      auto sum = [&] {
         sums = sumChunk(flats, add(first, mul(slice, loop.step)),
                         loop.step * slices);
-      });
+      };
+      if (block)
+        inLaneBlock(flats, *block, sum);
+      else
+        sum();
       Value base = mul(slice, n);
       for (auto [flat, sum] : llvm::zip_equal(flats, sums))
         memref::StoreOp::create(b, loc, sum, shared, add(base, flat));

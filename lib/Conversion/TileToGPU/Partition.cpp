@@ -614,22 +614,30 @@ static Kernel buildKernel(const Plan &plan,
   int64_t warps = (widest + 31) / 32;
   kernel.threads = unsigned(
       std::min<int64_t>(options.blockSize, std::max<int64_t>(32, warps * 32)));
-  // A split matmul accumulation whose groups of lanes leave threads of the
-  // block idle gives them slices of its chunk's iterations, the partial sums
-  // added through shared memory (as many slices as the block and
-  // `shared-memory` hold, a power of two).
-  if (matmulElements && kernel.splitChunks > 1 && options.kSlices > 1) {
+  // A split accumulation whose groups of lanes (a matmul's; else one
+  // element per thread) leave threads of the block idle gives them slices of
+  // its chunk's iterations, the partial sums added through shared memory
+  // (as many slices as the block and `shared-memory` hold, a power of two).
+  std::optional<int64_t> splitElements = matmulElements;
+  if (!matmulElements && kernel.splitChunks > 1) {
+    splitElements = plan.exprs[plan.stmts[only.first].first].numElements;
+    widest = *splitElements;
+  }
+  if (splitElements && kernel.splitChunks > 1 && options.kSlices > 1) {
     int64_t groups = widest;
     int64_t slices = 1;
+    // (A reduction's slices stay within its chunk's iterations; a matmul's
+    // may exceed them: idle slices measured faster on the scores kernel.)
     while (slices * 2 <= int64_t(options.kSlices) &&
+           (matmulElements || slices * 2 <= kernel.chunkTrips) &&
            groups * slices * 2 <= int64_t(options.blockSize) &&
-           slices * 2 * *matmulElements * 4 <= options.sharedMemoryBytes)
+           slices * 2 * *splitElements * 4 <= options.sharedMemoryBytes)
       slices *= 2;
     if (slices > 1) {
       kernel.kSlices = unsigned(slices);
       kernel.threads = unsigned(groups * slices);
       kernel.sharedElements =
-          std::max(kernel.sharedElements, slices * *matmulElements);
+          std::max(kernel.sharedElements, slices * *splitElements);
     }
   }
   kernel.maxLanes = std::max(1u, options.threadElements);

@@ -6,6 +6,7 @@
 // RUN: tile-opt %s --split-input-file --tile-lower-to-gpu="fission-blocks=8" --canonicalize --cse | FileCheck %s --check-prefix=FISSION
 // RUN: tile-opt %s --split-input-file --tile-lower-to-gpu="split-k=2 thread-elements=64 min-blocks=8 tile-sizes=tile_k=4" --canonicalize --cse | FileCheck %s --check-prefix=SLICES
 // RUN: tile-opt %s --split-input-file --tile-lower-to-gpu="split-k=2 thread-elements=64 min-blocks=8 tile-sizes=tile_k=4 k-slices=1" --canonicalize --cse | FileCheck %s --check-prefix=NOSLICES
+// RUN: tile-opt %s --split-input-file --tile-lower-to-gpu="split-k=2" --canonicalize --cse | FileCheck %s --check-prefix=RSLICES
 
 // Iterations write disjoint tiles of B: the loop becomes the grid (4 blocks),
 // the exp is computed and rounded to f16 per element, nothing is buffered.
@@ -71,6 +72,20 @@ tile.program @parallel(%A: !tile.tensor<64xf32, input>,
 // SPLIT: scf.for %{{.*}} = %[[FIRST]] to %{{.*}} step %c16 iter_args
 // SPLIT: memref.atomic_rmw addf
 // SPLIT: gpu.barrier
+// With split-k=2 each block's chunk has 2 iterations: 2 slices of 4
+// threads (one element each) take one iteration each, their sums meet in
+// shared memory and are added atomically. (With split-k=4 a chunk is one
+// iteration: no slices, above.)
+// RSLICES-LABEL: func.func @carried
+// RSLICES: blocks in (%c2, %c1, %c1) threads in (%c8, %c1, %c1)
+// RSLICES: gpu.func @carried_k0({{.*}}) workgroup(%[[SH:.*]] : memref<8xf32, #gpu.address_space<workgroup>>)
+// RSLICES: scf.for %{{.*}} = %thread_id_x to %c8 step %c8 {
+// RSLICES: scf.for %{{.*}} step %c32 iter_args
+// RSLICES: memref.store %{{.*}}, %[[SH]]
+// RSLICES: gpu.barrier
+// RSLICES: scf.for %{{.*}} = %thread_id_x to %c4 step %c8 {
+// RSLICES-COUNT-2: memref.load %[[SH]]
+// RSLICES: memref.atomic_rmw addf
 // Without element loops, the iterations run one after the other with the
 // reduction buffered in shared memory.
 // NOELEM-LABEL: gpu.func @carried_k0
