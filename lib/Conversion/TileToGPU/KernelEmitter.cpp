@@ -1216,8 +1216,8 @@ void Emitter::emitSplitAccumulation(const StmtNode &loop) {
       b.setInsertionPoint(threads.getBody()->getTerminator());
       Value p = threads.getInductionVar();
       Value slice = div(p, groups);
-      Lanes flats = block ? blockFlats(rem(p, groups), *block)
-                          : Lanes{rem(p, groups)};
+      Lanes flats =
+          block ? blockFlats(rem(p, groups), *block) : Lanes{rem(p, groups)};
       Lanes sums;
       auto sum = [&] {
         sums = sumChunk(flats, add(first, mul(slice, loop.step)),
