@@ -115,7 +115,7 @@ def TileLowerToGPU : Pass<"tile-lower-to-gpu", "::mlir::ModuleOp"> {
            "(operand elements they share are loaded once; accumulators stay "
            "in registers)">,
     Option<"kSlices", "k-slices", "unsigned", "8",
-           "Most slices a split matmul accumulation cuts each block's chunk "
+           "Most slices a split accumulation cuts each block's chunk "
            "of iterations into, one per group of the block's threads, their "
            "partial sums added in shared memory (1: never)">,
     Option<"splitK", "split-k", "unsigned", "1",
