@@ -56,8 +56,9 @@ public:
                       const unsigned block[3], unsigned sharedMemBytes,
                       const std::vector<DevicePtr> &args) = 0;
   /// Whether later launches may overlap the previous kernel of the stream
-  /// (CUDA programmatic stream serialization; the kernels must wait for
-  /// their predecessors themselves: `Artifact::programmaticLaunch`).
+  /// (CUDA programmatic stream serialization, for launches captured into a
+  /// graph; the kernels must wait for their predecessors themselves:
+  /// `Artifact::programmaticLaunch`).
   /// Devices without it launch as before; returns whether it took effect.
   virtual bool setProgrammaticLaunch(bool) { return false; }
 

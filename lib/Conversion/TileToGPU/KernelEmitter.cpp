@@ -131,6 +131,9 @@ private:
   /// Elements flat0 .. flat0 + count - 1 of `id` as one vector of f16
   /// (`loadsHalf(id, count)`).
   Value halfRun(unsigned id, Value flat0, int64_t count);
+  /// One aligned `vector.load` of `width` elements of the tensor `load`
+  /// reads, starting at tensor offset `offset`, in its storage type.
+  Value loadVector(const ExprNode &load, Value offset, int64_t width);
   /// Whether matmul `id` can compute the lanes of the matrix-unit block
   /// `block`: f16 operands loaded as vectors (A along k, 4 at a time, B
   /// along its rows, width / 2 at a time), an f32 result, rows of the
@@ -837,11 +840,17 @@ Value Emitter::halfRun(unsigned id, Value flat0, int64_t count) {
   const ExprNode *node = &plan.exprs[id];
   while (node->kind == Kind::Alias)
     node = &plan.exprs[node->operands[0]];
-  auto type = VectorType::get({count}, Float16Type::get(b.getContext()));
-  Value address = tensorOffset(node->access, node->shape, flat0);
-  return vector::LoadOp::create(b, loc, type, tensorArgs[node->access.tensor],
-                                ValueRange{address}, /*nontemporal=*/false,
-                                /*alignment=*/llvm::MaybeAlign(count * 2));
+  return loadVector(*node, tensorOffset(node->access, node->shape, flat0),
+                    count);
+}
+
+Value Emitter::loadVector(const ExprNode &load, Value offset, int64_t width) {
+  ElementKind stored = tensorKinds[load.access.tensor];
+  auto type = VectorType::get({width}, getStorageType(b.getContext(), stored));
+  int64_t bytes = vectorElementBytes(b.getContext(), stored);
+  return vector::LoadOp::create(b, loc, type, tensorArgs[load.access.tensor],
+                                ValueRange{offset}, /*nontemporal=*/false,
+                                /*alignment=*/llvm::MaybeAlign(width * bytes));
 }
 
 bool Emitter::fitsMatrixUnits(unsigned id, const LaneBlock &block) const {
@@ -953,15 +962,10 @@ Lanes Emitter::elementRun(unsigned id, Value flat0, int64_t count) {
   int64_t bytes = vectorElementBytes(b.getContext(), stored);
   // 16-byte vectors at most.
   int64_t width = std::min<int64_t>(count, 16 / bytes);
-  Type elementType = getStorageType(b.getContext(), stored);
-  auto vectorType = VectorType::get({width}, elementType);
   Value address = tensorOffset(node.access, node.shape, flat0);
   Lanes v;
   for (int64_t c = 0; c < count; c += width) {
-    Value vec = vector::LoadOp::create(
-        b, loc, vectorType, tensorArgs[node.access.tensor],
-        ValueRange{add(address, index(c))}, /*nontemporal=*/false,
-        /*alignment=*/llvm::MaybeAlign(width * bytes));
+    Value vec = loadVector(node, add(address, index(c)), width);
     for (int64_t i = 0; i < width; ++i)
       v.push_back(toF32(vector::ExtractOp::create(b, loc, vec, i), stored));
   }
@@ -980,8 +984,7 @@ Emitter::getLaneBlock(ArrayRef<const StmtNode *> stores,
   int64_t numRows = 1;
   for (int64_t extent : shape.drop_back())
     numRows *= extent;
-  // A matmul the stored values reach through lane-preserving ops.
-  std::optional<LaneBlock> found;
+  // The matmuls the stored values reach through lane-preserving ops.
   SmallVector<unsigned> matmuls;
   for (const StmtNode *store : stores)
     forEachLaneMatmul(plan, store->first,
@@ -993,24 +996,20 @@ Emitter::getLaneBlock(ArrayRef<const StmtNode *> stores,
       llvm::all_of(matmuls,
                    [&](unsigned id) { return fitsMatrixUnits(id, mma); }))
     return mma;
-  auto consider = [&](unsigned id) {
+  // Else the first matmul with the tile's rows: the widest vector of B's
+  // row that divides the lanes and the row.
+  for (unsigned id : matmuls) {
     const ExprNode &node = plan.exprs[id];
-    if (found || node.sizes[3] != rowLength)
-      return;
-    // The widest vector of B's row that divides the lanes and the row.
+    if (node.sizes[3] != rowLength)
+      continue;
     for (int64_t width = 8; width >= 2; width /= 2) {
       int64_t rows = lanes / width;
-      if (lanes % width == 0 && rowLength % width == 0 &&
-          numRows % rows == 0 && node.sizes[1] % rows == 0 &&
-          loadsRun(node.operands[1], width)) {
-        found = LaneBlock{rows, width, rowLength};
-        return;
-      }
+      if (lanes % width == 0 && rowLength % width == 0 && numRows % rows == 0 &&
+          node.sizes[1] % rows == 0 && loadsRun(node.operands[1], width))
+        return LaneBlock{rows, width, rowLength};
     }
-  };
-  for (unsigned id : matmuls)
-    consider(id);
-  return found;
+  }
+  return std::nullopt;
 }
 
 //===----------------------------------------------------------------------===//
@@ -1135,10 +1134,10 @@ bool Emitter::emitTransposedStore(const StmtNode &store) {
   int64_t blocks = 1;
   for (unsigned d : order)
     blocks *= d == a || d == c ? shape[d] / side : shape[d];
-  Type elementType =
-      getStorageType(b.getContext(), tensorKinds[store.access.tensor]);
-  int64_t bytes = elementType.getIntOrFloatBitWidth() / 8;
-  auto vectorType = VectorType::get({side}, elementType);
+  ElementKind stored = tensorKinds[store.access.tensor];
+  int64_t bytes = vectorElementBytes(b.getContext(), stored);
+  auto vectorType =
+      VectorType::get({side}, getStorageType(b.getContext(), stored));
   auto loop = scf::ForOp::create(b, loc, threadId, index(blocks),
                                  index(kernel.threads));
   OpBuilder::InsertionGuard guard(b);
@@ -1160,7 +1159,7 @@ bool Emitter::emitTransposedStore(const StmtNode &store) {
   for (int64_t i = 0; i < side; ++i) {
     SmallVector<Value> row;
     for (int64_t j = 0; j < side; ++j)
-      row.push_back(fromF32(columns[j][i], tensorKinds[store.access.tensor]));
+      row.push_back(fromF32(columns[j][i], stored));
     Value vec = vector::FromElementsOp::create(b, loc, vectorType, row);
     Value flat = add(dstFirst, index(i * dst[a]));
     Value address = tensorOffset(store.access, value.shape, flat);
@@ -1219,14 +1218,14 @@ void Emitter::emitSplitAccumulation(const StmtNode &loop) {
       Lanes flats =
           block ? blockFlats(rem(p, groups), *block) : Lanes{rem(p, groups)};
       Lanes sums;
-      auto sum = [&] {
+      auto sumSlice = [&] {
         sums = sumChunk(flats, add(first, mul(slice, loop.step)),
                         loop.step * slices);
       };
       if (block)
-        inLaneBlock(flats, *block, sum);
+        inLaneBlock(flats, *block, sumSlice);
       else
-        sum();
+        sumSlice();
       Value base = mul(slice, n);
       for (auto [flat, sum] : llvm::zip_equal(flats, sums))
         memref::StoreOp::create(b, loc, sum, shared, add(base, flat));

@@ -619,12 +619,12 @@ static Kernel buildKernel(const Plan &plan,
   // its chunk's iterations, the partial sums added through shared memory
   // (as many slices as the block and `shared-memory` hold, a power of two).
   std::optional<int64_t> splitElements = matmulElements;
+  int64_t groups = widest;
   if (!matmulElements && kernel.splitChunks > 1) {
     splitElements = plan.exprs[plan.stmts[only.first].first].numElements;
-    widest = *splitElements;
+    groups = *splitElements;
   }
   if (splitElements && kernel.splitChunks > 1 && options.kSlices > 1) {
-    int64_t groups = widest;
     int64_t slices = 1;
     // (A reduction's slices stay within its chunk's iterations; a matmul's
     // may exceed them: idle slices measured faster on the scores kernel.)

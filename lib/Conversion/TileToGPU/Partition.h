@@ -105,10 +105,10 @@ struct Kernel {
   int64_t chunkTrips = 0;
   /// The expression g (the addend that does not read S).
   unsigned splitAddend = 0;
-  /// A split matmul accumulation may also cut its chunk among `kSlices`
-  /// groups of the block's threads (iteration i to slice i mod kSlices),
-  /// their partial sums added in shared memory (`threads` = groups of lanes
-  /// x kSlices; the shared buffer holds kSlices tiles).
+  /// A split accumulation may also cut its chunk among `kSlices` groups of
+  /// the block's threads (iteration i to slice i mod kSlices), their partial
+  /// sums added in shared memory (`threads` = groups of lanes x kSlices, one
+  /// lane per group for a reduction; the shared buffer holds kSlices tiles).
   unsigned kSlices = 1;
   /// Shared memory (f32 and f16 buffers) and per-block global scratch (f32),
   /// in elements.
@@ -130,7 +130,7 @@ struct PartitionOptions {
   /// chunks as reach that.
   unsigned splitK = 1;
   int64_t minBlocks = 0;
-  /// Most slices of a split matmul accumulation's chunk per block
+  /// Most slices of a split accumulation's chunk per block
   /// (`Kernel::kSlices`; 1: never).
   unsigned kSlices = 8;
   /// Most elements a thread computes together in an element loop.
