@@ -45,7 +45,24 @@ def ConvertLinalgToTile : Pass<"convert-linalg-to-tile", "::mlir::ModuleOp"> {
     holding each function result, so that `tile-run` can compare the two. Anything outside the subset is refused with
     an error on the op that cannot be converted, saying why, and the module is
     left unchanged.
+
+    With `fuse` (the default), elementwise producers are fused into the
+    linalg ops that read them before planning (upstream
+    `linalg::fuseElementwiseOps`), so that elementwise chains do not
+    round-trip through memory between kernels: an all-parallel
+    `linalg.generic` (named elementwise ops, transposes and broadcasts are
+    generalized first) is fused into every reader that is not a
+    contraction, reductions included, and recomputed in each when it has
+    several; into a contraction only a pure permutation is fused (the
+    transpose of `Q @ transpose(K)`), which the contraction then reads
+    through a permuted indexing map, its body still a multiply-add. A
+    producer that reads an argument updated in place before the reader is
+    not fused. `fuse=false` converts op by op.
   }];
+  let options = [
+    Option<"fuse", "fuse", "bool", /*default=*/"true",
+           "Fuse elementwise producers into their readers before converting">
+  ];
   let dependentDialects = ["::mlir::tileir::TileDialect"];
   let statistics = [
     Statistic<"numPrograms", "programs", "Number of functions converted">,

@@ -51,6 +51,8 @@ namespace {
 
 struct ConvertLinalgToTilePass
     : public tileir::impl::ConvertLinalgToTileBase<ConvertLinalgToTilePass> {
+  using Base::Base;
+
   void runOnOperation() override {
     ModuleOp module = getOperation();
     // Work on a copy so that a refusal leaves the module as it was.
@@ -65,6 +67,8 @@ struct ConvertLinalgToTilePass
         failedAny = true;
         continue;
       }
+      if (fuse)
+        linalg_to_tile::fuseElementwise(func);
       FailureOr<ProgramOp> program = convertFuncToTileProgram(func);
       if (failed(program)) {
         failedAny = true;

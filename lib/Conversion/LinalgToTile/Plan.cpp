@@ -362,12 +362,15 @@ void Planner::groupLoops() {
     a = find(a), b = find(b);
     if (a == b)
       return;
-    for (unsigned n : nestsOf[a])
-      if (nestsOf[b].contains(n))
+    // Copy b's set first: inserting a's may move the map's entries.
+    llvm::SmallSet<unsigned, 4> bNests = nestsOf.lookup(b);
+    llvm::SmallSet<unsigned, 4> &aNests = nestsOf[a];
+    for (unsigned n : bNests)
+      if (aNests.contains(n))
         return;
     parent[b] = a;
-    for (unsigned n : nestsOf[b])
-      nestsOf[a].insert(n);
+    for (unsigned n : bNests)
+      aNests.insert(n);
   };
   for (auto [n, nest] : llvm::enumerate(plan.nests))
     for (const Access &access : nest.accesses)

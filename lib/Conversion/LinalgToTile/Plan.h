@@ -104,6 +104,11 @@ struct Plan {
 /// The reassociation groups of a tensor.expand_shape or collapse_shape.
 SmallVector<ReassociationIndices> getReshapeGroups(Operation *op);
 
+/// Fuses elementwise producers into the linalg ops that read them
+/// (Fuse.cpp): recomputed in every non-contraction reader, and only
+/// permutations into contractions. Generalizes named ops it may fuse.
+void fuseElementwise(func::FuncOp func);
+
 /// Plans the tensors and nests of `func` and groups their loops. Emits an
 /// error on the op that cannot be converted and fails.
 FailureOr<Plan> planConversion(func::FuncOp func);

@@ -1,4 +1,5 @@
-// RUN: tile-opt %s -split-input-file --convert-linalg-to-tile | FileCheck %s
+// RUN: tile-opt %s -split-input-file --convert-linalg-to-tile=fuse=false | FileCheck %s
+// Op by op; fusion before planning is fuse.mlir.
 
 // A matmul accumulating into a zero fill: no statement for the fill, one loop
 // nest with the reduction loop innermost, and an accumulating store.

@@ -1,0 +1,152 @@
+//===- Fuse.cpp - Elementwise fusion before planning ----------------------===//
+//
+// The conversion plans one loop nest per op, and every nest becomes at least
+// one GPU kernel that writes its result to memory for the next to read back.
+// Before planning, elementwise producers (all-parallel `linalg.generic` ops)
+// are fused into the linalg ops that read them, with upstream's
+// `linalg::fuseElementwiseOps`:
+//
+//  - into any consumer that is not a contraction, reductions included; a
+//    producer with several readers is recomputed in each (each fusion works
+//    on a private copy of it, and it is erased once nothing reads it), which
+//    trades a few arithmetic ops per element for a round trip through memory;
+//  - into a contraction, only a producer that is a pure permutation (a
+//    transpose): the contraction then reads the transpose's source through a
+//    permuted indexing map, and its body stays a multiply-add, so that it
+//    still becomes a `tile.matmul`.
+//
+// Named ops are generalized first, except fills and contractions, which
+// keep their form unless a transpose is fused into them.
+//
+//===----------------------------------------------------------------------===//
+
+#include "Plan.h"
+
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/Linalg/Transforms/Transforms.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
+#include "mlir/IR/PatternMatch.h"
+
+using namespace mlir;
+using namespace mlir::tileir;
+
+/// Whether `op` only moves elements: one input, read through a permutation,
+/// yielded unchanged.
+static bool isPermutationCopy(linalg::GenericOp op) {
+  if (op.getNumDpsInputs() != 1 || op.getNumDpsInits() != 1 ||
+      op.getNumParallelLoops() != op.getNumLoops() ||
+      !op.getIndexingMapsArray()[0].isPermutation())
+    return false;
+  auto yield = cast<linalg::YieldOp>(op.getBody()->getTerminator());
+  auto arg = yield.getNumOperands() == 1
+                 ? dyn_cast<BlockArgument>(yield.getOperand(0))
+                 : BlockArgument();
+  return arg && arg.getOwner() == op.getBody() && arg.getArgNumber() == 0;
+}
+
+/// Whether fusing the producer of `operand` into its consumer would read an
+/// argument after the consumer's program point while an insert_slice before
+/// it updates that argument in place (the conversion refuses such reads).
+static bool readsUpdatedArgument(Operation *producer, Operation *consumer) {
+  for (Value input : producer->getOperands()) {
+    auto arg = dyn_cast<BlockArgument>(input);
+    if (!arg)
+      continue;
+    for (Operation *user : arg.getUsers())
+      if (auto insert = dyn_cast<tensor::InsertSliceOp>(user))
+        if (insert.getDest() == arg && insert->isBeforeInBlock(consumer))
+          return true;
+  }
+  return false;
+}
+
+static bool shouldFuse(OpOperand &operand) {
+  auto consumer = dyn_cast<linalg::GenericOp>(operand.getOwner());
+  auto producer = operand.get().getDefiningOp<linalg::GenericOp>();
+  if (!consumer || !producer || consumer.isDpsInit(&operand) ||
+      producer->getBlock() != consumer->getBlock() ||
+      !linalg::areElementwiseOpsFusable(&operand) ||
+      readsUpdatedArgument(producer, consumer))
+    return false;
+  return !linalg::isaContractionOpInterface(consumer) ||
+         isPermutationCopy(producer);
+}
+
+/// Generalizes the named ops that fusion may involve.
+static void generalize(func::FuncOp func, IRRewriter &rewriter) {
+  SmallVector<linalg::LinalgOp> named;
+  func.walk([&](linalg::LinalgOp op) {
+    if (isa<linalg::GenericOp, linalg::FillOp>(op.getOperation()))
+      return;
+    if (!linalg::isaContractionOpInterface(op)) {
+      named.push_back(op);
+      return;
+    }
+    // A contraction only when it reads a transpose.
+    if (llvm::any_of(op.getDpsInputs(), [](Value input) {
+          auto producer = input.getDefiningOp<linalg::LinalgOp>();
+          return producer && isa<linalg::TransposeOp>(producer.getOperation());
+        }))
+      named.push_back(op);
+  });
+  for (linalg::LinalgOp op : named) {
+    rewriter.setInsertionPoint(op);
+    (void)linalg::generalizeNamedOp(rewriter, op);
+  }
+}
+
+/// Fuses one producer into one consumer; false when none is left.
+static bool fuseOne(func::FuncOp func, IRRewriter &rewriter) {
+  OpOperand *found = nullptr;
+  func.walk([&](linalg::GenericOp consumer) {
+    for (OpOperand *input : consumer.getDpsInputOperands())
+      if (shouldFuse(*input)) {
+        found = input;
+        return WalkResult::interrupt();
+      }
+    return WalkResult::advance();
+  });
+  if (!found)
+    return false;
+  Operation *consumer = found->getOwner();
+
+  auto producer = found->get().getDefiningOp<linalg::GenericOp>();
+  // Fuse a private copy, so that the fused op does not also produce the
+  // producer's results for its other readers.
+  if (!producer->hasOneUse()) {
+    rewriter.setInsertionPoint(producer);
+    Operation *copy = rewriter.clone(*producer);
+    unsigned result = cast<OpResult>(found->get()).getResultNumber();
+    found->set(copy->getResult(result));
+    producer = cast<linalg::GenericOp>(copy);
+  }
+  rewriter.setInsertionPoint(consumer);
+  FailureOr<linalg::ElementwiseOpFusionResult> fused =
+      linalg::fuseElementwiseOps(rewriter, found);
+  if (failed(fused))
+    return false; // areElementwiseOpsFusable said it would not fail.
+  for (Value result : consumer->getResults())
+    rewriter.replaceAllUsesWith(result, fused->replacements.lookup(result));
+  rewriter.eraseOp(consumer);
+  if (producer->use_empty())
+    rewriter.eraseOp(producer);
+  return true;
+}
+
+void linalg_to_tile::fuseElementwise(func::FuncOp func) {
+  IRRewriter rewriter(func.getContext());
+  generalize(func, rewriter);
+  while (fuseOne(func, rewriter)) {
+  }
+  // Producers whose readers all took a copy (and their producers).
+  SmallVector<Operation *> dead;
+  do {
+    dead.clear();
+    func.walk([&](linalg::GenericOp op) {
+      if (op->use_empty())
+        dead.push_back(op);
+    });
+    for (Operation *op : dead)
+      rewriter.eraseOp(op);
+  } while (!dead.empty());
+}

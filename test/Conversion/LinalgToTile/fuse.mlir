@@ -1,0 +1,122 @@
+// RUN: tile-opt %s -split-input-file --convert-linalg-to-tile | FileCheck %s
+// RUN: tile-opt %s -split-input-file --convert-linalg-to-tile=fuse=false | FileCheck %s --check-prefix=NOFUSE
+
+// An elementwise chain (exp, add, truncf) is one loop nest with one store.
+// CHECK-LABEL: tile.program @chain(
+// CHECK: tile.exp
+// CHECK-NEXT: tile.add
+// CHECK-NEXT: tile.cast
+// CHECK-NEXT: tile.store {{.*}}, %result0[
+// CHECK-NOT: tile.store
+// CHECK: tile.yield
+// NOFUSE-LABEL: tile.program @chain(
+// NOFUSE-COUNT-3: tile.store
+func.func @chain(%A: tensor<4x8xf32>, %B: tensor<4x8xf32>) -> tensor<4x8xf16> {
+  %e = tensor.empty() : tensor<4x8xf32>
+  %x = linalg.exp ins(%A : tensor<4x8xf32>) outs(%e : tensor<4x8xf32>) -> tensor<4x8xf32>
+  %y = linalg.add ins(%x, %B : tensor<4x8xf32>, tensor<4x8xf32>) outs(%e : tensor<4x8xf32>) -> tensor<4x8xf32>
+  %h = tensor.empty() : tensor<4x8xf16>
+  %z = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0, d1)>], iterator_types = ["parallel", "parallel"]} ins(%y : tensor<4x8xf32>) outs(%h : tensor<4x8xf16>) {
+  ^bb0(%in: f32, %out: f16):
+    %v = arith.truncf %in : f32 to f16
+    linalg.yield %v : f16
+  } -> tensor<4x8xf16>
+  return %z : tensor<4x8xf16>
+}
+
+// -----
+
+// Softmax pieces: exp has two readers, the row sum and the division; it is
+// recomputed in both, and nothing stores it.
+// CHECK-LABEL: tile.program @softmax(
+// CHECK-SAME: %t0: !tile.tensor<4xf32, intermediate>
+// CHECK-NOT: intermediate
+// CHECK: tile.exp
+// CHECK: tile.rsum
+// CHECK: tile.store {{.*}}, %t0[
+// CHECK: tile.exp
+// CHECK: tile.div
+// CHECK: tile.store {{.*}}, %result0[
+// CHECK-NOT: tile.store
+// NOFUSE-LABEL: tile.program @softmax(
+// NOFUSE-COUNT-3: tile.store
+func.func @softmax(%C: tensor<4x8xf32>) -> tensor<4x8xf32> {
+  %zero = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<4x8xf32>
+  %E = linalg.exp ins(%C : tensor<4x8xf32>) outs(%e : tensor<4x8xf32>) -> tensor<4x8xf32>
+  %s0 = tensor.empty() : tensor<4xf32>
+  %sz = linalg.fill ins(%zero : f32) outs(%s0 : tensor<4xf32>) -> tensor<4xf32>
+  %S = linalg.reduce ins(%E : tensor<4x8xf32>) outs(%sz : tensor<4xf32>) dimensions = [1]
+    (%in: f32, %acc: f32) {
+      %a = arith.addf %in, %acc : f32
+      linalg.yield %a : f32
+    }
+  %d = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0)>, affine_map<(d0, d1) -> (d0, d1)>], iterator_types = ["parallel", "parallel"]} ins(%E, %S : tensor<4x8xf32>, tensor<4xf32>) outs(%e : tensor<4x8xf32>) {
+  ^bb0(%x: f32, %s: f32, %out: f32):
+    %q = arith.divf %x, %s : f32
+    linalg.yield %q : f32
+  } -> tensor<4x8xf32>
+  return %d : tensor<4x8xf32>
+}
+
+// -----
+
+// A transpose read by a contraction: the matmul loads K itself and permutes
+// the tile; the transpose of the A side likewise.
+// CHECK-LABEL: tile.program @scores(
+// CHECK-NOT: intermediate
+// CHECK: %[[K:.*]] = tile.load %arg1[{{.*}}] : !tile.tensor<2x16x8xf16, input> -> !tile.tile<[tile_i0, tile_i2, tile_r0], f16>
+// CHECK: tile.permute %[[K]] [0, 2, 1]
+// CHECK: tile.matmul
+// CHECK: tile.store {{.*}}, %result0[
+// CHECK-NOT: tile.store
+// NOFUSE-LABEL: tile.program @scores(
+// NOFUSE-COUNT-3: tile.store
+func.func @scores(%Q: tensor<4x2x8xf16>, %K: tensor<2x16x8xf16>) -> tensor<2x4x16xf32> {
+  %zero = arith.constant 0.0 : f32
+  %qe = tensor.empty() : tensor<2x4x8xf16>
+  %Qt = linalg.transpose ins(%Q : tensor<4x2x8xf16>) outs(%qe : tensor<2x4x8xf16>) permutation = [1, 0, 2]
+  %ke = tensor.empty() : tensor<2x8x16xf16>
+  %Kt = linalg.transpose ins(%K : tensor<2x16x8xf16>) outs(%ke : tensor<2x8x16xf16>) permutation = [0, 2, 1]
+  %ce = tensor.empty() : tensor<2x4x16xf32>
+  %cz = linalg.fill ins(%zero : f32) outs(%ce : tensor<2x4x16xf32>) -> tensor<2x4x16xf32>
+  %C = linalg.batch_matmul ins(%Qt, %Kt : tensor<2x4x8xf16>, tensor<2x8x16xf16>) outs(%cz : tensor<2x4x16xf32>) -> tensor<2x4x16xf32>
+  return %C : tensor<2x4x16xf32>
+}
+
+// -----
+
+// Must not fuse: an elementwise op that is not a permutation into a
+// contraction (its body would no longer be a multiply-add).
+// CHECK-LABEL: tile.program @scaled_matmul(
+// CHECK: tile.mul
+// CHECK: tile.store {{.*}}, %t0[
+// CHECK: tile.matmul
+// CHECK: tile.store {{.*}}, %result0[
+func.func @scaled_matmul(%A: tensor<4x8xf32>, %B: tensor<8x16xf32>) -> tensor<4x16xf32> {
+  %zero = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<4x8xf32>
+  %A2 = linalg.mul ins(%A, %A : tensor<4x8xf32>, tensor<4x8xf32>) outs(%e : tensor<4x8xf32>) -> tensor<4x8xf32>
+  %ce = tensor.empty() : tensor<4x16xf32>
+  %cz = linalg.fill ins(%zero : f32) outs(%ce : tensor<4x16xf32>) -> tensor<4x16xf32>
+  %C = linalg.matmul ins(%A2, %B : tensor<4x8xf32>, tensor<8x16xf32>) outs(%cz : tensor<4x16xf32>) -> tensor<4x16xf32>
+  return %C : tensor<4x16xf32>
+}
+
+// -----
+
+// Must not fuse: the producer reads the cache before it is updated in place,
+// and its reader comes after the update.
+// CHECK-LABEL: tile.program @before_update(
+// CHECK: tile.exp
+// CHECK: tile.store {{.*}}, %t0[
+// CHECK: tile.store {{.*}}, %Kc[
+// CHECK: tile.load %t0
+// CHECK: tile.add
+func.func @before_update(%Kc: tensor<8x4xf32> {tile.name = "Kc"}, %N: tensor<2x4xf32>) -> (tensor<8x4xf32> {tile.name = "Kc"}, tensor<8x4xf32>) {
+  %e = tensor.empty() : tensor<8x4xf32>
+  %x = linalg.exp ins(%Kc : tensor<8x4xf32>) outs(%e : tensor<8x4xf32>) -> tensor<8x4xf32>
+  %u = tensor.insert_slice %N into %Kc[6, 0] [2, 4] [1, 1] : tensor<2x4xf32> into tensor<8x4xf32>
+  %y = linalg.add ins(%x, %x : tensor<8x4xf32>, tensor<8x4xf32>) outs(%e : tensor<8x4xf32>) -> tensor<8x4xf32>
+  return %u, %y : tensor<8x4xf32>, tensor<8x4xf32>
+}
