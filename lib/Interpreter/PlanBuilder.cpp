@@ -473,9 +473,16 @@ LogicalResult PlanBuilder::buildGather(ExprNode &node, const ExprNode &operand,
     return node.op->emitOpError("operand shape ")
            << shapeToString(operand.shape) << " does not fit the result shape "
            << shapeToString(node.shape);
+  StridedCopy copy(node.shape, sourceStrides, rowMajorStrides(node.shape));
+  // A permutation that only moves dimensions of extent 1 keeps every
+  // element where it was: the operand's buffer itself.
+  if (operand.numElements == node.numElements &&
+      copy.getSrcStrides() == copy.getDstStrides()) {
+    node.kind = ExprNode::Kind::Alias;
+    return success();
+  }
   node.kind = ExprNode::Kind::Gather;
-  node.copies.push_back(
-      StridedCopy(node.shape, sourceStrides, rowMajorStrides(node.shape)));
+  node.copies.push_back(std::move(copy));
   return success();
 }
 

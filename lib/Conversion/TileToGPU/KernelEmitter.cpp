@@ -134,10 +134,15 @@ private:
   /// One aligned `vector.load` of `width` elements of the tensor `load`
   /// reads, starting at tensor offset `offset`, in its storage type.
   Value loadVector(const ExprNode &load, Value offset, int64_t width);
+  /// The load under `id` when `id` is the transpose (a permute swapping the
+  /// last two dimensions) of an f16 load whose runs of 4 along its innermost
+  /// dimension load as vectors: B^T of Q K^T, read along k.
+  std::optional<unsigned> transposedHalf(unsigned id) const;
   /// Whether matmul `id` can compute the lanes of the matrix-unit block
-  /// `block`: f16 operands loaded as vectors (A along k, 4 at a time, B
-  /// along its rows, width / 2 at a time), an f32 result, rows of the
-  /// block's length, m and k multiples of 16, width 4, 8 or 16.
+  /// `block`: f16 operands loaded as vectors (A along k, 4 at a time; B
+  /// along its rows, width / 2 at a time, or, transposed, along k, 4 at a
+  /// time), an f32 result, rows of the block's length, m and k multiples of
+  /// 16, width 4, 8 or 16.
   bool fitsMatrixUnits(unsigned id, const LaneBlock &block) const;
   /// The lanes of a matrix-unit block (`LaneBlock::mma`) of matmul `id`:
   /// per 16 steps of k, one `nvgpu.mma.sync` per 16 x 8 tile.
@@ -853,6 +858,21 @@ Value Emitter::loadVector(const ExprNode &load, Value offset, int64_t width) {
                                 /*alignment=*/llvm::MaybeAlign(width * bytes));
 }
 
+std::optional<unsigned> Emitter::transposedHalf(unsigned id) const {
+  const ExprNode &node = plan.exprs[id];
+  auto permute = dyn_cast_or_null<PermuteOp>(node.op);
+  if (node.kind != Kind::Gather || !permute)
+    return std::nullopt;
+  ArrayRef<int64_t> perm = permute.getPermutation();
+  int64_t rank = perm.size();
+  for (int64_t d = 0; d < rank; ++d)
+    if (perm[d] != (d < rank - 2 ? d : 2 * rank - 3 - d))
+      return std::nullopt;
+  if (rank < 2 || !loadsHalf(node.operands[0], 4))
+    return std::nullopt;
+  return node.operands[0];
+}
+
 bool Emitter::fitsMatrixUnits(unsigned id, const LaneBlock &block) const {
   const ExprNode &node = plan.exprs[id];
   int64_t width = block.width;
@@ -861,7 +881,8 @@ bool Emitter::fitsMatrixUnits(unsigned id, const LaneBlock &block) const {
          node.sizes[3] == block.rowLength && node.sizes[1] % 16 == 0 &&
          node.sizes[2] % 16 == 0 && block.rowLength % (4 * width) == 0 &&
          loadsHalf(node.operands[0], 4) &&
-         loadsHalf(node.operands[1], width / 2);
+         (loadsHalf(node.operands[1], width / 2) ||
+          transposedHalf(node.operands[1]));
 }
 
 Lanes Emitter::matrixUnitLanes(unsigned id, ValueRange flats,
@@ -884,6 +905,11 @@ Lanes Emitter::matrixUnitLanes(unsigned id, ValueRange flats,
                     add(mul(add(row, index(8)), k), mul(t, 4))};
   Value bBase =
       add(add(mul(batch, k * n), add(tileCol, mul(g, c))), mul(t, 4 * n));
+  // B transposed ([n, k] tiles): the lane's column of tile 0 is row
+  // tileCol + g c, its four k values one run along it.
+  std::optional<unsigned> bT = transposedHalf(node.operands[1]);
+  Value bTBase = add(add(mul(batch, k * n), mul(add(tileCol, mul(g, c)), k)),
+                     mul(t, 4));
   auto f16 = Float16Type::get(b.getContext());
   auto aType = VectorType::get({4, 2}, f16);
   auto bType = VectorType::get({2, 2}, f16);
@@ -899,19 +925,30 @@ Lanes Emitter::matrixUnitLanes(unsigned id, ValueRange flats,
       SmallVector<Value>(c, zero),
       [&](OpBuilder &, Location, Value j, ValueRange accs) {
         SmallVector<std::array<Value, 2>> as;
-        SmallVector<std::array<Value, 4>> bs;
+        // Per step: B's four rows k0 + 4t + q (c columns each), or,
+        // transposed, each tile's run of four k values.
+        SmallVector<SmallVector<Value>> bs;
         for (int64_t u = 0; u < unroll; ++u) {
           Value k0 = mul(add(mul(j, unroll), index(u)), 16);
           as.push_back({halfRun(node.operands[0], add(aRows[0], k0), 4),
                         halfRun(node.operands[0], add(aRows[1], k0), 4)});
-          std::array<Value, 4> rows;
-          for (int64_t q = 0; q < 4; ++q)
-            rows[q] = halfRun(node.operands[1],
-                              add(bBase, mul(add(k0, index(q)), n)), c);
-          bs.push_back(rows);
+          SmallVector<Value> runs;
+          if (bT) {
+            for (int64_t tile = 0; tile < c; ++tile)
+              runs.push_back(
+                  halfRun(*bT, add(bTBase, add(index(tile * k), k0)), 4));
+          } else {
+            for (int64_t q = 0; q < 4; ++q)
+              runs.push_back(halfRun(node.operands[1],
+                                     add(bBase, mul(add(k0, index(q)), n)), c));
+          }
+          bs.push_back(std::move(runs));
         }
         auto at = [&](Value vec, int64_t i) -> Value {
           return vector::ExtractOp::create(b, loc, vec, i);
+        };
+        auto bValue = [&](int64_t u, int64_t tile, int64_t q) {
+          return bT ? at(bs[u][tile], q) : at(bs[u][q], tile);
         };
         SmallVector<Value> next(accs);
         for (int64_t u = 0; u < unroll; ++u) {
@@ -923,8 +960,8 @@ Lanes Emitter::matrixUnitLanes(unsigned id, ValueRange flats,
           for (int64_t tile = 0; tile < c; ++tile) {
             Value bFragment = vector::FromElementsOp::create(
                 b, loc, bType,
-                ValueRange{at(bs[u][0], tile), at(bs[u][1], tile),
-                           at(bs[u][2], tile), at(bs[u][3], tile)});
+                ValueRange{bValue(u, tile, 0), bValue(u, tile, 1),
+                           bValue(u, tile, 2), bValue(u, tile, 3)});
             next[tile] = nvgpu::MmaSyncOp::create(b, loc, aFragment, bFragment,
                                                   next[tile],
                                                   ArrayRef<int64_t>{16, 8, 16});

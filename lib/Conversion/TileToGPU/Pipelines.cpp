@@ -16,8 +16,11 @@
 #include "mlir/Conversion/Passes.h"
 #include "mlir/Dialect/GPU/Transforms/Passes.h"
 #include "mlir/Dialect/LLVMIR/NVVMDialect.h"
+#include "mlir/Dialect/Vector/Transforms/LoweringPatterns.h"
+#include "mlir/Dialect/Vector/Transforms/VectorRewritePatterns.h"
 #include "mlir/Pass/PassManager.h"
 #include "mlir/Pass/PassRegistry.h"
+#include "mlir/Transforms/GreedyPatternRewriteDriver.h"
 #include "mlir/Transforms/Passes.h"
 
 using namespace mlir;
@@ -50,6 +53,25 @@ public:
       NVVM::GriddepcontrolOp::create(b, func.getLoc(),
                                      NVVM::GridDepActionKind::wait);
     });
+  }
+};
+
+/// Unrolls n-D `vector.shape_cast`s into slices and shuffles, which the LLVM
+/// conversion does not lower: the canonicalizer folds an mma
+/// fragment built from one loaded run (B^T in `KernelEmitter`) into one.
+class LowerShapeCastPass
+    : public PassWrapper<LowerShapeCastPass,
+                         OperationPass<gpu::GPUModuleOp>> {
+public:
+  MLIR_DEFINE_EXPLICIT_INTERNAL_INLINE_TYPE_ID(LowerShapeCastPass)
+  StringRef getArgument() const override { return "tile-lower-shape-cast"; }
+  void runOnOperation() override {
+    RewritePatternSet patterns(&getContext());
+    vector::populateVectorShapeCastLoweringPatterns(patterns);
+    // The slices that leaves: shuffles.
+    vector::populateVectorInsertExtractStridedSliceTransforms(patterns);
+    if (failed(applyPatternsGreedily(getOperation(), std::move(patterns))))
+      signalPassFailure();
   }
 };
 
@@ -157,6 +179,7 @@ void tileir::buildTileToGPUBinaryPipeline(OpPassManager &pm,
   device.addPass(createSCFToControlFlowPass());
   device.addPass(createCanonicalizerPass());
   device.addPass(createCSEPass());
+  device.addPass(std::make_unique<LowerShapeCastPass>());
   target.addConversion(device, chip);
   device.addPass(createReconcileUnrealizedCastsPass());
   device.addPass(createCanonicalizerPass());

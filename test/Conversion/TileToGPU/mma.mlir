@@ -119,9 +119,15 @@ tile.program @sync(%X: !tile.tensor<16x64xf16, input>,
 
 // -----
 
-// B stored transposed ([n, k]): its rows do not load as vectors, so the
-// vector units compute the accumulation.
+// B stored transposed ([n, k], as K in Q K^T): per 16 steps of k a lane
+// loads one run of 4 values of k along each tile's row of W (its column of
+// B), and the matrix units compute the accumulation.
 // SYNC-LABEL: gpu.func @sync_transposed_k0
+// SYNC-COUNT-2: vector.load %arg0{{.*}} : memref<1024xf16>, vector<4xf16>
+// SYNC-COUNT-4: vector.load %arg1{{.*}} : memref<8192xf16>, vector<4xf16>
+// SYNC-COUNT-2: vector.load %arg0{{.*}} : memref<1024xf16>, vector<4xf16>
+// SYNC-COUNT-4: vector.load %arg1{{.*}} : memref<8192xf16>, vector<4xf16>
+// SYNC-COUNT-8: nvgpu.mma.sync
 // SYNC-NOT: nvgpu.mma.sync
 // SYNC: gpu.return
 tile.program @sync_transposed(%X: !tile.tensor<16x64xf16, input>,
@@ -136,6 +142,35 @@ tile.program @sync_transposed(%X: !tile.tensor<16x64xf16, input>,
   %tk = tile.tile %k
   %x = tile.load %X[%full, %tk] : !tile.tensor<16x64xf16, input> -> !tile.tile<[16, tile_k], f16>
   %wt = tile.load %W[%tn, %tk] : !tile.tensor<128x64xf16, input> -> !tile.tile<[tile_n, tile_k], f16>
+  %w = tile.permute %wt [1, 0] : !tile.tile<[tile_n, tile_k], f16> -> !tile.tile<[tile_k, tile_n], f16>
+  %mm = tile.matmul %x, %w : !tile.tile<[16, tile_k], f16>, !tile.tile<[tile_k, tile_n], f16> -> !tile.tile<[16, tile_n], f32>
+  %s = tile.load %S[%full, %tn] : !tile.tensor<16x128xf32, output> -> !tile.tile<[16, tile_n], f32>
+  %a = tile.add %s, %mm : !tile.tile<[16, tile_n], f32>
+  %st = tile.store %a, %S[%full, %tn] : !tile.tile<[16, tile_n], f32>, !tile.tensor<16x128xf32, output>
+  %lk = tile.loop %k = 0 to 64 step %sk body %st
+  %ln = tile.loop %n = 0 to 128 step %sn body %lk
+  tile.yield %ln
+}
+
+// -----
+
+// B transposed, but W's rows are 70 elements long: runs of 4 along them are
+// not aligned vectors, so the vector units compute the accumulation.
+// SYNC-LABEL: gpu.func @sync_transposed_unaligned_k0
+// SYNC-NOT: nvgpu.mma.sync
+// SYNC: gpu.return
+tile.program @sync_transposed_unaligned(%X: !tile.tensor<16x64xf16, input>,
+                   %W: !tile.tensor<128x70xf16, input>,
+                   %S: !tile.tensor<16x128xf32, output>) attributes {tile.tile_sizes = {tile_n = 32, tile_k = 32}} {
+  %n = tile.var "n"
+  %k = tile.var "k"
+  %sn = tile.size "tile_n"
+  %sk = tile.size "tile_k"
+  %full = tile.full
+  %tn = tile.tile %n
+  %tk = tile.tile %k
+  %x = tile.load %X[%full, %tk] : !tile.tensor<16x64xf16, input> -> !tile.tile<[16, tile_k], f16>
+  %wt = tile.load %W[%tn, %tk] : !tile.tensor<128x70xf16, input> -> !tile.tile<[tile_n, tile_k], f16>
   %w = tile.permute %wt [1, 0] : !tile.tile<[tile_n, tile_k], f16> -> !tile.tile<[tile_k, tile_n], f16>
   %mm = tile.matmul %x, %w : !tile.tile<[16, tile_k], f16>, !tile.tile<[tile_k, tile_n], f16> -> !tile.tile<[16, tile_n], f32>
   %s = tile.load %S[%full, %tn] : !tile.tensor<16x128xf32, output> -> !tile.tile<[16, tile_n], f32>
