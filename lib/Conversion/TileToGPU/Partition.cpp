@@ -532,6 +532,19 @@ static GridLoop gridLoopOf(const Plan &plan, unsigned id) {
   return g;
 }
 
+/// Whether loop `id` has one iteration around `S = S + g(k)`: independent
+/// only because it has one iteration, it stays in the body as the
+/// accumulation loop it is, so that its matmul gets the element-loop code
+/// (lane blocks, matrix units) as with more iterations.
+static bool isSingleTripAccumulation(
+    const Plan &plan, unsigned id,
+    ArrayRef<std::pair<unsigned, unsigned>> aliases,
+    ArrayRef<ElementKind> tensorKinds) {
+  const StmtNode &loop = plan.stmts[id];
+  return loop.end - loop.start == loop.step &&
+         getSplitAddend(plan, id, aliases, tensorKinds).has_value();
+}
+
 /// The kernel running statement `id` inside the grid loops `outer`: the
 /// outermost parallel loops of `id` join the grid, the rest runs in each
 /// block.
@@ -546,7 +559,8 @@ static Kernel buildKernel(const Plan &plan,
     kernel.numBlocks *= g.trips;
   unsigned body = id;
   while (plan.stmts[body].kind == StmtNode::Kind::Loop &&
-         isParallel(plan, body, aliases)) {
+         isParallel(plan, body, aliases) &&
+         !isSingleTripAccumulation(plan, body, aliases, options.tensorKinds)) {
     GridLoop g = gridLoopOf(plan, body);
     kernel.grid.push_back(g);
     kernel.numBlocks *= g.trips;
