@@ -908,8 +908,8 @@ Lanes Emitter::matrixUnitLanes(unsigned id, ValueRange flats,
   // B transposed ([n, k] tiles): the lane's column of tile 0 is row
   // tileCol + g c, its four k values one run along it.
   std::optional<unsigned> bT = transposedHalf(node.operands[1]);
-  Value bTBase = add(add(mul(batch, k * n), mul(add(tileCol, mul(g, c)), k)),
-                     mul(t, 4));
+  Value bTBase =
+      add(add(mul(batch, k * n), mul(add(tileCol, mul(g, c)), k)), mul(t, 4));
   auto f16 = Float16Type::get(b.getContext());
   auto aType = VectorType::get({4, 2}, f16);
   auto bType = VectorType::get({2, 2}, f16);

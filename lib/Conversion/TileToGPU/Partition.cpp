@@ -536,10 +536,10 @@ static GridLoop gridLoopOf(const Plan &plan, unsigned id) {
 /// only because it has one iteration, it stays in the body as the
 /// accumulation loop it is, so that its matmul gets the element-loop code
 /// (lane blocks, matrix units) as with more iterations.
-static bool isSingleTripAccumulation(
-    const Plan &plan, unsigned id,
-    ArrayRef<std::pair<unsigned, unsigned>> aliases,
-    ArrayRef<ElementKind> tensorKinds) {
+static bool
+isSingleTripAccumulation(const Plan &plan, unsigned id,
+                         ArrayRef<std::pair<unsigned, unsigned>> aliases,
+                         ArrayRef<ElementKind> tensorKinds) {
   const StmtNode &loop = plan.stmts[id];
   return loop.end - loop.start == loop.step &&
          getSplitAddend(plan, id, aliases, tensorKinds).has_value();

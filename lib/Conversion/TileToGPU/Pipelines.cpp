@@ -60,8 +60,7 @@ public:
 /// conversion does not lower: the canonicalizer folds an mma
 /// fragment built from one loaded run (B^T in `KernelEmitter`) into one.
 class LowerShapeCastPass
-    : public PassWrapper<LowerShapeCastPass,
-                         OperationPass<gpu::GPUModuleOp>> {
+    : public PassWrapper<LowerShapeCastPass, OperationPass<gpu::GPUModuleOp>> {
 public:
   MLIR_DEFINE_EXPLICIT_INTERNAL_INLINE_TYPE_ID(LowerShapeCastPass)
   StringRef getArgument() const override { return "tile-lower-shape-cast"; }
