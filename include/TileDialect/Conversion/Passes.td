@@ -57,7 +57,8 @@ def ConvertLinalgToTile : Pass<"convert-linalg-to-tile", "::mlir::ModuleOp"> {
     transpose of `Q @ transpose(K)`), which the contraction then reads
     through a permuted indexing map, its body still a multiply-add. A
     producer that reads an argument updated in place before the reader is
-    not fused. `fuse=false` converts op by op.
+    not fused, nor one whose fused body would pass 64 ops (recomputing a
+    producer read twice doubles its body). `fuse=false` converts op by op.
   }];
   let options = [
     Option<"fuse", "fuse", "bool", /*default=*/"true",

@@ -60,13 +60,21 @@ static bool readsUpdatedArgument(Operation *producer, Operation *consumer) {
   return false;
 }
 
+/// The most ops a fused body may hold: recomputing a producer for each of
+/// several readers (or each operand reading it) duplicates its body, which a
+/// chain of such ops would grow geometrically.
+static constexpr size_t kMaxFusedBodyOps = 64;
+
 static bool shouldFuse(OpOperand &operand) {
   auto consumer = dyn_cast<linalg::GenericOp>(operand.getOwner());
   auto producer = operand.get().getDefiningOp<linalg::GenericOp>();
   if (!consumer || !producer || consumer.isDpsInit(&operand) ||
       producer->getBlock() != consumer->getBlock() ||
       !linalg::areElementwiseOpsFusable(&operand) ||
-      readsUpdatedArgument(producer, consumer))
+      readsUpdatedArgument(producer, consumer) ||
+      producer.getBody()->getOperations().size() +
+              consumer.getBody()->getOperations().size() >
+          kMaxFusedBodyOps)
     return false;
   return !linalg::isaContractionOpInterface(consumer) ||
          isPermutationCopy(producer);

@@ -120,3 +120,25 @@ func.func @before_update(%Kc: tensor<8x4xf32> {tile.name = "Kc"}, %N: tensor<2x4
   %y = linalg.add ins(%x, %x : tensor<8x4xf32>, tensor<8x4xf32>) outs(%e : tensor<8x4xf32>) -> tensor<8x4xf32>
   return %u, %y : tensor<8x4xf32>, tensor<8x4xf32>
 }
+
+// -----
+
+// Each square reads its producer twice, so fusing recomputes it twice: the
+// fused body doubles at every step, and fusion stops before a body would
+// pass 64 ops: four nests of about 64 multiplies instead of one of 255.
+// CHECK-LABEL: tile.program @squares(
+// CHECK-COUNT-3: tile.store {{.*}}, %t{{[0-9]+}}[
+// CHECK-NOT: tile.store {{.*}}, %t
+// CHECK: tile.store {{.*}}, %result0[
+func.func @squares(%A: tensor<4x8xf32>) -> tensor<4x8xf32> {
+  %e = tensor.empty() : tensor<4x8xf32>
+  %x1 = linalg.mul ins(%A, %A : tensor<4x8xf32>, tensor<4x8xf32>) outs(%e : tensor<4x8xf32>) -> tensor<4x8xf32>
+  %x2 = linalg.mul ins(%x1, %x1 : tensor<4x8xf32>, tensor<4x8xf32>) outs(%e : tensor<4x8xf32>) -> tensor<4x8xf32>
+  %x3 = linalg.mul ins(%x2, %x2 : tensor<4x8xf32>, tensor<4x8xf32>) outs(%e : tensor<4x8xf32>) -> tensor<4x8xf32>
+  %x4 = linalg.mul ins(%x3, %x3 : tensor<4x8xf32>, tensor<4x8xf32>) outs(%e : tensor<4x8xf32>) -> tensor<4x8xf32>
+  %x5 = linalg.mul ins(%x4, %x4 : tensor<4x8xf32>, tensor<4x8xf32>) outs(%e : tensor<4x8xf32>) -> tensor<4x8xf32>
+  %x6 = linalg.mul ins(%x5, %x5 : tensor<4x8xf32>, tensor<4x8xf32>) outs(%e : tensor<4x8xf32>) -> tensor<4x8xf32>
+  %x7 = linalg.mul ins(%x6, %x6 : tensor<4x8xf32>, tensor<4x8xf32>) outs(%e : tensor<4x8xf32>) -> tensor<4x8xf32>
+  %x8 = linalg.mul ins(%x7, %x7 : tensor<4x8xf32>, tensor<4x8xf32>) outs(%e : tensor<4x8xf32>) -> tensor<4x8xf32>
+  return %x8 : tensor<4x8xf32>
+}
