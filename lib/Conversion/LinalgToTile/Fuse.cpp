@@ -7,8 +7,8 @@
 // `linalg::fuseElementwiseOps`:
 //
 //  - into any consumer that is not a contraction, reductions included; a
-//    producer with several readers is recomputed in each (each fusion works
-//    on a private copy of it, and it is erased once nothing reads it), which
+//    producer with several readers is recomputed in each (each fusion but
+//    the last works on a private copy of it), which
 //    trades a few arithmetic ops per element for a round trip through memory;
 //  - into a contraction, only a producer that is a pure permutation (a
 //    transpose): the contraction then reads the transpose's source through a
@@ -144,17 +144,8 @@ static bool fuseOne(func::FuncOp func, IRRewriter &rewriter) {
 void linalg_to_tile::fuseElementwise(func::FuncOp func) {
   IRRewriter rewriter(func.getContext());
   generalize(func, rewriter);
+  // Each fusion erases the producer (or its private copy) once nothing
+  // reads it: the last reader fuses the original.
   while (fuseOne(func, rewriter)) {
   }
-  // Producers whose readers all took a copy (and their producers).
-  SmallVector<Operation *> dead;
-  do {
-    dead.clear();
-    func.walk([&](linalg::GenericOp op) {
-      if (op->use_empty())
-        dead.push_back(op);
-    });
-    for (Operation *op : dead)
-      rewriter.eraseOp(op);
-  } while (!dead.empty());
 }
