@@ -80,27 +80,31 @@ static bool shouldFuse(OpOperand &operand) {
          isPermutationCopy(producer);
 }
 
-/// Generalizes the named ops that fusion may involve.
+/// Generalizes the named ops that fusion may involve: every one but fills
+/// and contractions, then the contractions that read a permutation (a
+/// transpose, named or generic), which `shouldFuse` will fold into them.
 static void generalize(func::FuncOp func, IRRewriter &rewriter) {
-  SmallVector<linalg::LinalgOp> named;
-  func.walk([&](linalg::LinalgOp op) {
-    if (isa<linalg::GenericOp, linalg::FillOp>(op.getOperation()))
-      return;
-    if (!linalg::isaContractionOpInterface(op)) {
-      named.push_back(op);
-      return;
+  auto generalizeAll = [&](auto wanted) {
+    SmallVector<linalg::LinalgOp> named;
+    func.walk([&](linalg::LinalgOp op) {
+      if (!isa<linalg::GenericOp, linalg::FillOp>(op.getOperation()) &&
+          wanted(op))
+        named.push_back(op);
+    });
+    for (linalg::LinalgOp op : named) {
+      rewriter.setInsertionPoint(op);
+      (void)linalg::generalizeNamedOp(rewriter, op);
     }
-    // A contraction only when it reads a transpose.
-    if (llvm::any_of(op.getDpsInputs(), [](Value input) {
-          auto producer = input.getDefiningOp<linalg::LinalgOp>();
-          return producer && isa<linalg::TransposeOp>(producer.getOperation());
-        }))
-      named.push_back(op);
+  };
+  generalizeAll([](linalg::LinalgOp op) {
+    return !linalg::isaContractionOpInterface(op);
   });
-  for (linalg::LinalgOp op : named) {
-    rewriter.setInsertionPoint(op);
-    (void)linalg::generalizeNamedOp(rewriter, op);
-  }
+  generalizeAll([](linalg::LinalgOp op) {
+    return llvm::any_of(op.getDpsInputs(), [](Value input) {
+      auto producer = input.getDefiningOp<linalg::GenericOp>();
+      return producer && isPermutationCopy(producer);
+    });
+  });
 }
 
 /// Fuses one producer into one consumer; false when none is left.

@@ -142,3 +142,28 @@ func.func @squares(%A: tensor<4x8xf32>) -> tensor<4x8xf32> {
   %x8 = linalg.mul ins(%x7, %x7 : tensor<4x8xf32>, tensor<4x8xf32>) outs(%e : tensor<4x8xf32>) -> tensor<4x8xf32>
   return %x8 : tensor<4x8xf32>
 }
+
+// -----
+
+// A transpose written as a linalg.generic folds into a named contraction
+// like linalg.transpose does.
+// CHECK-LABEL: tile.program @generic_transpose(
+// CHECK-NOT: intermediate
+// CHECK: tile.permute
+// CHECK: tile.matmul
+// CHECK: tile.store {{.*}}, %result0[
+// CHECK-NOT: tile.store
+// NOFUSE-LABEL: tile.program @generic_transpose(
+// NOFUSE-COUNT-2: tile.store
+func.func @generic_transpose(%A: tensor<4x8xf16>, %B: tensor<16x8xf16>) -> tensor<4x16xf32> {
+  %zero = arith.constant 0.0 : f32
+  %be = tensor.empty() : tensor<8x16xf16>
+  %Bt = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d1, d0)>, affine_map<(d0, d1) -> (d0, d1)>], iterator_types = ["parallel", "parallel"]} ins(%B : tensor<16x8xf16>) outs(%be : tensor<8x16xf16>) {
+  ^bb0(%in: f16, %out: f16):
+    linalg.yield %in : f16
+  } -> tensor<8x16xf16>
+  %ce = tensor.empty() : tensor<4x16xf32>
+  %cz = linalg.fill ins(%zero : f32) outs(%ce : tensor<4x16xf32>) -> tensor<4x16xf32>
+  %C = linalg.matmul ins(%A, %Bt : tensor<4x8xf16>, tensor<8x16xf16>) outs(%cz : tensor<4x16xf32>) -> tensor<4x16xf32>
+  return %C : tensor<4x16xf32>
+}
