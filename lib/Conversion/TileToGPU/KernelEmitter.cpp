@@ -863,12 +863,13 @@ std::optional<unsigned> Emitter::transposedHalf(unsigned id) const {
   auto permute = dyn_cast_or_null<PermuteOp>(node.op);
   if (node.kind != Kind::Gather || !permute)
     return std::nullopt;
-  ArrayRef<int64_t> perm = permute.getPermutation();
-  int64_t rank = perm.size();
-  for (int64_t d = 0; d < rank; ++d)
-    if (perm[d] != (d < rank - 2 ? d : 2 * rank - 3 - d))
-      return std::nullopt;
-  if (rank < 2 || !loadsHalf(node.operands[0], 4))
+  // [0, 1, ..., r-3, r-1, r-2]
+  SmallVector<int64_t> swapLast =
+      llvm::to_vector(llvm::seq<int64_t>(0, node.shape.size()));
+  if (swapLast.size() < 2 || !loadsHalf(node.operands[0], 4))
+    return std::nullopt;
+  std::swap(swapLast.end()[-1], swapLast.end()[-2]);
+  if (permute.getPermutation() != ArrayRef<int64_t>(swapLast))
     return std::nullopt;
   return node.operands[0];
 }
