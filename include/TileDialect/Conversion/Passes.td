@@ -111,6 +111,17 @@ def TileLowerToGPU : Pass<"tile-lower-to-gpu", "::mlir::ModuleOp"> {
     blocks (default 264, two per H100 SM), except sizes stepping the grid of
     a split accumulation (`split-k`). Explicit sizes are never changed. An unbound size is an error. f64 tensors and tiles are refused.
 
+    A kernel that only copies a tensor into another of the same element
+    type and row-major layout (what `tensor.expand_shape` and
+    `tensor.collapse_shape` become) is dropped when the two can share a
+    buffer (`elide-copies`): a copy into an intermediate that nothing else
+    writes and nothing reads before the copy, from a tensor nothing writes
+    after it, makes the launches pass the source's memref for the
+    intermediate; a copy of an intermediate into an output that nothing
+    else touches, with nothing writing the intermediate after it, makes
+    them pass the output's memref for the intermediate. Tensors named in
+    `tile.may_alias` are left alone.
+
     `--tile-lower-to-nvvm` and `--tile-lower-to-rocdl` continue from here to
     `gpu.binary` (see docs/GPULowering.md).
   }];
@@ -157,6 +168,9 @@ def TileLowerToGPU : Pass<"tile-lower-to-gpu", "::mlir::ModuleOp"> {
     Option<"sharedMemoryBytes", "shared-memory", "int64_t", "49152",
            "Bytes of workgroup memory per kernel for tile buffers (more "
            "spills to global scratch)">,
+    Option<"elideCopies", "elide-copies", "bool", "true",
+           "Drop kernels that copy a tensor into another of the same "
+           "layout (reshapes) when the two can share one buffer">,
   ];
   let dependentDialects = ["::mlir::arith::ArithDialect",
                            "::mlir::func::FuncDialect",
@@ -168,7 +182,9 @@ def TileLowerToGPU : Pass<"tile-lower-to-gpu", "::mlir::ModuleOp"> {
                            "::mlir::vector::VectorDialect"];
   let statistics = [
     Statistic<"numKernels", "kernels", "Number of kernels emitted">,
-    Statistic<"numGridLoops", "grid-loops", "Number of loops mapped to the grid">
+    Statistic<"numGridLoops", "grid-loops", "Number of loops mapped to the grid">,
+    Statistic<"numElidedCopies", "elided-copies",
+              "Number of copy kernels dropped for a shared buffer">
   ];
 }
 

@@ -234,6 +234,25 @@ LogicalResult TileLowerToGPUPass::lower(ProgramOp program) {
       return node.op->emitOpError(
           "has f64 tiles, which GPU kernels do not support");
 
+  // Copies between tensors of one layout that can share a buffer.
+  SmallVector<unsigned> bufferOf;
+  for (unsigned i = 0, e = body.getNumArguments(); i < e; ++i)
+    bufferOf.push_back(i);
+  if (elideCopies) {
+    SmallVector<TensorRole> roles;
+    SmallVector<int64_t> numElements;
+    for (BlockArgument arg : body.getArguments()) {
+      auto type = cast<TensorRefType>(arg.getType());
+      roles.push_back(type.getRole());
+      numElements.push_back(HostTensor::numElements(std::vector<int64_t>(
+          type.getShape().begin(), type.getShape().end())));
+    }
+    size_t before = kernels.size();
+    bufferOf = gpu_lowering::elideCopies(*plan, kernels, roles, kinds,
+                                         numElements, aliases);
+    numElidedCopies += before - kernels.size();
+  }
+
   int64_t scratchElements = 0;
   for (const Kernel &kernel : kernels) {
     if (kernel.numBlocks > std::numeric_limits<int32_t>::max())
@@ -298,7 +317,7 @@ LogicalResult TileLowerToGPUPass::lower(ProgramOp program) {
     SmallVector<Value> operands;
     for (unsigned tensor : kernel.tensors) {
       argTypes.push_back(memrefTypes[tensor]);
-      operands.push_back(entry->getArgument(tensor));
+      operands.push_back(entry->getArgument(bufferOf[tensor]));
     }
     if (kernel.scratchElements) {
       argTypes.push_back(scratchType);

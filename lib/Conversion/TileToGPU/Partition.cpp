@@ -50,10 +50,9 @@ static void postOrder(const Plan &plan, unsigned root,
   }
 }
 
-/// The stores in statement `id` and the loads their values read.
-static void collectAccesses(const Plan &plan, unsigned id,
-                            SmallVectorImpl<const Access *> &writes,
-                            SmallVectorImpl<const Access *> &reads) {
+void gpu_lowering::collectAccesses(const Plan &plan, unsigned id,
+                                   SmallVectorImpl<const Access *> &writes,
+                                   SmallVectorImpl<const Access *> &reads) {
   const StmtNode &stmt = plan.stmts[id];
   switch (stmt.kind) {
   case StmtNode::Kind::Nop:

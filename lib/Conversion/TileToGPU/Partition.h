@@ -14,6 +14,7 @@
 #ifndef TILEDIALECT_LIB_CONVERSION_TILETOGPU_PARTITION_H
 #define TILEDIALECT_LIB_CONVERSION_TILETOGPU_PARTITION_H
 
+#include "TileDialect/IR/TileTypes.h"
 #include "TileDialect/Interpreter/Plan.h"
 
 #include "llvm/ADT/DenseMap.h"
@@ -150,6 +151,11 @@ struct PartitionOptions {
 void collectSequence(const interp::Plan &plan, unsigned id,
                      llvm::SmallVectorImpl<unsigned> &out);
 
+/// The stores in statement `id` and the loads their values read.
+void collectAccesses(const interp::Plan &plan, unsigned id,
+                     llvm::SmallVectorImpl<const interp::Access *> &writes,
+                     llvm::SmallVectorImpl<const interp::Access *> &reads);
+
 /// Calls `fn` on every matmul that expression `id` reaches through
 /// elementwise ops (unary, binary, cast): the matmuls whose elements are
 /// computed at the same element indices as `id`'s.
@@ -162,6 +168,23 @@ std::vector<Kernel>
 partitionPlan(const interp::Plan &plan,
               llvm::ArrayRef<std::pair<unsigned, unsigned>> aliases,
               const PartitionOptions &options);
+
+/// Removes from `kernels` those that copy one tensor into another of the same
+/// element kind and row-major layout (the loop nests of reshapes) when the
+/// two tensors can share one buffer, and returns, for every tensor, the
+/// tensor whose buffer it uses (itself if none other). A copy into an
+/// intermediate makes the intermediate use its source's buffer when nothing
+/// else writes the copy's destination, nothing reads it before the copy and
+/// nothing writes the source after it; a copy of an intermediate into an
+/// output that nothing else touches makes the intermediate use the output's
+/// buffer when nothing writes the intermediate after the copy (both start
+/// as zeros). Tensors that `aliases` names (`tile.may_alias`) keep their
+/// buffers.
+llvm::SmallVector<unsigned>
+elideCopies(const interp::Plan &plan, std::vector<Kernel> &kernels,
+            llvm::ArrayRef<TensorRole> roles, llvm::ArrayRef<ElementKind> kinds,
+            llvm::ArrayRef<int64_t> numElements,
+            llvm::ArrayRef<std::pair<unsigned, unsigned>> aliases);
 
 } // namespace mlir::tileir::gpu_lowering
 
