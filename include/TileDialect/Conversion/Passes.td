@@ -58,7 +58,15 @@ def ConvertLinalgToTile : Pass<"convert-linalg-to-tile", "::mlir::ModuleOp"> {
     through a permuted indexing map, its body still a multiply-add. A
     producer that reads an argument updated in place before the reader is
     not fused, nor one whose fused body would pass 64 ops (recomputing a
-    producer read twice doubles its body). `fuse=false` converts op by op.
+    producer read twice doubles its body). Before fusing, reshapes move
+    out from between elementwise ops (upstream's fold of reshapes by
+    expansion: a `tensor.expand_shape` of an elementwise result goes above
+    the op, a `tensor.collapse_shape` an elementwise op reads goes below
+    it, the op running over the expanded loops), so that the cast after a
+    projection fuses with the head transpose after its reshape; the reshapes
+    left sit next to a contraction, a reduction, an argument or a result,
+    where `tile-lower-to-gpu` can give both tensors one buffer
+    (`elide-copies`). `fuse=false` converts op by op.
   }];
   let options = [
     Option<"fuse", "fuse", "bool", /*default=*/"true",

@@ -16,7 +16,9 @@
 //    still becomes a `tile.matmul`.
 //
 // Named ops are generalized first, except fills and contractions, which
-// keep their form unless a transpose is fused into them.
+// keep their form unless a transpose is fused into them. Then reshapes move
+// out from between elementwise ops (`propagateReshapes`), so that a reshape
+// does not keep a cast and a transpose apart.
 //
 //===----------------------------------------------------------------------===//
 
@@ -26,6 +28,7 @@
 #include "mlir/Dialect/Linalg/Transforms/Transforms.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/IR/PatternMatch.h"
+#include "mlir/Transforms/GreedyPatternRewriteDriver.h"
 
 using namespace mlir;
 using namespace mlir::tileir;
@@ -145,9 +148,58 @@ static bool fuseOne(func::FuncOp func, IRRewriter &rewriter) {
   return true;
 }
 
+/// Whether `op` is elementwise: all loops parallel, not a contraction.
+static bool isElementwise(linalg::GenericOp op) {
+  return op && op.getNumParallelLoops() == op.getNumLoops() &&
+         !linalg::isaContractionOpInterface(op);
+}
+
+namespace {
+/// A reshape of a `tensor.empty` (the init the expansion gives a generic)
+/// is an empty tensor of the reshaped type. (Upstream's fold reifies the
+/// shape through an interface this tool does not register.)
+template <typename ReshapeOp>
+struct EmptyReshape : OpRewritePattern<ReshapeOp> {
+  using OpRewritePattern<ReshapeOp>::OpRewritePattern;
+  LogicalResult matchAndRewrite(ReshapeOp op,
+                                PatternRewriter &rewriter) const override {
+    RankedTensorType type = op.getResultType();
+    if (!op.getSrc().template getDefiningOp<tensor::EmptyOp>() ||
+        !type.hasStaticShape())
+      return failure();
+    rewriter.replaceOpWithNewOp<tensor::EmptyOp>(op, type.getShape(),
+                                                 type.getElementType());
+    return success();
+  }
+};
+} // namespace
+
+/// Moves `tensor.expand_shape` above elementwise producers and
+/// `tensor.collapse_shape` below elementwise readers (upstream's fold of
+/// reshapes by expansion: the generic runs over the expanded loops), so
+/// that a reshape does not sit between two ops that fusion should merge.
+/// What remains is a reshape next to a contraction, an argument or a
+/// result, which the GPU lowering can turn into a shared buffer.
+static void propagateReshapes(func::FuncOp func) {
+  MLIRContext *ctx = func.getContext();
+  RewritePatternSet patterns(ctx);
+  linalg::populateFoldReshapeOpsByExpansionPatterns(
+      patterns, [](OpOperand *operand) {
+        // A generic reading a reshape, or a reshape reading a generic.
+        auto generic = dyn_cast<linalg::GenericOp>(operand->getOwner());
+        if (!generic)
+          generic = operand->get().getDefiningOp<linalg::GenericOp>();
+        return isElementwise(generic);
+      });
+  patterns.add<EmptyReshape<tensor::ExpandShapeOp>,
+               EmptyReshape<tensor::CollapseShapeOp>>(ctx);
+  (void)applyPatternsGreedily(func, std::move(patterns));
+}
+
 void linalg_to_tile::fuseElementwise(func::FuncOp func) {
   IRRewriter rewriter(func.getContext());
   generalize(func, rewriter);
+  propagateReshapes(func);
   // Each fusion erases the producer (or its private copy) once nothing
   // reads it: the last reader fuses the original.
   while (fuseOne(func, rewriter)) {

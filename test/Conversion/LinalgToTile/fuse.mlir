@@ -167,3 +167,72 @@ func.func @generic_transpose(%A: tensor<4x8xf16>, %B: tensor<16x8xf16>) -> tenso
   %C = linalg.matmul ins(%A, %Bt : tensor<4x8xf16>, tensor<8x16xf16>) outs(%cz : tensor<4x16xf32>) -> tensor<4x16xf32>
   return %C : tensor<4x16xf32>
 }
+
+// -----
+
+// Reshapes move out from between elementwise ops: the expand_shape after
+// the cast goes above it (the cast runs over [4, 2, 8]) and the cast fuses
+// with the head transpose, so the matmul result's reshape is the only copy
+// left (which the GPU lowering turns into a shared buffer); the
+// collapse_shape before the final cast goes below it, onto the result.
+// Without fusion: matmul, exp, reshape, transpose, reshape, cast.
+// CHECK-LABEL: tile.program @heads(
+// CHECK: tile.matmul
+// CHECK: tile.store {{.*}}, %t0[
+// CHECK: tile.reshape {{.*}} -> !tile.tile<[4, 1, 8], f32>
+// CHECK-NEXT: tile.store {{.*}}, %t1[
+// CHECK: tile.load %t1
+// CHECK-NEXT: tile.permute
+// CHECK-NEXT: tile.exp
+// CHECK-NEXT: tile.cast
+// CHECK-NEXT: tile.store {{.*}}, %t2[
+// CHECK: tile.reshape {{.*}} -> !tile.tile<[2, 8], f16>
+// CHECK-NEXT: tile.store {{.*}}, %result0[
+// CHECK-NOT: tile.store
+// NOFUSE-LABEL: tile.program @heads(
+// NOFUSE-COUNT-6: tile.store
+func.func @heads(%X: tensor<4x8xf16>, %W: tensor<8x16xf16>) -> tensor<2x32xf16> {
+  %zero = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<4x16xf32>
+  %z = linalg.fill ins(%zero : f32) outs(%e : tensor<4x16xf32>) -> tensor<4x16xf32>
+  %P = linalg.matmul ins(%X, %W : tensor<4x8xf16>, tensor<8x16xf16>) outs(%z : tensor<4x16xf32>) -> tensor<4x16xf32>
+  %h = tensor.empty() : tensor<4x16xf32>
+  %E = linalg.exp ins(%P : tensor<4x16xf32>) outs(%h : tensor<4x16xf32>) -> tensor<4x16xf32>
+  %R = tensor.expand_shape %E [[0], [1, 2]] output_shape [4, 2, 8] : tensor<4x16xf32> into tensor<4x2x8xf32>
+  %t = tensor.empty() : tensor<2x4x8xf32>
+  %T = linalg.transpose ins(%R : tensor<4x2x8xf32>) outs(%t : tensor<2x4x8xf32>) permutation = [1, 0, 2]
+  %F = tensor.collapse_shape %T [[0], [1, 2]] : tensor<2x4x8xf32> into tensor<2x32xf32>
+  %c = tensor.empty() : tensor<2x32xf16>
+  %O = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0, d1)>], iterator_types = ["parallel", "parallel"]} ins(%F : tensor<2x32xf32>) outs(%c : tensor<2x32xf16>) {
+  ^bb0(%in: f32, %out: f16):
+    %v = arith.truncf %in : f32 to f16
+    linalg.yield %v : f16
+  } -> tensor<2x32xf16>
+  return %O : tensor<2x32xf16>
+}
+
+// -----
+
+// Must not: a reshape after a reduction stays after it (the reduction is
+// not expanded), and the exp reading the reshape stays its own nest.
+// CHECK-LABEL: tile.program @reduce_reshape(
+// CHECK: tile.rsum
+// CHECK: tile.store {{.*}}, %t0[
+// CHECK: tile.reshape
+// CHECK-NEXT: tile.store {{.*}}, %t1[
+// CHECK: tile.exp
+// CHECK-NEXT: tile.store {{.*}}, %result0[
+func.func @reduce_reshape(%A: tensor<4x8xf32>) -> tensor<2x2xf32> {
+  %zero = arith.constant 0.0 : f32
+  %s0 = tensor.empty() : tensor<4xf32>
+  %sz = linalg.fill ins(%zero : f32) outs(%s0 : tensor<4xf32>) -> tensor<4xf32>
+  %S = linalg.reduce ins(%A : tensor<4x8xf32>) outs(%sz : tensor<4xf32>) dimensions = [1]
+    (%in: f32, %acc: f32) {
+      %a = arith.addf %in, %acc : f32
+      linalg.yield %a : f32
+    }
+  %R = tensor.expand_shape %S [[0, 1]] output_shape [2, 2] : tensor<4xf32> into tensor<2x2xf32>
+  %e = tensor.empty() : tensor<2x2xf32>
+  %E = linalg.exp ins(%R : tensor<2x2xf32>) outs(%e : tensor<2x2xf32>) -> tensor<2x2xf32>
+  return %E : tensor<2x2xf32>
+}
