@@ -155,6 +155,11 @@ def TileLowerToGPU : Pass<"tile-lower-to-gpu", "::mlir::ModuleOp"> {
            "Most slices a split accumulation cuts each block's chunk "
            "of iterations into, one per group of the block's threads, their "
            "partial sums added in shared memory (1: never)">,
+    Option<"reduceLanes", "reduce-lanes", "unsigned", "32",
+           "Most adjacent threads a split accumulation's sum over "
+           "consecutive elements (a row sum) is cut among, element i to "
+           "thread i mod lanes, their partial sums added in shared memory "
+           "(1: never)">,
     Option<"splitK", "split-k", "unsigned", "1",
            "Split a kernel that is one accumulation loop S = S + g(k) into "
            "an f32 tensor, while it has fewer than min-blocks blocks, into "

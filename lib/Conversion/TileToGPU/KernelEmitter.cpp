@@ -199,6 +199,9 @@ private:
   Value threadId;
   /// This block's chunk of a split accumulation.
   Value chunk;
+  /// While set, the split addend (a sum, `Kernel::reduceLanes`) sums only
+  /// the elements of its extent that this thread's lane takes.
+  Value reduceLane;
   /// In an element loop, the running value of each tensor the loop writes,
   /// per lane (f32, rounded to the tensor's type): loads of it read these
   /// registers instead of memory.
@@ -652,9 +655,18 @@ Lanes Emitter::formula(unsigned id, ValueRange flats) {
                       ? -std::numeric_limits<double>::infinity()
                       : std::numeric_limits<double>::infinity();
     Lanes inits(flats.size(), constant(init));
-    v = reduceLoop(extent, inits, [&](Value r, ValueRange accs) {
+    // A split addend cut among `reduceLanes` threads: every lanes-th
+    // element, from this thread's lane.
+    int64_t stride = 1;
+    Value from;
+    if (reduceLane && id == kernel.splitAddend) {
+      stride = kernel.reduceLanes;
+      from = reduceLane;
+    }
+    v = reduceLoop(extent / stride, inits, [&](Value r, ValueRange accs) {
+      Value e = from ? add(from, mul(r, stride)) : r;
       Lanes at =
-          perLane([&](unsigned i) { return add(bases[i], mul(r, inner)); });
+          perLane([&](unsigned i) { return add(bases[i], mul(e, inner)); });
       Lanes x = operand(0, at);
       return perLane([&](unsigned i) -> Value {
         switch (node.reduceFn) {
@@ -1223,8 +1235,9 @@ void Emitter::emitSplitAccumulation(const StmtNode &loop) {
   Value last =
       arith::MinUIOp::create(b, loc, add(first, index(span)), index(loop.end));
   int64_t n = value.numElements;
-  // With k slices, each group of lanes is computed by `kSlices` threads.
-  unsigned slices = kernel.kSlices;
+  // With k slices, each group of lanes is computed by `kSlices` threads,
+  // each of those by `reduceLanes` adjacent ones.
+  unsigned slices = kernel.kSlices, reduceLanes = kernel.reduceLanes;
   int64_t lanes = lanesFor(n * slices);
   std::optional<LaneBlock> block = getLaneBlock({&store}, value.shape, lanes);
   auto sumChunk = [&](ValueRange flats, Value from, int64_t stride) {
@@ -1241,37 +1254,46 @@ void Emitter::emitSplitAccumulation(const StmtNode &loop) {
         });
     return Lanes(partial.getResults());
   };
-  if (slices > 1 && (block || lanes == 1) &&
-      n / lanes * slices == kernel.threads) {
-    // Thread p: slice p / groups of the chunk's iterations, for group
-    // p mod groups; the slices' sums meet in shared memory.
+  if (slices * reduceLanes > 1 && (block || lanes == 1) &&
+      (!block || reduceLanes == 1) &&
+      n / lanes * slices * reduceLanes == kernel.threads) {
+    // Thread p: lane p mod reduceLanes of the addend's sum, and with
+    // q = p / reduceLanes, slice q / groups of the chunk's iterations, for
+    // group q mod groups; the partial sums meet in shared memory.
     int64_t groups = n / lanes;
-    auto threads = scf::ForOp::create(b, loc, threadId, index(groups * slices),
-                                      index(kernel.threads));
+    auto threads =
+        scf::ForOp::create(b, loc, threadId,
+                           index(groups * slices * reduceLanes),
+                           index(kernel.threads));
     {
       OpBuilder::InsertionGuard guard(b);
       b.setInsertionPoint(threads.getBody()->getTerminator());
       Value p = threads.getInductionVar();
-      Value slice = div(p, groups);
+      Value lane = rem(p, reduceLanes);
+      Value q = div(p, reduceLanes);
+      Value slice = div(q, groups);
       Lanes flats =
-          block ? blockFlats(rem(p, groups), *block) : Lanes{rem(p, groups)};
+          block ? blockFlats(rem(q, groups), *block) : Lanes{rem(q, groups)};
       Lanes sums;
       auto sumSlice = [&] {
+        if (reduceLanes > 1)
+          reduceLane = lane;
         sums = sumChunk(flats, add(first, mul(slice, loop.step)),
                         loop.step * slices);
+        reduceLane = Value();
       };
       if (block)
         inLaneBlock(flats, *block, sumSlice);
       else
         sumSlice();
-      Value base = mul(slice, n);
+      Value base = mul(add(mul(slice, reduceLanes), lane), n);
       for (auto [flat, sum] : llvm::zip_equal(flats, sums))
         memref::StoreOp::create(b, loc, sum, shared, add(base, flat));
     }
     gpu::BarrierOp::create(b, loc);
     forEachElement(n, [&](Value flat) {
       Value total = memref::LoadOp::create(b, loc, shared, flat);
-      for (unsigned s = 1; s < slices; ++s)
+      for (unsigned s = 1; s < slices * reduceLanes; ++s)
         total = arith::AddFOp::create(
             b, loc, total,
             memref::LoadOp::create(b, loc, shared, add(index(s * n), flat)));

@@ -158,6 +158,7 @@ LogicalResult TileLowerToGPUPass::lower(ProgramOp program) {
   partitionOptions.minBlocks = minBlocks;
   partitionOptions.threadElements = threadElements;
   partitionOptions.kSlices = kSlices;
+  partitionOptions.reduceLanes = reduceLanes;
   partitionOptions.fissionBlocks = fissionBlocks;
   partitionOptions.mma = mma;
   partitionOptions.tensorKinds = kinds;

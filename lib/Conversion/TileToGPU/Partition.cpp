@@ -653,6 +653,27 @@ static Kernel buildKernel(const Plan &plan,
           std::max(kernel.sharedElements, slices * *splitElements);
     }
   }
+  // A reduction's sum over consecutive elements also goes to adjacent
+  // threads, up to `reduce-lanes` of them, as the block and
+  // `shared-memory` allow.
+  if (!matmulElements && kernel.splitChunks > 1) {
+    const ExprNode &addend = plan.exprs[kernel.splitAddend];
+    int64_t slices = kernel.kSlices, lanes = 1;
+    if (addend.kind == Kind::Reduce && addend.reduceFn == ReduceFn::Sum &&
+        addend.elementKind == ElementKind::F32 && addend.sizes[2] == 1)
+      while (lanes * 2 <= int64_t(options.reduceLanes) &&
+             addend.sizes[1] % (lanes * 2) == 0 &&
+             groups * slices * lanes * 2 <= int64_t(options.blockSize) &&
+             slices * lanes * 2 * *splitElements * 4 <=
+                 options.sharedMemoryBytes)
+        lanes *= 2;
+    if (lanes > 1) {
+      kernel.reduceLanes = unsigned(lanes);
+      kernel.threads = unsigned(groups * slices * lanes);
+      kernel.sharedElements =
+          std::max(kernel.sharedElements, slices * lanes * *splitElements);
+    }
+  }
   kernel.maxLanes = std::max(1u, options.threadElements);
   kernel.matrixUnits = options.mma;
   SmallVector<const Access *> writes, reads;

@@ -111,6 +111,14 @@ struct Kernel {
   /// sums added in shared memory (`threads` = groups of lanes x kSlices, one
   /// lane per group for a reduction; the shared buffer holds kSlices tiles).
   unsigned kSlices = 1;
+  /// A split accumulation whose addend is an f32 sum over the innermost
+  /// dimension of its operand also cuts that sum among `reduceLanes`
+  /// adjacent threads (element i of the summed extent to thread
+  /// i mod reduceLanes, so that they read consecutive addresses), their
+  /// partial sums added in shared memory with the slices' (`threads` =
+  /// elements x kSlices x reduceLanes; the shared buffer holds
+  /// kSlices x reduceLanes tiles).
+  unsigned reduceLanes = 1;
   /// Shared memory (f32 and f16 buffers) and per-block global scratch (f32),
   /// in elements.
   int64_t sharedElements = 0, sharedHalfElements = 0, scratchElements = 0;
@@ -134,6 +142,9 @@ struct PartitionOptions {
   /// Most slices of a split accumulation's chunk per block
   /// (`Kernel::kSlices`; 1: never).
   unsigned kSlices = 8;
+  /// Most threads a split accumulation's sum over consecutive elements is
+  /// cut among (`Kernel::reduceLanes`; 1: never).
+  unsigned reduceLanes = 32;
   /// Most elements a thread computes together in an element loop.
   unsigned threadElements = 16;
   /// A kernel with fewer blocks than this whose body (below the grid) is a

@@ -1,12 +1,13 @@
 // RUN: tile-opt %s --split-input-file --tile-lower-to-gpu --canonicalize --cse | FileCheck %s
 // RUN: tile-opt %s --split-input-file --tile-lower-to-gpu="shared-memory=0" --canonicalize --cse | FileCheck %s --check-prefix=SPILL
 // RUN: tile-opt %s --split-input-file --tile-lower-to-gpu="element-loops=false" --canonicalize --cse | FileCheck %s --check-prefix=NOELEM
-// RUN: tile-opt %s --split-input-file --tile-lower-to-gpu="split-k=4" --canonicalize --cse | FileCheck %s --check-prefix=SPLIT
+// RUN: tile-opt %s --split-input-file --tile-lower-to-gpu="split-k=4 reduce-lanes=1" --canonicalize --cse | FileCheck %s --check-prefix=SPLIT
+// RUN: tile-opt %s --split-input-file --tile-lower-to-gpu="split-k=4" --canonicalize --cse | FileCheck %s --check-prefix=RLANES
 // RUN: tile-opt %s --split-input-file --tile-lower-to-gpu="thread-elements=1" --canonicalize --cse | FileCheck %s --check-prefix=ONELANE
 // RUN: tile-opt %s --split-input-file --tile-lower-to-gpu="fission-blocks=8" --canonicalize --cse | FileCheck %s --check-prefix=FISSION
 // RUN: tile-opt %s --split-input-file --tile-lower-to-gpu="split-k=2 thread-elements=64 min-blocks=8 tile-sizes=tile_k=4" --canonicalize --cse | FileCheck %s --check-prefix=SLICES
 // RUN: tile-opt %s --split-input-file --tile-lower-to-gpu="split-k=2 thread-elements=64 min-blocks=8 tile-sizes=tile_k=4 k-slices=1" --canonicalize --cse | FileCheck %s --check-prefix=NOSLICES
-// RUN: tile-opt %s --split-input-file --tile-lower-to-gpu="split-k=2" --canonicalize --cse | FileCheck %s --check-prefix=RSLICES
+// RUN: tile-opt %s --split-input-file --tile-lower-to-gpu="split-k=2 reduce-lanes=1" --canonicalize --cse | FileCheck %s --check-prefix=RSLICES
 
 // Iterations write disjoint tiles of B: the loop becomes the grid (4 blocks),
 // the exp is computed and rounded to f16 per element, nothing is buffered.
@@ -72,6 +73,24 @@ tile.program @parallel(%A: !tile.tensor<64xf32, input>,
 // SPLIT: scf.for %{{.*}} = %[[FIRST]] to %{{.*}} step %c16 iter_args
 // SPLIT: memref.atomic_rmw addf
 // SPLIT: gpu.barrier
+// By default the sum over each tile row is also cut among 16 adjacent
+// threads (reduce-lanes: element i to thread i mod 16, consecutive threads
+// read consecutive addresses): 4 elements x 16 lanes = 64 threads, each
+// summing every 16th element of its row, the 16 partial sums meeting in
+// shared memory.
+// RLANES-LABEL: func.func @carried
+// RLANES: blocks in (%c4, %c1, %c1) threads in (%c64, %c1, %c1)
+// RLANES: gpu.func @carried_k0({{.*}}) workgroup(%[[SH:.*]] : memref<64xf32, #gpu.address_space<workgroup>>)
+// RLANES: scf.for %[[P:.*]] = %thread_id_x to %c64 step %c64 {
+// RLANES: %[[LANE:.*]] = arith.remui %[[P]], %c16
+// RLANES: scf.for %{{.*}} step %c16 iter_args
+// RLANES: arith.addi %{{.*}}, %[[LANE]]
+// RLANES: memref.load %arg0
+// RLANES: memref.store %{{.*}}, %[[SH]]
+// RLANES: gpu.barrier
+// RLANES: scf.for %{{.*}} = %thread_id_x to %c4 step %c64 {
+// RLANES-COUNT-16: memref.load %[[SH]]
+// RLANES: memref.atomic_rmw addf
 // With split-k=2 each block's chunk has 2 iterations: 2 slices of 4
 // threads (one element each) take one iteration each, their sums meet in
 // shared memory and are added atomically. (With split-k=4 a chunk is one
@@ -716,4 +735,29 @@ tile.program @plain_lanes(%A: !tile.tensor<16x64xf32, input>,
   %s2 = tile.store %rr, %C[%full] : !tile.tile<[64], f16>, !tile.tensor<64xf16, output>
   %q = tile.seq %s, %s2
   tile.yield %q
+}
+
+// -----
+
+// Must not cut the sum among lanes: it runs over the outer dimension of its
+// tile (column sums), where adjacent threads would not read adjacent
+// addresses; each thread sums its column's chunk alone.
+// RLANES-LABEL: func.func @column_sums
+// RLANES: blocks in (%c4, %c1, %c1) threads in (%c32, %c1, %c1)
+// RLANES: gpu.func @column_sums_k0
+// RLANES-NOT: workgroup
+// RLANES: memref.atomic_rmw addf
+tile.program @column_sums(%A: !tile.tensor<64x4xf32, input>,
+                          %S: !tile.tensor<4xf32, output>) attributes {tile.tile_sizes = {tile_i = 16}} {
+  %i = tile.var "i"
+  %ti = tile.size "tile_i"
+  %t = tile.tile %i
+  %full = tile.full
+  %a = tile.load %A[%t, %full] : !tile.tensor<64x4xf32, input> -> !tile.tile<[tile_i, 4], f32>
+  %s = tile.load %S[%full] : !tile.tensor<4xf32, output> -> !tile.tile<[4], f32>
+  %r = tile.rsum %a, 0 : !tile.tile<[tile_i, 4], f32> -> !tile.tile<[4], f32>
+  %n = tile.add %s, %r : !tile.tile<[4], f32>
+  %st = tile.store %n, %S[%full] : !tile.tile<[4], f32>, !tile.tensor<4xf32, output>
+  %l = tile.loop %i = 0 to 64 step %ti body %st
+  tile.yield %l
 }
