@@ -86,8 +86,8 @@ static std::optional<Copy> getCopy(const Plan &plan, const Kernel &kernel,
   unsigned id = part.stmt;
   while (plan.stmts[id].kind == StmtNode::Kind::Loop) {
     const StmtNode &loop = plan.stmts[id];
-    loops.push_back({loop.var, loop.start, loop.step,
-                     (loop.end - loop.start) / loop.step});
+    loops.push_back(
+        {loop.var, loop.start, loop.step, (loop.end - loop.start) / loop.step});
     id = loop.first;
   }
   const StmtNode &store = plan.stmts[id];
@@ -152,9 +152,8 @@ static std::optional<Copy> getCopy(const Plan &plan, const Kernel &kernel,
 }
 
 SmallVector<unsigned> gpu_lowering::elideCopies(
-    const Plan &plan, std::vector<Kernel> &kernels,
-    ArrayRef<TensorRole> roles, ArrayRef<ElementKind> kinds,
-    ArrayRef<int64_t> numElements,
+    const Plan &plan, std::vector<Kernel> &kernels, ArrayRef<TensorRole> roles,
+    ArrayRef<ElementKind> kinds, ArrayRef<int64_t> numElements,
     ArrayRef<std::pair<unsigned, unsigned>> aliases) {
   unsigned numTensors = roles.size();
   SmallVector<unsigned> bufferOf(numTensors);

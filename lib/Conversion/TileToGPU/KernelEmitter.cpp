@@ -1261,10 +1261,9 @@ void Emitter::emitSplitAccumulation(const StmtNode &loop) {
     // q = p / reduceLanes, slice q / groups of the chunk's iterations, for
     // group q mod groups; the partial sums meet in shared memory.
     int64_t groups = n / lanes;
-    auto threads =
-        scf::ForOp::create(b, loc, threadId,
-                           index(groups * slices * reduceLanes),
-                           index(kernel.threads));
+    auto threads = scf::ForOp::create(b, loc, threadId,
+                                      index(groups * slices * reduceLanes),
+                                      index(kernel.threads));
     {
       OpBuilder::InsertionGuard guard(b);
       b.setInsertionPoint(threads.getBody()->getTerminator());
