@@ -155,32 +155,41 @@ SmallVector<unsigned> gpu_lowering::elideCopies(
     const Plan &plan, std::vector<Kernel> &kernels, ArrayRef<TensorRole> roles,
     ArrayRef<ElementKind> kinds, ArrayRef<int64_t> numElements,
     ArrayRef<std::pair<unsigned, unsigned>> aliases) {
-  unsigned numTensors = roles.size();
-  SmallVector<unsigned> bufferOf(numTensors);
-  for (unsigned t = 0; t < numTensors; ++t)
-    bufferOf[t] = t;
+  auto bufferOf = llvm::to_vector(llvm::seq<unsigned>(0, roles.size()));
   auto declaredAlias = [&](unsigned t) {
     return llvm::any_of(aliases, [&](auto pair) {
       return bufferOf[pair.first] == t || bufferOf[pair.second] == t;
     });
   };
-  // The buffers each kernel reads and writes.
-  auto accesses = [&](const Kernel &kernel, SmallVectorImpl<unsigned> &reads,
-                      SmallVectorImpl<unsigned> &writes) {
+  // Per kernel, in launch order: whether it is a copy, and the tensors it
+  // reads and writes (neither changes as buffers merge).
+  struct Info {
+    std::optional<Copy> copy;
+    SmallVector<unsigned> reads, writes;
+  };
+  std::vector<Info> infos;
+  for (const Kernel &kernel : kernels) {
+    Info info;
+    info.copy = getCopy(plan, kernel, kinds, numElements);
     SmallVector<const Access *> w, r;
     for (const KernelPart &part : kernel.parts)
       collectAccesses(plan, part.stmt, w, r);
     for (const Access *a : r)
-      reads.push_back(bufferOf[a->tensor]);
+      info.reads.push_back(a->tensor);
     for (const Access *a : w)
-      writes.push_back(bufferOf[a->tensor]);
+      info.writes.push_back(a->tensor);
+    infos.push_back(std::move(info));
+  }
+  auto touches = [&](ArrayRef<unsigned> tensors, unsigned buffer) {
+    return llvm::any_of(tensors,
+                        [&](unsigned t) { return bufferOf[t] == buffer; });
   };
   // One copy at a time, the buffers of those already elided merged.
   bool changed = true;
   while (changed) {
     changed = false;
-    for (unsigned c = 0; c < kernels.size() && !changed; ++c) {
-      std::optional<Copy> copy = getCopy(plan, kernels[c], kinds, numElements);
+    for (unsigned c = 0; c < infos.size() && !changed; ++c) {
+      const std::optional<Copy> &copy = infos[c].copy;
       if (!copy)
         continue;
       unsigned src = bufferOf[copy->src], dst = bufferOf[copy->dst];
@@ -189,15 +198,12 @@ SmallVector<unsigned> gpu_lowering::elideCopies(
       // Who touches the two buffers before and after the copy.
       bool dstWrittenElsewhere = false, dstReadBefore = false,
            dstReadAfter = false, srcWrittenAfter = false;
-      for (unsigned k = 0; k < kernels.size(); ++k) {
+      for (unsigned k = 0; k < infos.size(); ++k) {
         if (k == c)
           continue;
-        SmallVector<unsigned> reads, writes;
-        accesses(kernels[k], reads, writes);
-        dstWrittenElsewhere |= llvm::is_contained(writes, dst);
-        (k < c ? dstReadBefore : dstReadAfter) |=
-            llvm::is_contained(reads, dst);
-        srcWrittenAfter |= k > c && llvm::is_contained(writes, src);
+        dstWrittenElsewhere |= touches(infos[k].writes, dst);
+        (k < c ? dstReadBefore : dstReadAfter) |= touches(infos[k].reads, dst);
+        srcWrittenAfter |= k > c && touches(infos[k].writes, src);
       }
       if (srcWrittenAfter || dstWrittenElsewhere || dstReadBefore)
         continue;
@@ -219,6 +225,7 @@ SmallVector<unsigned> gpu_lowering::elideCopies(
         if (b == from)
           b = to;
       kernels.erase(kernels.begin() + c);
+      infos.erase(infos.begin() + c);
       changed = true;
     }
   }

@@ -126,6 +126,8 @@ LogicalResult TileLowerToGPUPass::lower(ProgramOp program) {
   // Tensors: element kinds GPU kernels can hold.
   Block &body = program.getBodyBlock();
   SmallVector<ElementKind> kinds;
+  SmallVector<TensorRole> roles;
+  SmallVector<int64_t> numElements;
   SmallVector<Type> memrefTypes;
   for (BlockArgument arg : body.getArguments()) {
     auto type = cast<TensorRefType>(arg.getType());
@@ -138,11 +140,11 @@ LogicalResult TileLowerToGPUPass::lower(ProgramOp program) {
              << " cannot be lowered to GPU kernels (f16, bf16, f32 and i1 "
                 "are supported)";
     kinds.push_back(*kind);
+    roles.push_back(type.getRole());
+    numElements.push_back(HostTensor::numElements(std::vector<int64_t>(
+        type.getShape().begin(), type.getShape().end())));
     memrefTypes.push_back(MemRefType::get(
-        {std::max<int64_t>(
-            1, HostTensor::numElements(std::vector<int64_t>(
-                   type.getShape().begin(), type.getShape().end())))},
-        storage));
+        {std::max<int64_t>(1, numElements.back())}, storage));
   }
 
   llvm::StringSet<> defaulted;
@@ -236,18 +238,9 @@ LogicalResult TileLowerToGPUPass::lower(ProgramOp program) {
           "has f64 tiles, which GPU kernels do not support");
 
   // Copies between tensors of one layout that can share a buffer.
-  SmallVector<unsigned> bufferOf;
-  for (unsigned i = 0, e = body.getNumArguments(); i < e; ++i)
-    bufferOf.push_back(i);
+  auto bufferOf =
+      llvm::to_vector(llvm::seq<unsigned>(0, body.getNumArguments()));
   if (elideCopies) {
-    SmallVector<TensorRole> roles;
-    SmallVector<int64_t> numElements;
-    for (BlockArgument arg : body.getArguments()) {
-      auto type = cast<TensorRefType>(arg.getType());
-      roles.push_back(type.getRole());
-      numElements.push_back(HostTensor::numElements(std::vector<int64_t>(
-          type.getShape().begin(), type.getShape().end())));
-    }
     size_t before = kernels.size();
     bufferOf = gpu_lowering::elideCopies(*plan, kernels, roles, kinds,
                                          numElements, aliases);

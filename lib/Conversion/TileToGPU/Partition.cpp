@@ -637,42 +637,38 @@ static Kernel buildKernel(const Plan &plan,
     splitElements = plan.exprs[plan.stmts[only.first].first].numElements;
     groups = *splitElements;
   }
+  // Each of the groups' threads (`slices * lanes` per group) fits the
+  // block, and each its partial tile in `shared-memory`.
+  int64_t slices = 1, lanes = 1;
+  auto fits = [&](int64_t threadsPerGroup) {
+    return groups * threadsPerGroup <= int64_t(options.blockSize) &&
+           threadsPerGroup * *splitElements * 4 <= options.sharedMemoryBytes;
+  };
   if (splitElements && kernel.splitChunks > 1 && options.kSlices > 1) {
-    int64_t slices = 1;
     // (A reduction's slices stay within its chunk's iterations; a matmul's
     // may exceed them: idle slices measured faster on the scores kernel.)
     while (slices * 2 <= int64_t(options.kSlices) &&
            (matmulElements || slices * 2 <= kernel.chunkTrips) &&
-           groups * slices * 2 <= int64_t(options.blockSize) &&
-           slices * 2 * *splitElements * 4 <= options.sharedMemoryBytes)
+           fits(slices * 2))
       slices *= 2;
-    if (slices > 1) {
-      kernel.kSlices = unsigned(slices);
-      kernel.threads = unsigned(groups * slices);
-      kernel.sharedElements =
-          std::max(kernel.sharedElements, slices * *splitElements);
-    }
   }
   // A reduction's sum over consecutive elements also goes to adjacent
   // threads, up to `reduce-lanes` of them, as the block and
   // `shared-memory` allow.
   if (!matmulElements && kernel.splitChunks > 1) {
     const ExprNode &addend = plan.exprs[kernel.splitAddend];
-    int64_t slices = kernel.kSlices, lanes = 1;
     if (addend.kind == Kind::Reduce && addend.reduceFn == ReduceFn::Sum &&
         addend.elementKind == ElementKind::F32 && addend.sizes[2] == 1)
       while (lanes * 2 <= int64_t(options.reduceLanes) &&
-             addend.sizes[1] % (lanes * 2) == 0 &&
-             groups * slices * lanes * 2 <= int64_t(options.blockSize) &&
-             slices * lanes * 2 * *splitElements * 4 <=
-                 options.sharedMemoryBytes)
+             addend.sizes[1] % (lanes * 2) == 0 && fits(slices * lanes * 2))
         lanes *= 2;
-    if (lanes > 1) {
-      kernel.reduceLanes = unsigned(lanes);
-      kernel.threads = unsigned(groups * slices * lanes);
-      kernel.sharedElements =
-          std::max(kernel.sharedElements, slices * lanes * *splitElements);
-    }
+  }
+  if (slices * lanes > 1) {
+    kernel.kSlices = unsigned(slices);
+    kernel.reduceLanes = unsigned(lanes);
+    kernel.threads = unsigned(groups * slices * lanes);
+    kernel.sharedElements =
+        std::max(kernel.sharedElements, slices * lanes * *splitElements);
   }
   kernel.maxLanes = std::max(1u, options.threadElements);
   kernel.matrixUnits = options.mma;
