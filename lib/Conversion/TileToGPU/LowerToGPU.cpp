@@ -141,10 +141,10 @@ LogicalResult TileLowerToGPUPass::lower(ProgramOp program) {
                 "are supported)";
     kinds.push_back(*kind);
     roles.push_back(type.getRole());
-    numElements.push_back(HostTensor::numElements(std::vector<int64_t>(
-        type.getShape().begin(), type.getShape().end())));
-    memrefTypes.push_back(MemRefType::get(
-        {std::max<int64_t>(1, numElements.back())}, storage));
+    numElements.push_back(HostTensor::numElements(
+        std::vector<int64_t>(type.getShape().begin(), type.getShape().end())));
+    memrefTypes.push_back(
+        MemRefType::get({std::max<int64_t>(1, numElements.back())}, storage));
   }
 
   llvm::StringSet<> defaulted;
