@@ -33,11 +33,17 @@
 using namespace mlir;
 using namespace mlir::tileir;
 
+/// Whether all of `op`'s loops are parallel (then it is no contraction,
+/// which needs a reduction loop).
+static bool isAllParallel(linalg::GenericOp op) {
+  return op.getNumParallelLoops() == op.getNumLoops();
+}
+
 /// Whether `op` only moves elements: one input, read through a permutation,
 /// yielded unchanged.
 static bool isPermutationCopy(linalg::GenericOp op) {
   if (op.getNumDpsInputs() != 1 || op.getNumDpsInits() != 1 ||
-      op.getNumParallelLoops() != op.getNumLoops() ||
+      !isAllParallel(op) ||
       !op.getIndexingMapsArray()[0].isPermutation())
     return false;
   auto yield = cast<linalg::YieldOp>(op.getBody()->getTerminator());
@@ -148,12 +154,6 @@ static bool fuseOne(func::FuncOp func, IRRewriter &rewriter) {
   return true;
 }
 
-/// Whether `op` is elementwise: all loops parallel, not a contraction.
-static bool isElementwise(linalg::GenericOp op) {
-  return op && op.getNumParallelLoops() == op.getNumLoops() &&
-         !linalg::isaContractionOpInterface(op);
-}
-
 namespace {
 /// A reshape of a `tensor.empty` (the init the expansion gives a generic)
 /// is an empty tensor of the reshaped type. (Upstream's fold reifies the
@@ -189,7 +189,7 @@ static void propagateReshapes(func::FuncOp func) {
         auto generic = dyn_cast<linalg::GenericOp>(operand->getOwner());
         if (!generic)
           generic = operand->get().getDefiningOp<linalg::GenericOp>();
-        return isElementwise(generic);
+        return generic && isAllParallel(generic);
       });
   patterns.add<EmptyReshape<tensor::ExpandShapeOp>,
                EmptyReshape<tensor::CollapseShapeOp>>(ctx);
