@@ -40,6 +40,7 @@ FailureOr<runtime::Artifact> tileir::compileArtifact(
   pipeline.kSlices = options.kSlices;
   pipeline.fissionBlocks = options.fissionBlocks;
   pipeline.mma = options.mma;
+  pipeline.pipelineLoads = options.pipelineLoads;
   pipeline.chip = options.chip;
   PassManager pm(ctx);
   if (options.emulate)
@@ -153,6 +154,7 @@ std::string tileir::tuningEntryJSON(ProgramOp program,
                            {"k_slices", int64_t(options.kSlices)},
                            {"fission_blocks", options.fissionBlocks},
                            {"mma", options.mma},
+                           {"pipeline_loads", int64_t(options.pipelineLoads)},
                            {"block_size", int64_t(options.blockSize)},
                            {"min_blocks", options.minBlocks},
                            {"max_tile_size", options.maxTileSize}};
@@ -210,6 +212,8 @@ tileir::applyTuning(StringRef path, ProgramOp program,
         options.fissionBlocks = *v;
       if (std::optional<bool> v = entry->getBoolean("mma"))
         options.mma = *v;
+      if (std::optional<int64_t> v = entry->getInteger("pipeline_loads"))
+        options.pipelineLoads = unsigned(*v);
     }
     std::string line = "tuning: " + path.str() + ": entry for @" +
                        program.getSymName().str() + " (" + hash + ")";

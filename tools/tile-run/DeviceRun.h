@@ -39,6 +39,8 @@ struct DeviceCompileOptions {
   unsigned kSlices = 8;
   int64_t fissionBlocks = 0;
   bool mma = false;
+  /// Iterations kernel loops load ahead (--tile-pipeline-loads; 0: off).
+  unsigned pipelineLoads = 0;
   uint64_t seed = 0;
   double tolerance = 1e-2;
   /// Stop after --tile-lower-to-gpu (no device binary): the kernels are

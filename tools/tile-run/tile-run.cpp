@@ -136,6 +136,10 @@ static cl::opt<bool> mma(
     cl::desc("GPU: f16 matmuls on the matrix units: mma.sync in element "
              "loops, wmma for buffered ones (--tile-lower-to-gpu mma; NVVM "
              "only; --device emulate cannot run mma.sync)"));
+static cl::opt<unsigned> pipelineLoads(
+    "pipeline-loads", cl::init(0),
+    cl::desc("GPU: iterations a kernel loop's global loads run ahead of "
+             "their use (--tile-pipeline-loads distance; 0: off)"));
 static cl::opt<int64_t> minBlocks(
     "min-blocks", cl::init(264),
     cl::desc("GPU: halve default tile sizes of grid loops until each kernel "
@@ -353,6 +357,7 @@ int runOnDevice(Runnable &runnable, Runnable *reference,
   options.kSlices = kSlices;
   options.fissionBlocks = fissionBlocks;
   options.mma = mma;
+  options.pipelineLoads = pipelineLoads;
   if (!tuningCache.empty()) {
     llvm::StringSet<> fixed;
     for (const auto &entry : options.tileSizes)
@@ -360,7 +365,8 @@ int runOnDevice(Runnable &runnable, Runnable *reference,
     bool keepLowering =
         elementLoops.getNumOccurrences() || blockSize.getNumOccurrences() ||
         minBlocks.getNumOccurrences() || splitK.getNumOccurrences() ||
-        mma.getNumOccurrences() || threadElements.getNumOccurrences() ||
+        mma.getNumOccurrences() || pipelineLoads.getNumOccurrences() ||
+        threadElements.getNumOccurrences() ||
         kSlices.getNumOccurrences() ||
         fissionBlocks.getNumOccurrences();
     llvm::Expected<std::string> line =

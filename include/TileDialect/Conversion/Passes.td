@@ -201,6 +201,47 @@ def TileLowerToGPU : Pass<"tile-lower-to-gpu", "::mlir::ModuleOp"> {
   ];
 }
 
+def TilePipelineLoads : Pass<"tile-pipeline-loads", "::mlir::gpu::GPUModuleOp"> {
+  let summary = "Issue a kernel loop's global-memory loads iterations ahead "
+                "of the arithmetic that uses them (software pipelining)";
+  let description = [{
+    A loop that reads global memory and computes on what it read (the k loop
+    of a matmul, a row sum) waits for its loads once per iteration: a thread
+    issues the loads, stalls for the memory latency, computes, and only then
+    issues the next iteration's loads. With few iterations per thread and a
+    grid of one wave (the decode GEMMs: 16 rows, a 4096-deep k split among
+    blocks) the memory system idles between the round trips. This pass
+    rewrites such a loop with upstream's `scf` loop pipeliner
+    (`scf::pipelineForLoop`): the loads and the index arithmetic they need
+    run `distance` iterations ahead, carried to the computation in
+    registers; a prologue issues the first iterations' loads before the
+    loop. Loops with static bounds get a peeled epilogue; loops with
+    dynamic bounds run the loads for the iterations past the end under
+    `scf.if` (no access out of bounds).
+
+    A loop is rewritten when (1) its own body (not a nested loop's) loads
+    from global memory (`vector.load` or `memref.load` of a memref outside
+    the workgroup and private address spaces), (2) nothing in it writes
+    memory, synchronizes, or has effects the pass does not know, so moving
+    a load earlier cannot change what it reads, (3) the loads' addresses
+    depend on the induction variable and values defined outside the loop
+    only, through ops that may be executed speculatively, not on values it
+    carries, and (4) it runs at least `distance` + 1 times when its trip
+    count is static. Everything else in the body keeps its order. Nested
+    loops are rewritten innermost first.
+  }];
+  let options = [
+    Option<"distance", "distance", "unsigned", "1",
+           "Iterations the loads run ahead of their use (0: off)">,
+  ];
+  let dependentDialects = ["::mlir::arith::ArithDialect",
+                           "::mlir::scf::SCFDialect"];
+  let statistics = [
+    Statistic<"numPipelined", "pipelined-loops",
+              "Number of loops whose loads were issued ahead">
+  ];
+}
+
 def TileGPUToHost : Pass<"tile-gpu-to-host", "::mlir::ModuleOp"> {
   let summary = "Run the kernels of a lowered tile program on the host, "
                 "blocks and threads one after another";

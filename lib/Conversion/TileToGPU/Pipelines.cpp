@@ -161,6 +161,14 @@ void tileir::addTileLowerToGPUPass(OpPassManager &pm,
   lower.blockSize = options.blockSize;
   lower.sharedMemoryBytes = options.sharedMemoryBytes;
   pm.addPass(createTileLowerToGPU(lower));
+  if (options.pipelineLoads == 0)
+    return;
+  OpPassManager &device = pm.nest<gpu::GPUModuleOp>();
+  // Folds the single-iteration loops the lowering leaves around loads.
+  device.addPass(createCanonicalizerPass());
+  TilePipelineLoadsOptions pipeline;
+  pipeline.distance = options.pipelineLoads;
+  device.addPass(createTilePipelineLoads(pipeline));
 }
 
 void tileir::buildTileToGPUBinaryPipeline(OpPassManager &pm,

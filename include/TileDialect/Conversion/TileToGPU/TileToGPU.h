@@ -63,6 +63,11 @@ struct GPUPipelineOptions : public PassPipelineOptions<GPUPipelineOptions> {
   Option<bool> mma{*this, "mma",
                    llvm::cl::desc("Matmuls on the matrix units (NVVM wmma)"),
                    llvm::cl::init(false)};
+  Option<unsigned> pipelineLoads{
+      *this, "pipeline-loads",
+      llvm::cl::desc("Iterations a kernel loop's global loads run ahead of "
+                     "their use (--tile-pipeline-loads distance; 0: off)"),
+      llvm::cl::init(0)};
   Option<unsigned> blockSize{*this, "block-size",
                              llvm::cl::desc("Threads per block"),
                              llvm::cl::init(256)};
@@ -94,7 +99,8 @@ struct GPUPipelineOptions : public PassPipelineOptions<GPUPipelineOptions> {
 void registerTileGPUPipelines();
 
 /// Adds --tile-lower-to-gpu with the options of either pipeline (the first
-/// pass of both; `rocdl` turns `mma` off).
+/// pass of both; `rocdl` turns `mma` off), then, when `pipeline-loads` is
+/// not 0, the canonicalizer and --tile-pipeline-loads on the gpu modules.
 void addTileLowerToGPUPass(OpPassManager &pm, const GPUPipelineOptions &options,
                            bool rocdl);
 
