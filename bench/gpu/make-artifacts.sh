@@ -18,6 +18,10 @@
 #                 variants suffixed -eltrue / -elfalse); default: the
 #                 lowering's default, no suffix
 #   MMA=1         lower with --mma (f16 matmuls on the matrix units)
+#   MERGE_KERNELS=0  lower with --merge-kernels=false (each kernel its own
+#                 launch; the default merges independent kernels)
+#   PIPELINE_LOADS  --pipeline-loads for every artifact (loads issued N
+#                 iterations ahead)
 #   SPLIT_K       split-k values; a list ("1 4") makes one variant per
 #                 value, suffixed -s<N> (default 1)
 #   THREAD_ELEMENTS  most elements per thread in element loops; a list
@@ -114,6 +118,8 @@ for cfg in "${CONFIGS[@]}"; do
           [ -n "${TILE_SIZES:-}" ] && flags+=(--tile-sizes="$TILE_SIZES")
           [ -n "$entry" ] && flags+=(--entry "$entry")
           [ "${MMA:-0}" = 1 ] && flags+=(--mma)
+          [ "${MERGE_KERNELS:-1}" = 0 ] && flags+=(--merge-kernels=false)
+          [ -n "${PIPELINE_LOADS:-}" ] && flags+=(--pipeline-loads="$PIPELINE_LOADS")
           if [ "$el" != default ]; then
             name=$name-el$el
             flags+=(--element-loops="$el")

@@ -41,6 +41,7 @@ FailureOr<runtime::Artifact> tileir::compileArtifact(
   pipeline.fissionBlocks = options.fissionBlocks;
   pipeline.mma = options.mma;
   pipeline.pipelineLoads = options.pipelineLoads;
+  pipeline.mergeKernels = options.mergeKernels;
   pipeline.chip = options.chip;
   PassManager pm(ctx);
   if (options.emulate)
@@ -155,6 +156,7 @@ std::string tileir::tuningEntryJSON(ProgramOp program,
                            {"fission_blocks", options.fissionBlocks},
                            {"mma", options.mma},
                            {"pipeline_loads", int64_t(options.pipelineLoads)},
+                           {"merge_kernels", options.mergeKernels},
                            {"block_size", int64_t(options.blockSize)},
                            {"min_blocks", options.minBlocks},
                            {"max_tile_size", options.maxTileSize}};
@@ -214,6 +216,8 @@ tileir::applyTuning(StringRef path, ProgramOp program,
         options.mma = *v;
       if (std::optional<int64_t> v = entry->getInteger("pipeline_loads"))
         options.pipelineLoads = unsigned(*v);
+      if (std::optional<bool> v = entry->getBoolean("merge_kernels"))
+        options.mergeKernels = *v;
     }
     std::string line = "tuning: " + path.str() + ": entry for @" +
                        program.getSymName().str() + " (" + hash + ")";

@@ -41,6 +41,8 @@ struct DeviceCompileOptions {
   bool mma = false;
   /// Iterations kernel loops load ahead (--tile-pipeline-loads; 0: off).
   unsigned pipelineLoads = 0;
+  /// Launch independent kernels as one grid (--tile-merge-kernels).
+  bool mergeKernels = true;
   uint64_t seed = 0;
   double tolerance = 1e-2;
   /// Stop after --tile-lower-to-gpu (no device binary): the kernels are

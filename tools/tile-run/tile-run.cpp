@@ -140,6 +140,10 @@ static cl::opt<unsigned> pipelineLoads(
     "pipeline-loads", cl::init(0),
     cl::desc("GPU: iterations a kernel loop's global loads run ahead of "
              "their use (--tile-pipeline-loads distance; 0: off)"));
+static cl::opt<bool> mergeKernels(
+    "merge-kernels", cl::init(true),
+    cl::desc("GPU: launch independent kernels as one grid "
+             "(--tile-merge-kernels)"));
 static cl::opt<int64_t> minBlocks(
     "min-blocks", cl::init(264),
     cl::desc("GPU: halve default tile sizes of grid loops until each kernel "
@@ -358,6 +362,7 @@ int runOnDevice(Runnable &runnable, Runnable *reference,
   options.fissionBlocks = fissionBlocks;
   options.mma = mma;
   options.pipelineLoads = pipelineLoads;
+  options.mergeKernels = mergeKernels;
   if (!tuningCache.empty()) {
     llvm::StringSet<> fixed;
     for (const auto &entry : options.tileSizes)
@@ -366,6 +371,7 @@ int runOnDevice(Runnable &runnable, Runnable *reference,
         elementLoops.getNumOccurrences() || blockSize.getNumOccurrences() ||
         minBlocks.getNumOccurrences() || splitK.getNumOccurrences() ||
         mma.getNumOccurrences() || pipelineLoads.getNumOccurrences() ||
+        mergeKernels.getNumOccurrences() ||
         threadElements.getNumOccurrences() ||
         kSlices.getNumOccurrences() ||
         fissionBlocks.getNumOccurrences();

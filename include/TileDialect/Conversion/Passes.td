@@ -201,6 +201,54 @@ def TileLowerToGPU : Pass<"tile-lower-to-gpu", "::mlir::ModuleOp"> {
   ];
 }
 
+def TileMergeKernels : Pass<"tile-merge-kernels", "::mlir::ModuleOp"> {
+  let summary = "Launch independent kernels of a host function as one grid";
+  let description = [{
+    Every kernel launch costs a launch, a ramp-up of its first blocks and a
+    tail of its last ones; a short kernel is mostly that (the casts and
+    cache appends of the attention workloads take ~3 us each on an H100 for
+    a few hundred KB). This pass groups the launches of each host function
+    (a straight line of `gpu.launch_func`s, as `--tile-lower-to-gpu` emits)
+    and launches every group of several as one kernel: its grid is the
+    members' grids one after another, and block b runs the member whose
+    range holds b with `gpu.block_id x` (and `gpu.grid_dim x`) taken
+    relative to that range. Each launch, in order, joins the earliest group
+    that comes after the last group holding a launch it depends on and that
+    it fits, or starts a new group; groups run in order. So three
+    projections that read one input and write three tensors become one
+    launch, and so do their three casts after them.
+
+    Two launches depend on each other when one may write a buffer the other
+    reads or writes: what a kernel does with each memref argument comes from
+    the memory effects of the ops using it (an op of unknown effects, or one
+    that makes a view of it, counts as reading and writing). Buffers are the
+    host function's arguments, distinct unless its `tile.may_alias`
+    attribute (pairs of argument numbers, which `--tile-lower-to-gpu` sets
+    from the program's) pairs them.
+
+    A launch joins a group only when it is synchronous, one-dimensional, of
+    constant grid and block size without clusters or dynamic shared memory,
+    its kernel has one block, a matching `known_block_size`, no private
+    memory, no other grid-dependent ops than `gpu.block_id x` and
+    `gpu.grid_dim x`; when the group has the same block size; and when the
+    group's workgroup memory (every member keeps its own buffers) stays
+    within `shared-memory` bytes. Other launches are not moved and nothing
+    moves across them. A host function with other ops than constants,
+    launches and the return is left alone.
+  }];
+  let options = [
+    Option<"sharedMemoryBytes", "shared-memory", "int64_t", "49152",
+           "Most bytes of workgroup memory of a merged kernel">,
+  ];
+  let dependentDialects = ["::mlir::arith::ArithDialect",
+                           "::mlir::gpu::GPUDialect",
+                           "::mlir::scf::SCFDialect"];
+  let statistics = [
+    Statistic<"numMerged", "merged-launches",
+              "Number of launches merged into another's grid">
+  ];
+}
+
 def TilePipelineLoads : Pass<"tile-pipeline-loads", "::mlir::gpu::GPUModuleOp"> {
   let summary = "Issue a kernel loop's global-memory loads iterations ahead "
                 "of the arithmetic that uses them (software pipelining)";

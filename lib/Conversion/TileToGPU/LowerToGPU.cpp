@@ -296,6 +296,15 @@ LogicalResult TileLowerToGPUPass::lower(ProgramOp program) {
     sizeAttrs.push_back(
         b.getNamedAttr(entry.getKey(), b.getI64IntegerAttr(entry.getValue())));
   host->setAttr("tile.tile_sizes", b.getDictionaryAttr(sizeAttrs));
+  // The buffers that may overlap, for passes that reorder launches.
+  if (!aliases.empty()) {
+    SmallVector<Attribute> pairs;
+    for (auto [x, y] : aliases)
+      if (x < bufferOf.size() && y < bufferOf.size())
+        pairs.push_back(b.getDenseI64ArrayAttr(
+          {int64_t(bufferOf[x]), int64_t(bufferOf[y])}));
+    host->setAttr("tile.may_alias", b.getArrayAttr(pairs));
+  }
   Block *entry = host.addEntryBlock();
 
   // The kernels.

@@ -161,6 +161,11 @@ void tileir::addTileLowerToGPUPass(OpPassManager &pm,
   lower.blockSize = options.blockSize;
   lower.sharedMemoryBytes = options.sharedMemoryBytes;
   pm.addPass(createTileLowerToGPU(lower));
+  if (options.mergeKernels) {
+    TileMergeKernelsOptions merge;
+    merge.sharedMemoryBytes = options.sharedMemoryBytes;
+    pm.addPass(createTileMergeKernels(merge));
+  }
   if (options.pipelineLoads == 0)
     return;
   OpPassManager &device = pm.nest<gpu::GPUModuleOp>();

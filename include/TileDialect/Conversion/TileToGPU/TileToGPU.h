@@ -63,6 +63,11 @@ struct GPUPipelineOptions : public PassPipelineOptions<GPUPipelineOptions> {
   Option<bool> mma{*this, "mma",
                    llvm::cl::desc("Matmuls on the matrix units (NVVM wmma)"),
                    llvm::cl::init(false)};
+  Option<bool> mergeKernels{
+      *this, "merge-kernels",
+      llvm::cl::desc("Launch independent kernels as one grid "
+                     "(--tile-merge-kernels)"),
+      llvm::cl::init(true)};
   Option<unsigned> pipelineLoads{
       *this, "pipeline-loads",
       llvm::cl::desc("Iterations a kernel loop's global loads run ahead of "
@@ -99,8 +104,9 @@ struct GPUPipelineOptions : public PassPipelineOptions<GPUPipelineOptions> {
 void registerTileGPUPipelines();
 
 /// Adds --tile-lower-to-gpu with the options of either pipeline (the first
-/// pass of both; `rocdl` turns `mma` off), then, when `pipeline-loads` is
-/// not 0, the canonicalizer and --tile-pipeline-loads on the gpu modules.
+/// pass of both; `rocdl` turns `mma` off), then --tile-merge-kernels with
+/// `merge-kernels`, then, when `pipeline-loads` is not 0, the canonicalizer
+/// and --tile-pipeline-loads on the gpu modules.
 void addTileLowerToGPUPass(OpPassManager &pm, const GPUPipelineOptions &options,
                            bool rocdl);
 

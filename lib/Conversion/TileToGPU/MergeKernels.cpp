@@ -1,0 +1,363 @@
+//===- MergeKernels.cpp - Independent launches as one grid ----------------===//
+//
+// `--tile-merge-kernels`: a host function's launches are grouped, each
+// launch joining the earliest group after the last one it depends on that
+// it fits (same block size, workgroup memory within the limit), and each
+// group of several becomes one kernel whose grid is its members' grids one
+// after another: block b runs the member whose range holds b, with its
+// block index taken relative to that range.
+//
+//===----------------------------------------------------------------------===//
+
+#include "TileDialect/Conversion/Passes.h"
+
+#include "mlir/IR/IRMapping.h"
+#include "mlir/IR/SymbolTable.h"
+#include "mlir/Interfaces/SideEffectInterfaces.h"
+#include "llvm/ADT/EquivalenceClasses.h"
+
+namespace mlir::tileir {
+#define GEN_PASS_DEF_TILEMERGEKERNELS
+#include "TileDialect/Conversion/Passes.h.inc"
+} // namespace mlir::tileir
+
+using namespace mlir;
+using namespace mlir::tileir;
+
+namespace {
+
+/// A launch and what its kernel does with the host's buffers.
+struct Launch {
+  gpu::LaunchFuncOp op;
+  gpu::GPUFuncOp kernel;
+  /// Whether it may join a group (see `mergeable`); one that may not is
+  /// ordered against every other launch.
+  bool mergeable = false;
+  int64_t blocks = 0, threads = 0, sharedBytes = 0;
+  /// Alias classes (of host buffers) read and written.
+  llvm::SmallDenseSet<unsigned> reads, writes;
+};
+
+/// A group of launches that becomes one kernel.
+struct Group {
+  SmallVector<unsigned> members;
+  int64_t blocks = 0, threads = 0, sharedBytes = 0;
+  bool mergeable = true;
+};
+
+} // namespace
+
+/// Whether the kernel argument `arg` may be read / written by the kernel.
+static void accessesOf(BlockArgument arg, bool &read, bool &write) {
+  for (OpOperand &use : arg.getUses()) {
+    Operation *user = use.getOwner();
+    auto effects = dyn_cast<MemoryEffectOpInterface>(user);
+    // Unknown effects, or a view of the buffer (accessed through it).
+    if (!effects || llvm::any_of(user->getResultTypes(), [](Type t) {
+          return isa<BaseMemRefType>(t);
+        })) {
+      read = write = true;
+      return;
+    }
+    SmallVector<MemoryEffects::EffectInstance> instances;
+    effects.getEffectsOnValue(arg, instances);
+    for (const MemoryEffects::EffectInstance &instance : instances) {
+      if (isa<MemoryEffects::Read>(instance.getEffect()))
+        read = true;
+      else
+        write = true;
+    }
+  }
+}
+
+/// The constant value of an index operand, or -1.
+static int64_t constantOf(Value v) {
+  std::optional<int64_t> c = getConstantIntValue(v);
+  return c ? *c : -1;
+}
+
+/// Whether `launch` can be one member of a merged kernel: a synchronous 1-D
+/// launch of constant size without clusters or dynamic shared memory, of a
+/// one-block kernel with a known 1-D block size whose only grid-dependent
+/// ops are `gpu.block_id x` and `gpu.grid_dim x`.
+static bool mergeable(Launch &launch) {
+  gpu::LaunchFuncOp op = launch.op;
+  gpu::GPUFuncOp kernel = launch.kernel;
+  if (!kernel || op.getAsyncToken() || !op.getAsyncDependencies().empty() ||
+      op.hasClusterSize() || op.getDynamicSharedMemorySize())
+    return false;
+  launch.blocks = constantOf(op.getGridSizeX());
+  launch.threads = constantOf(op.getBlockSizeX());
+  if (launch.blocks < 1 || launch.threads < 1 ||
+      constantOf(op.getGridSizeY()) != 1 ||
+      constantOf(op.getGridSizeZ()) != 1 ||
+      constantOf(op.getBlockSizeY()) != 1 ||
+      constantOf(op.getBlockSizeZ()) != 1)
+    return false;
+  DenseI32ArrayAttr known = kernel.getKnownBlockSizeAttr();
+  if (!known || known.asArrayRef() != ArrayRef<int32_t>{int32_t(launch.threads), 1, 1})
+    return false;
+  if (!kernel.getBody().hasOneBlock() || kernel.getNumPrivateAttributions())
+    return false;
+  for (BlockArgument buffer : kernel.getWorkgroupAttributions()) {
+    auto type = cast<MemRefType>(buffer.getType());
+    if (!type.hasStaticShape() || !type.getElementType().isIntOrFloat())
+      return false;
+    launch.sharedBytes += type.getNumElements() *
+                          type.getElementType().getIntOrFloatBitWidth() / 8;
+  }
+  WalkResult walk = kernel.walk([](Operation *nested) {
+    if (auto id = dyn_cast<gpu::BlockIdOp>(nested))
+      return id.getDimension() == gpu::Dimension::x ? WalkResult::advance()
+                                                    : WalkResult::interrupt();
+    if (auto dim = dyn_cast<gpu::GridDimOp>(nested))
+      return dim.getDimension() == gpu::Dimension::x
+                 ? WalkResult::advance()
+                 : WalkResult::interrupt();
+    if (isa<gpu::GlobalIdOp, gpu::ClusterIdOp, gpu::ClusterBlockIdOp,
+            gpu::ClusterDimOp, gpu::ClusterDimBlocksOp>(nested))
+      return WalkResult::interrupt();
+    return WalkResult::advance();
+  });
+  return !walk.wasInterrupted();
+}
+
+/// The name of a kernel merging `names`: the first, then what each other
+/// adds to the longest prefix it shares with the first (`f_k0`, `f_k2`,
+/// `f_k4` -> `f_k0_2_4`).
+static std::string mergedName(ArrayRef<StringRef> names) {
+  std::string name = names.front().str();
+  for (StringRef other : names.drop_front()) {
+    size_t common = 0;
+    while (common < other.size() && common < names.front().size() &&
+           other[common] == names.front()[common])
+      ++common;
+    StringRef rest = other.drop_front(common);
+    name += "_" + (rest.empty() ? other : rest).str();
+  }
+  return name;
+}
+
+/// Builds the kernel of `group` (two or more launches) in `module` and the
+/// launch that replaces theirs before `before`. The members' kernels are
+/// left as they are.
+static void mergeGroup(MutableArrayRef<Launch> launches, const Group &group,
+                       gpu::GPUModuleOp module, Operation *before) {
+  MLIRContext *ctx = module.getContext();
+  Launch &first = launches[group.members.front()];
+  Location loc = first.op.getLoc();
+
+  // Arguments: each host value once; workgroup buffers: every member's.
+  SmallVector<Value> operands;
+  llvm::DenseMap<Value, unsigned> argOf;
+  SmallVector<Type> workgroup;
+  SmallVector<StringRef> names;
+  for (unsigned m : group.members) {
+    for (Value v : launches[m].op.getKernelOperands())
+      if (argOf.try_emplace(v, operands.size()).second)
+        operands.push_back(v);
+    for (BlockArgument buffer : launches[m].kernel.getWorkgroupAttributions())
+      workgroup.push_back(buffer.getType());
+    names.push_back(launches[m].kernel.getName());
+  }
+  OpBuilder b(ctx);
+  auto func = gpu::GPUFuncOp::create(
+      b, loc, mergedName(names),
+      b.getFunctionType(ValueRange(operands).getTypes(), {}), workgroup,
+      TypeRange());
+  SymbolTable(module).insert(func, Block::iterator(first.kernel));
+  func->setAttr(gpu::GPUDialect::getKernelFuncAttrName(), b.getUnitAttr());
+  func.setKnownBlockSizeAttr(
+      b.getDenseI32ArrayAttr({int32_t(group.threads), 1, 1}));
+
+  Block &entry = func.getBody().front();
+  b.setInsertionPointToStart(&entry);
+  Value block = gpu::BlockIdOp::create(b, loc, gpu::Dimension::x);
+  int64_t offset = 0;
+  unsigned nextBuffer = 0;
+  for (unsigned m : group.members) {
+    Launch &launch = launches[m];
+    // local = block - offset; blocks below the range wrap to large values.
+    Value start = arith::ConstantIndexOp::create(b, loc, offset);
+    Value local = arith::SubIOp::create(b, loc, block, start);
+    Value count = arith::ConstantIndexOp::create(b, loc, launch.blocks);
+    Value inRange = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult,
+                                          local, count);
+    auto ifOp = scf::IfOp::create(b, loc, inRange, /*withElseRegion=*/false);
+    IRMapping mapping;
+    for (auto [arg, v] :
+         llvm::zip(launch.kernel.getArguments(), launch.op.getKernelOperands()))
+      mapping.map(arg, entry.getArgument(argOf.lookup(v)));
+    for (BlockArgument buffer : launch.kernel.getWorkgroupAttributions())
+      mapping.map(buffer, func.getWorkgroupAttributions()[nextBuffer++]);
+    OpBuilder then = ifOp.getThenBodyBuilder();
+    for (Operation &op : launch.kernel.getBody().front().without_terminator())
+      then.clone(op, mapping);
+    SmallVector<Operation *> gridOps;
+    ifOp.getThenRegion().walk([&](Operation *op) {
+      if (isa<gpu::BlockIdOp, gpu::GridDimOp>(op))
+        gridOps.push_back(op);
+    });
+    for (Operation *op : gridOps) {
+      op->getResult(0).replaceAllUsesWith(isa<gpu::BlockIdOp>(op) ? local
+                                                                  : count);
+      op->erase();
+    }
+    offset += launch.blocks;
+  }
+  gpu::ReturnOp::create(b, loc);
+
+  OpBuilder host(before);
+  auto constant = [&](int64_t v) {
+    return arith::ConstantIndexOp::create(host, loc, v).getResult();
+  };
+  Value one = constant(1);
+  gpu::LaunchFuncOp::create(host, loc, func,
+                            gpu::KernelDim3{constant(group.blocks), one, one},
+                            gpu::KernelDim3{constant(group.threads), one, one},
+                            /*dynamicSharedMemorySize=*/Value(), operands);
+}
+
+namespace {
+class MergeKernelsPass
+    : public tileir::impl::TileMergeKernelsBase<MergeKernelsPass> {
+public:
+  using Base::Base;
+  void runOnOperation() override {
+    SmallVector<func::FuncOp> hosts;
+    getOperation().walk([&](func::FuncOp f) { hosts.push_back(f); });
+    for (func::FuncOp host : hosts)
+      mergeLaunches(host);
+  }
+
+private:
+  void mergeLaunches(func::FuncOp host) {
+    if (!host.getBody().hasOneBlock())
+      return;
+    Block &entry = host.getBody().front();
+    // Only a straight line of launches may be reordered.
+    SmallVector<Launch> launches;
+    for (Operation &op : entry) {
+      if (auto launch = dyn_cast<gpu::LaunchFuncOp>(op)) {
+        launches.push_back({launch});
+        continue;
+      }
+      if (!isa<arith::ConstantOp, func::ReturnOp>(op))
+        return;
+    }
+    if (launches.size() < 2)
+      return;
+
+    // Alias classes of the host's buffers: its arguments, distinct unless
+    // `tile.may_alias` pairs them; any other value aliases everything.
+    llvm::EquivalenceClasses<unsigned> classes;
+    unsigned numArgs = host.getNumArguments();
+    for (unsigned i = 0; i <= numArgs; ++i)
+      classes.insert(i);
+    if (auto pairs = host->getAttrOfType<ArrayAttr>("tile.may_alias"))
+      for (Attribute pair : pairs)
+        if (auto p = dyn_cast<DenseI64ArrayAttr>(pair); p && p.size() == 2)
+          classes.unionSets(unsigned(p[0]), unsigned(p[1]));
+    auto classOf = [&](Value v) -> std::optional<unsigned> {
+      auto arg = dyn_cast<BlockArgument>(v);
+      if (!arg || arg.getOwner() != &entry)
+        return std::nullopt;
+      return classes.getLeaderValue(arg.getArgNumber());
+    };
+
+    SymbolTableCollection symbols;
+    for (Launch &launch : launches) {
+      launch.kernel = symbols.lookupNearestSymbolFrom<gpu::GPUFuncOp>(
+          launch.op, launch.op.getKernel());
+      launch.mergeable = mergeable(launch);
+      if (!launch.mergeable)
+        continue;
+      for (auto [arg, v] : llvm::zip(launch.kernel.getArguments(),
+                                     launch.op.getKernelOperands())) {
+        if (!isa<MemRefType>(v.getType()))
+          continue;
+        std::optional<unsigned> cls = classOf(v);
+        bool read = false, write = false;
+        accessesOf(arg, read, write);
+        if (!cls && (read || write)) {
+          launch.mergeable = false;
+          break;
+        }
+        if (read)
+          launch.reads.insert(*cls);
+        if (write)
+          launch.writes.insert(*cls);
+      }
+    }
+    auto conflict = [&](const Launch &a, const Launch &b) {
+      if (!a.mergeable || !b.mergeable)
+        return true;
+      for (unsigned w : a.writes)
+        if (b.reads.contains(w) || b.writes.contains(w))
+          return true;
+      for (unsigned w : b.writes)
+        if (a.reads.contains(w))
+          return true;
+      return false;
+    };
+
+    // Each launch joins the earliest group after its last dependence that
+    // it fits, else starts a new group.
+    SmallVector<Group> groups;
+    for (auto [i, launch] : llvm::enumerate(launches)) {
+      size_t first = 0;
+      for (size_t g = groups.size(); g-- > 0;)
+        if (llvm::any_of(groups[g].members, [&](unsigned m) {
+              return conflict(launches[m], launch);
+            })) {
+          first = g + 1;
+          break;
+        }
+      auto fits = [&](const Group &g) {
+        return launch.mergeable && g.mergeable &&
+               g.threads == launch.threads &&
+               g.sharedBytes + launch.sharedBytes <= sharedMemoryBytes &&
+               g.blocks + launch.blocks <=
+                   std::numeric_limits<int32_t>::max();
+      };
+      Group *target = nullptr;
+      for (size_t g = first; g < groups.size() && !target; ++g)
+        if (fits(groups[g]))
+          target = &groups[g];
+      if (!target) {
+        groups.emplace_back();
+        target = &groups.back();
+        target->threads = launch.threads;
+        target->mergeable = launch.mergeable;
+      }
+      target->members.push_back(i);
+      target->blocks += launch.blocks;
+      target->sharedBytes += launch.sharedBytes;
+    }
+    if (groups.size() == launches.size())
+      return;
+
+    // The launches in group order, merged groups as one launch each.
+    Operation *end = entry.getTerminator();
+    llvm::SmallSetVector<gpu::GPUFuncOp, 8> merged;
+    for (const Group &group : groups) {
+      if (group.members.size() == 1) {
+        launches[group.members.front()].op->moveBefore(end);
+        continue;
+      }
+      auto module = launches[group.members.front()]
+                        .kernel->getParentOfType<gpu::GPUModuleOp>();
+      mergeGroup(launches, group, module, end);
+      for (unsigned m : group.members) {
+        merged.insert(launches[m].kernel);
+        launches[m].op.erase();
+      }
+      numMerged += group.members.size();
+    }
+    // Kernels no launch names any more.
+    for (gpu::GPUFuncOp kernel : merged)
+      if (SymbolTable::symbolKnownUseEmpty(kernel, getOperation()))
+        kernel.erase();
+  }
+};
+} // namespace

@@ -1,0 +1,234 @@
+// RUN: tile-opt %s --split-input-file --tile-merge-kernels | FileCheck %s
+// RUN: tile-opt %s --split-input-file --tile-merge-kernels="shared-memory=100" | FileCheck %s --check-prefix=SMALL
+
+// Three kernels that read X and each write their own output: one launch of
+// 4 + 2 + 4 blocks; block b runs the kernel whose range holds b, with its
+// block index and grid size relative to that range; X is passed once.
+// CHECK-LABEL: func.func @independent
+// CHECK: gpu.launch_func @k::@p_a_b_c blocks in (%[[TEN:.*]], %{{.*}}, %{{.*}}) threads in (%[[T:.*]], %{{.*}}, %{{.*}}) args(%arg0 : memref<64xf32>, %arg1 : memref<64xf32>, %arg2 : memref<64xf32>, %arg3 : memref<64xf32>)
+// CHECK-NOT: gpu.launch_func
+// CHECK: gpu.func @p_a_b_c(%[[X:.*]]: memref<64xf32>, %[[A:.*]]: memref<64xf32>, %[[B:.*]]: memref<64xf32>, %[[C:.*]]: memref<64xf32>) workgroup(%[[WA:.*]] : memref<16xf32, #gpu.address_space<workgroup>>, %[[WC:.*]] : memref<16xf32, #gpu.address_space<workgroup>>) kernel attributes {known_block_size = array<i32: 16, 1, 1>}
+// CHECK: %[[BID:.*]] = gpu.block_id x
+// CHECK: %[[L0:.*]] = arith.subi %[[BID]], %c0
+// CHECK: %[[IN0:.*]] = arith.cmpi ult, %[[L0]], %c4
+// CHECK: scf.if %[[IN0]] {
+// CHECK:   memref.load %[[X]]
+// CHECK:   memref.store %{{.*}}, %[[WA]]
+// CHECK:   memref.store %{{.*}}, %[[A]][%{{.*}}]
+// CHECK: }
+// CHECK: %[[L1:.*]] = arith.subi %[[BID]], %c4
+// CHECK: %[[IN1:.*]] = arith.cmpi ult, %[[L1]], %c2
+// CHECK: scf.if %[[IN1]] {
+// CHECK:   arith.muli %[[L1]], %c2
+// CHECK:   memref.store %{{.*}}, %[[B]]
+// CHECK: }
+// CHECK: %[[L2:.*]] = arith.subi %[[BID]], %c6
+// CHECK: %[[IN2:.*]] = arith.cmpi ult, %[[L2]], %c4
+// CHECK: scf.if %[[IN2]] {
+// CHECK:   memref.store %{{.*}}, %[[WC]]
+// CHECK:   memref.store %{{.*}}, %[[C]]
+// CHECK: }
+// CHECK-NOT: gpu.func @p_a(
+// Merged only while the workgroup buffers fit: a and c have 64 bytes each.
+// SMALL-LABEL: func.func @independent
+// SMALL: gpu.launch_func @k::@p_a_b blocks
+// SMALL: gpu.launch_func @k::@p_c blocks
+module attributes {gpu.container_module} {
+func.func @independent(%x: memref<64xf32>, %a: memref<64xf32>,
+                       %b: memref<64xf32>, %c: memref<64xf32>) {
+  %c1 = arith.constant 1 : index
+  %c2 = arith.constant 2 : index
+  %c4 = arith.constant 4 : index
+  %c16 = arith.constant 16 : index
+  gpu.launch_func @k::@p_a blocks in (%c4, %c1, %c1) threads in (%c16, %c1, %c1) args(%x : memref<64xf32>, %a : memref<64xf32>)
+  gpu.launch_func @k::@p_b blocks in (%c2, %c1, %c1) threads in (%c16, %c1, %c1) args(%x : memref<64xf32>, %b : memref<64xf32>)
+  gpu.launch_func @k::@p_c blocks in (%c4, %c1, %c1) threads in (%c16, %c1, %c1) args(%x : memref<64xf32>, %c : memref<64xf32>)
+  return
+}
+gpu.module @k {
+  gpu.func @p_a(%x: memref<64xf32>, %a: memref<64xf32>)
+      workgroup(%w : memref<16xf32, #gpu.address_space<workgroup>>) kernel
+      attributes {known_block_size = array<i32: 16, 1, 1>} {
+    %t = gpu.thread_id x
+    %blk = gpu.block_id x
+    %c16 = arith.constant 16 : index
+    %base = arith.muli %blk, %c16 : index
+    %i = arith.addi %base, %t : index
+    %v = memref.load %x[%i] : memref<64xf32>
+    memref.store %v, %w[%t] : memref<16xf32, #gpu.address_space<workgroup>>
+    gpu.barrier
+    %u = memref.load %w[%t] : memref<16xf32, #gpu.address_space<workgroup>>
+    memref.store %u, %a[%i] : memref<64xf32>
+    gpu.return
+  }
+  gpu.func @p_b(%x: memref<64xf32>, %b: memref<64xf32>) kernel
+      attributes {known_block_size = array<i32: 16, 1, 1>} {
+    %t = gpu.thread_id x
+    %blk = gpu.block_id x
+    %n = gpu.grid_dim x
+    %c2 = arith.constant 2 : index
+    %base = arith.muli %blk, %c2 : index
+    %i = arith.addi %base, %n : index
+    %v = memref.load %x[%i] : memref<64xf32>
+    memref.store %v, %b[%i] : memref<64xf32>
+    gpu.return
+  }
+  gpu.func @p_c(%x: memref<64xf32>, %c: memref<64xf32>)
+      workgroup(%w : memref<16xf32, #gpu.address_space<workgroup>>) kernel
+      attributes {known_block_size = array<i32: 16, 1, 1>} {
+    %t = gpu.thread_id x
+    %v = memref.load %x[%t] : memref<64xf32>
+    memref.store %v, %w[%t] : memref<16xf32, #gpu.address_space<workgroup>>
+    memref.store %v, %c[%t] : memref<64xf32>
+    gpu.return
+  }
+}
+}
+
+// -----
+
+
+// A chain: b reads what a writes (a true dependence), c overwrites what b
+// reads (an anti dependence); d depends on neither and joins a's launch,
+// ahead of b. Launched kernels merged away are erased.
+// CHECK-LABEL: func.func @chain
+// CHECK: gpu.launch_func @k::@q_a_d blocks in (%{{.*}}) {{.*}} args(%arg0 : memref<64xf32>, %arg1 : memref<64xf32>, %arg3 : memref<64xf32>)
+// CHECK-NEXT: gpu.launch_func @k::@q_b blocks in
+// CHECK-NEXT: gpu.launch_func @k::@q_c blocks in
+// CHECK-NEXT: return
+// CHECK-NOT: gpu.func @q_a(
+// CHECK-NOT: gpu.func @q_d(
+module attributes {gpu.container_module} {
+func.func @chain(%x: memref<64xf32>, %t: memref<64xf32>, %y: memref<64xf32>,
+                 %z: memref<64xf32>) {
+  %c1 = arith.constant 1 : index
+  %c64 = arith.constant 64 : index
+  gpu.launch_func @k::@q_a blocks in (%c1, %c1, %c1) threads in (%c64, %c1, %c1) args(%x : memref<64xf32>, %t : memref<64xf32>)
+  gpu.launch_func @k::@q_b blocks in (%c1, %c1, %c1) threads in (%c64, %c1, %c1) args(%t : memref<64xf32>, %y : memref<64xf32>)
+  gpu.launch_func @k::@q_c blocks in (%c1, %c1, %c1) threads in (%c64, %c1, %c1) args(%x : memref<64xf32>, %t : memref<64xf32>)
+  gpu.launch_func @k::@q_d blocks in (%c1, %c1, %c1) threads in (%c64, %c1, %c1) args(%x : memref<64xf32>, %z : memref<64xf32>)
+  return
+}
+gpu.module @k {
+  gpu.func @q_a(%in: memref<64xf32>, %out: memref<64xf32>) kernel
+      attributes {known_block_size = array<i32: 64, 1, 1>} {
+    %t = gpu.thread_id x
+    %v = memref.load %in[%t] : memref<64xf32>
+    memref.store %v, %out[%t] : memref<64xf32>
+    gpu.return
+  }
+  gpu.func @q_b(%in: memref<64xf32>, %out: memref<64xf32>) kernel
+      attributes {known_block_size = array<i32: 64, 1, 1>} {
+    %t = gpu.thread_id x
+    %v = memref.load %in[%t] : memref<64xf32>
+    memref.store %v, %out[%t] : memref<64xf32>
+    gpu.return
+  }
+  gpu.func @q_c(%in: memref<64xf32>, %out: memref<64xf32>) kernel
+      attributes {known_block_size = array<i32: 64, 1, 1>} {
+    %t = gpu.thread_id x
+    %v = memref.load %in[%t] : memref<64xf32>
+    memref.store %v, %out[%t] : memref<64xf32>
+    gpu.return
+  }
+  gpu.func @q_d(%in: memref<64xf32>, %out: memref<64xf32>) kernel
+      attributes {known_block_size = array<i32: 64, 1, 1>} {
+    %t = gpu.thread_id x
+    %v = memref.load %in[%t] : memref<64xf32>
+    memref.store %v, %out[%t] : memref<64xf32>
+    gpu.return
+  }
+}
+}
+
+// -----
+
+
+// Must not: different block sizes; buffers `tile.may_alias` pairs; a
+// kernel that uses its buffer through a view (unknown accesses) next to
+// one that writes it.
+// CHECK-LABEL: func.func @apart
+// CHECK: gpu.launch_func @k::@r_a blocks
+// CHECK-NEXT: gpu.launch_func @k::@r_b blocks
+// CHECK-NEXT: gpu.launch_func @k::@r_c blocks
+// CHECK-NEXT: gpu.launch_func @k::@r_view blocks
+// CHECK-NEXT: return
+module attributes {gpu.container_module} {
+func.func @apart(%x: memref<64xf32>, %a: memref<64xf32>, %b: memref<64xf32>,
+                 %c: memref<64xf32>) attributes {tile.may_alias = [array<i64: 2, 3>]} {
+  %c1 = arith.constant 1 : index
+  %c32 = arith.constant 32 : index
+  %c64 = arith.constant 64 : index
+  gpu.launch_func @k::@r_a blocks in (%c1, %c1, %c1) threads in (%c32, %c1, %c1) args(%x : memref<64xf32>, %a : memref<64xf32>)
+  gpu.launch_func @k::@r_b blocks in (%c1, %c1, %c1) threads in (%c64, %c1, %c1) args(%x : memref<64xf32>, %b : memref<64xf32>)
+  gpu.launch_func @k::@r_c blocks in (%c1, %c1, %c1) threads in (%c64, %c1, %c1) args(%x : memref<64xf32>, %c : memref<64xf32>)
+  gpu.launch_func @k::@r_view blocks in (%c1, %c1, %c1) threads in (%c64, %c1, %c1) args(%c : memref<64xf32>)
+  return
+}
+gpu.module @k {
+  gpu.func @r_a(%in: memref<64xf32>, %out: memref<64xf32>) kernel
+      attributes {known_block_size = array<i32: 32, 1, 1>} {
+    %t = gpu.thread_id x
+    %v = memref.load %in[%t] : memref<64xf32>
+    memref.store %v, %out[%t] : memref<64xf32>
+    gpu.return
+  }
+  gpu.func @r_b(%in: memref<64xf32>, %out: memref<64xf32>) kernel
+      attributes {known_block_size = array<i32: 64, 1, 1>} {
+    %t = gpu.thread_id x
+    %v = memref.load %in[%t] : memref<64xf32>
+    memref.store %v, %out[%t] : memref<64xf32>
+    gpu.return
+  }
+  gpu.func @r_c(%in: memref<64xf32>, %out: memref<64xf32>) kernel
+      attributes {known_block_size = array<i32: 64, 1, 1>} {
+    %t = gpu.thread_id x
+    %v = memref.load %in[%t] : memref<64xf32>
+    memref.store %v, %out[%t] : memref<64xf32>
+    gpu.return
+  }
+  gpu.func @r_view(%buf: memref<64xf32>) kernel
+      attributes {known_block_size = array<i32: 64, 1, 1>} {
+    %t = gpu.thread_id x
+    %view = memref.subview %buf[0] [32] [1] : memref<64xf32> to memref<32xf32, strided<[1]>>
+    %v = memref.load %view[%t] : memref<32xf32, strided<[1]>>
+    gpu.return
+  }
+}
+}
+
+// -----
+
+
+// Must not: the host function does more than launch (a copy between the
+// launches could be reordered with them).
+// CHECK-LABEL: func.func @not_straight
+// CHECK: gpu.launch_func @k::@s_a blocks
+// CHECK-NEXT: memref.copy
+// CHECK-NEXT: gpu.launch_func @k::@s_b blocks
+module attributes {gpu.container_module} {
+func.func @not_straight(%x: memref<64xf32>, %a: memref<64xf32>, %b: memref<64xf32>) {
+  %c1 = arith.constant 1 : index
+  %c64 = arith.constant 64 : index
+  gpu.launch_func @k::@s_a blocks in (%c1, %c1, %c1) threads in (%c64, %c1, %c1) args(%x : memref<64xf32>, %a : memref<64xf32>)
+  memref.copy %a, %x : memref<64xf32> to memref<64xf32>
+  gpu.launch_func @k::@s_b blocks in (%c1, %c1, %c1) threads in (%c64, %c1, %c1) args(%x : memref<64xf32>, %b : memref<64xf32>)
+  return
+}
+gpu.module @k {
+  gpu.func @s_a(%in: memref<64xf32>, %out: memref<64xf32>) kernel
+      attributes {known_block_size = array<i32: 64, 1, 1>} {
+    %t = gpu.thread_id x
+    %v = memref.load %in[%t] : memref<64xf32>
+    memref.store %v, %out[%t] : memref<64xf32>
+    gpu.return
+  }
+  gpu.func @s_b(%in: memref<64xf32>, %out: memref<64xf32>) kernel
+      attributes {known_block_size = array<i32: 64, 1, 1>} {
+    %t = gpu.thread_id x
+    %v = memref.load %in[%t] : memref<64xf32>
+    memref.store %v, %out[%t] : memref<64xf32>
+    gpu.return
+  }
+}
+}
