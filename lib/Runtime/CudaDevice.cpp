@@ -95,6 +95,8 @@ struct CudaApi {
   CUresult (*cuGraphLaunch)(CUgraphExec, CUstream) = nullptr;
   CUresult (*cuGraphExecDestroy)(CUgraphExec) = nullptr;
   CUresult (*cuGraphDestroy)(CUgraph) = nullptr;
+  CUresult (*cuMemsetD8Async)(CUdeviceptr, unsigned char, size_t,
+                              CUstream) = nullptr;
   // Launches with attributes (optional: CUDA 12 drivers and later).
   CUresult (*cuLaunchKernelEx)(const CUlaunchConfig *, CUfunction, void **,
                                void **) = nullptr;
@@ -117,7 +119,9 @@ static void resolveGraphs(void *lib, CudaApi &api) {
       resolveSymbol(lib, graphs.cuGraphLaunch, {"cuGraphLaunch"}, missing) &&
       resolveSymbol(lib, graphs.cuGraphExecDestroy, {"cuGraphExecDestroy"},
                     missing) &&
-      resolveSymbol(lib, graphs.cuGraphDestroy, {"cuGraphDestroy"}, missing))
+      resolveSymbol(lib, graphs.cuGraphDestroy, {"cuGraphDestroy"}, missing) &&
+      resolveSymbol(lib, graphs.cuMemsetD8Async,
+                    {"cuMemsetD8Async", "cuMemsetD8Async_v2"}, missing))
     api = graphs;
 }
 
@@ -392,6 +396,10 @@ bool CudaDevice::copyToHost(void *dst, DevicePtr src, uint64_t bytes) {
 }
 
 bool CudaDevice::fillZero(DevicePtr dst, uint64_t bytes) {
+  // While capturing, a memset node of the graph.
+  if (capturing)
+    return !bytes || check(api.cuMemsetD8Async(dst, 0, bytes, captureStream),
+                           "cuMemsetD8Async");
   return !bytes || check(api.cuMemsetD8(dst, 0, bytes), "cuMemsetD8_v2");
 }
 

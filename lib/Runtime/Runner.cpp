@@ -244,9 +244,16 @@ int Runner::time() {
   unsigned repetitions = std::max(1u, options.repetitions);
   if (options.graph) {
     // Captured once, then per run: reset, `replays` replays between events.
+    // Each replay zeroes the tensors that start as zeros (accumulators,
+    // outputs), as every call must, then launches the kernels.
     unsigned replays = std::max(1u, options.replays);
     if (!device.synchronize() || !device.beginCapture())
       return deviceError("graph: ");
+    for (size_t i = 0; i < artifact.tensors.size(); ++i)
+      if (artifact.tensors[i].init.kind != TensorInit::Random &&
+          !device.fillZero(buffers[i], artifact.tensors[i].byteSize()))
+        return deviceError("graph: zeroing '" + artifact.tensors[i].name +
+                           "': ");
     if (!launchAll(/*syncEach=*/false, {}, /*wait=*/false) ||
         !device.endCapture())
       return deviceError("graph: ");

@@ -68,6 +68,14 @@ void scaleRow(Params params, unsigned threads) {
     x[i] *= 2.0f;
 }
 
+/// A captured memset: parameters (pointer, byte count).
+void memsetZero(Params params, unsigned) {
+  std::memset(reinterpret_cast<void *>(
+                  *static_cast<unsigned long long *>(params[0])),
+              0, *static_cast<unsigned long long *>(params[1]));
+}
+Function memsetNode = {"memset", memsetZero, 2};
+
 Function functions[] = {{"add_f32", addF32, 3},
                         {"sub_f32", subF32, 3},
                         {"nan_f32", nanF32, 3},
@@ -132,6 +140,7 @@ CUresult cuGetErrorString(CUresult error, const char **text) {
 }
 
 static unsigned programmaticLaunches = 0;
+static unsigned graphMemsets = 0;
 
 static void printKernelsRun() {
   std::fflush(stdout);
@@ -139,6 +148,8 @@ static void printKernelsRun() {
   if (programmaticLaunches)
     std::fprintf(stderr, "fake-cuda: %u programmatic launches\n",
                  programmaticLaunches);
+  if (graphMemsets)
+    std::fprintf(stderr, "fake-cuda: %u memsets replayed\n", graphMemsets);
 }
 
 CUresult cuInit(unsigned) {
@@ -285,7 +296,10 @@ CUresult cuGraphLaunch(void *exec, void *s) {
     for (unsigned long long &arg : launch.args)
       params.push_back(&arg);
     launch.function->run(params.data(), launch.threads);
-    ++kernelsRun;
+    if (launch.function != &memsetNode)
+      ++kernelsRun;
+    else
+      ++graphMemsets;
   }
   return 0;
 }
@@ -311,6 +325,13 @@ CUresult cuMemcpyDtoH_v2(void *dst, unsigned long long src, size_t n) {
 CUresult cuMemsetD8_v2(unsigned long long dst, unsigned char value,
                        size_t n) {
   std::memset(reinterpret_cast<void *>(dst), value, n);
+  return 0;
+}
+CUresult cuMemsetD8Async(unsigned long long dst, unsigned char value,
+                         size_t n, void *s) {
+  if (!capturing || s != &stream || value != 0)
+    return cuMemsetD8_v2(dst, value, n);
+  graph.push_back(Launch{&memsetNode, 0, {dst, n}});
   return 0;
 }
 
