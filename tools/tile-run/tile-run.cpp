@@ -140,10 +140,10 @@ static cl::opt<unsigned> pipelineLoads(
     "pipeline-loads", cl::init(0),
     cl::desc("GPU: iterations a kernel loop's global loads run ahead of "
              "their use (--tile-pipeline-loads distance; 0: off)"));
-static cl::opt<bool> mergeKernels(
-    "merge-kernels", cl::init(true),
-    cl::desc("GPU: launch independent kernels as one grid "
-             "(--tile-merge-kernels)"));
+static cl::opt<bool>
+    mergeKernels("merge-kernels", cl::init(true),
+                 cl::desc("GPU: launch independent kernels as one grid "
+                          "(--tile-merge-kernels)"));
 static cl::opt<int64_t> minBlocks(
     "min-blocks", cl::init(264),
     cl::desc("GPU: halve default tile sizes of grid loops until each kernel "
@@ -372,8 +372,7 @@ int runOnDevice(Runnable &runnable, Runnable *reference,
         minBlocks.getNumOccurrences() || splitK.getNumOccurrences() ||
         mma.getNumOccurrences() || pipelineLoads.getNumOccurrences() ||
         mergeKernels.getNumOccurrences() ||
-        threadElements.getNumOccurrences() ||
-        kSlices.getNumOccurrences() ||
+        threadElements.getNumOccurrences() || kSlices.getNumOccurrences() ||
         fissionBlocks.getNumOccurrences();
     llvm::Expected<std::string> line =
         applyTuning(tuningCache, program, options, fixed, keepLowering);

@@ -302,7 +302,7 @@ LogicalResult TileLowerToGPUPass::lower(ProgramOp program) {
     for (auto [x, y] : aliases)
       if (x < bufferOf.size() && y < bufferOf.size())
         pairs.push_back(b.getDenseI64ArrayAttr(
-          {int64_t(bufferOf[x]), int64_t(bufferOf[y])}));
+            {int64_t(bufferOf[x]), int64_t(bufferOf[y])}));
     host->setAttr("tile.may_alias", b.getArrayAttr(pairs));
   }
   Block *entry = host.addEntryBlock();

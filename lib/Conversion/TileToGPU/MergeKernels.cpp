@@ -95,7 +95,8 @@ static bool mergeable(Launch &launch) {
       constantOf(op.getBlockSizeZ()) != 1)
     return false;
   DenseI32ArrayAttr known = kernel.getKnownBlockSizeAttr();
-  if (!known || known.asArrayRef() != ArrayRef<int32_t>{int32_t(launch.threads), 1, 1})
+  if (!known ||
+      known.asArrayRef() != ArrayRef<int32_t>{int32_t(launch.threads), 1, 1})
     return false;
   if (!kernel.getBody().hasOneBlock() || kernel.getNumPrivateAttributions())
     return false;
@@ -111,9 +112,8 @@ static bool mergeable(Launch &launch) {
       return id.getDimension() == gpu::Dimension::x ? WalkResult::advance()
                                                     : WalkResult::interrupt();
     if (auto dim = dyn_cast<gpu::GridDimOp>(nested))
-      return dim.getDimension() == gpu::Dimension::x
-                 ? WalkResult::advance()
-                 : WalkResult::interrupt();
+      return dim.getDimension() == gpu::Dimension::x ? WalkResult::advance()
+                                                     : WalkResult::interrupt();
     if (isa<gpu::GlobalIdOp, gpu::ClusterIdOp, gpu::ClusterBlockIdOp,
             gpu::ClusterDimOp, gpu::ClusterDimBlocksOp>(nested))
       return WalkResult::interrupt();
@@ -181,8 +181,8 @@ static void mergeGroup(MutableArrayRef<Launch> launches, const Group &group,
     Value start = arith::ConstantIndexOp::create(b, loc, offset);
     Value local = arith::SubIOp::create(b, loc, block, start);
     Value count = arith::ConstantIndexOp::create(b, loc, launch.blocks);
-    Value inRange = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult,
-                                          local, count);
+    Value inRange =
+        arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult, local, count);
     auto ifOp = scf::IfOp::create(b, loc, inRange, /*withElseRegion=*/false);
     IRMapping mapping;
     for (auto [arg, v] :
@@ -314,11 +314,9 @@ private:
           break;
         }
       auto fits = [&](const Group &g) {
-        return launch.mergeable && g.mergeable &&
-               g.threads == launch.threads &&
+        return launch.mergeable && g.mergeable && g.threads == launch.threads &&
                g.sharedBytes + launch.sharedBytes <= sharedMemoryBytes &&
-               g.blocks + launch.blocks <=
-                   std::numeric_limits<int32_t>::max();
+               g.blocks + launch.blocks <= std::numeric_limits<int32_t>::max();
       };
       Group *target = nullptr;
       for (size_t g = first; g < groups.size() && !target; ++g)

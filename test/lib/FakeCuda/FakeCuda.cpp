@@ -70,9 +70,9 @@ void scaleRow(Params params, unsigned threads) {
 
 /// A captured memset: parameters (pointer, byte count).
 void memsetZero(Params params, unsigned) {
-  std::memset(reinterpret_cast<void *>(
-                  *static_cast<unsigned long long *>(params[0])),
-              0, *static_cast<unsigned long long *>(params[1]));
+  std::memset(
+      reinterpret_cast<void *>(*static_cast<unsigned long long *>(params[0])),
+      0, *static_cast<unsigned long long *>(params[1]));
 }
 Function memsetNode = {"memset", memsetZero, 2};
 
@@ -327,8 +327,8 @@ CUresult cuMemsetD8_v2(unsigned long long dst, unsigned char value,
   std::memset(reinterpret_cast<void *>(dst), value, n);
   return 0;
 }
-CUresult cuMemsetD8Async(unsigned long long dst, unsigned char value,
-                         size_t n, void *s) {
+CUresult cuMemsetD8Async(unsigned long long dst, unsigned char value, size_t n,
+                         void *s) {
   if (!capturing || s != &stream || value != 0)
     return cuMemsetD8_v2(dst, value, n);
   graph.push_back(Launch{&memsetNode, 0, {dst, n}});
