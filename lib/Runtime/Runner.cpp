@@ -149,14 +149,16 @@ int Runner::prepare() {
 bool Runner::reset() {
   for (size_t i = 0; i < artifact.tensors.size(); ++i) {
     const TensorDecl &tensor = artifact.tensors[i];
-    bool ok = tensor.init.kind == TensorInit::Random
-                  ? device.copyToDevice(buffers[i], initialBytes[i].data(),
-                                        tensor.byteSize())
-                  : device.fillZero(buffers[i], tensor.byteSize());
-    if (!ok) {
+    if (tensor.init.kind == TensorInit::Random &&
+        !device.copyToDevice(buffers[i], initialBytes[i].data(),
+                             tensor.byteSize())) {
       deviceError("tensor '" + tensor.name + "': ");
       return false;
     }
+  }
+  if (!device.fillZero(zeroArena, zeroArenaBytes)) {
+    deviceError("the tensors that start as zeros: ");
+    return false;
   }
   if (!device.synchronize()) {
     deviceError("preparing the inputs: ");

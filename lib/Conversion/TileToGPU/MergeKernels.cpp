@@ -252,7 +252,7 @@ private:
     // `tile.may_alias` pairs them; any other value aliases everything.
     llvm::EquivalenceClasses<unsigned> classes;
     unsigned numArgs = host.getNumArguments();
-    for (unsigned i = 0; i <= numArgs; ++i)
+    for (unsigned i = 0; i < numArgs; ++i)
       classes.insert(i);
     if (auto pairs = host->getAttrOfType<ArrayAttr>("tile.may_alias"))
       for (Attribute pair : pairs)

@@ -36,23 +36,14 @@ static bool isGlobalLoad(Operation *op) {
   return gpuSpace && gpuSpace.getValue() == gpu::AddressSpace::Global;
 }
 
-/// Whether `op` and everything nested in it at most read memory, so that
-/// no load of the loop can observe a write by moving.
+/// Whether `op` and everything nested in it at most read memory (effects
+/// known), so that no load of the loop can observe a write by moving.
 static bool onlyReads(Operation *op) {
-  WalkResult result = op->walk([](Operation *nested) {
-    if (auto effects = dyn_cast<MemoryEffectOpInterface>(nested)) {
-      SmallVector<MemoryEffects::EffectInstance> instances;
-      effects.getEffects(instances);
-      for (const MemoryEffects::EffectInstance &instance : instances)
-        if (!isa<MemoryEffects::Read>(instance.getEffect()))
-          return WalkResult::interrupt();
-      return WalkResult::advance();
-    }
-    if (nested->hasTrait<OpTrait::HasRecursiveMemoryEffects>())
-      return WalkResult::advance();
-    return WalkResult::interrupt();
-  });
-  return !result.wasInterrupted();
+  std::optional<SmallVector<MemoryEffects::EffectInstance>> effects =
+      getEffectsRecursively(op);
+  return effects && llvm::all_of(*effects, [](const auto &instance) {
+           return isa<MemoryEffects::Read>(instance.getEffect());
+         });
 }
 
 /// The ops of `loop`'s body that run ahead: its global loads and, within
@@ -65,11 +56,8 @@ static SetVector<Operation *> aheadOps(scf::ForOp loop, unsigned distance) {
     ahead.clear();
     return ahead;
   };
-  std::optional<int64_t> lb = getConstantIntValue(loop.getLowerBound());
-  std::optional<int64_t> ub = getConstantIntValue(loop.getUpperBound());
-  std::optional<int64_t> step = getConstantIntValue(loop.getStep());
-  if (lb && ub && step &&
-      (*step <= 0 || llvm::divideCeil(*ub - *lb, *step) <= distance))
+  std::optional<APInt> trips = loop.getStaticTripCount();
+  if (trips && trips->ule(distance))
     return fail();
   if (!onlyReads(loop))
     return fail();
@@ -152,9 +140,7 @@ public:
               if (!ahead.contains(&op))
                 schedule.push_back({&op, unsigned(distance)});
           };
-      bool dynamic = !getConstantIntValue(loop.getLowerBound()) ||
-                     !getConstantIntValue(loop.getUpperBound()) ||
-                     !getConstantIntValue(loop.getStep());
+      bool dynamic = !loop.getStaticTripCount();
       options.supportDynamicLoops = dynamic;
       options.peelEpilogue = !dynamic;
       options.predicateFn = predicate;
