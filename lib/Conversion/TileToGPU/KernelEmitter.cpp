@@ -911,47 +911,55 @@ Lanes Emitter::matrixUnitLanes(unsigned id, ValueRange flats,
   Value tileCol = mul(div(col, 4 * block.width), 4 * block.width);
   Value g = rem(row, 16);
   Value batch = batches == 1 ? index(0) : div(row, m);
-  // Step k0's 16 values of k are permuted so that each lane's four are
-  // consecutive: mma's k index 2t + e is k0 + 4t + e, and 2t + 8 + e is
-  // k0 + 4t + 2 + e (e = 0, 1), for A and B alike.
-  Value aRows[2] = {add(mul(row, k), mul(t, 4)),
-                    add(mul(add(row, index(8)), k), mul(t, 4))};
-  Value bBase =
-      add(add(mul(batch, k * n), add(tileCol, mul(g, c))), mul(t, 4 * n));
-  // B transposed ([n, k] tiles): the lane's column of tile 0 is row
-  // tileCol + g c, its four k values one run along it.
+  // Up to 4 steps per iteration, their loads first.
+  int64_t steps = k / 16, unroll = 4;
+  while (steps % unroll != 0)
+    unroll /= 2;
+  // The k values of each group of `run / 4` steps are permuted so that each
+  // lane's are one run of `run` consecutive values: within step p of a
+  // group starting at k0, mma's k index 2t + e is k0 + run t + 4p + e, and
+  // 2t + 8 + e is k0 + run t + 4p + 2 + e (e = 0, 1), for A and B alike.
+  // Runs of 8 (pairs of steps) make A's loads, and B's when transposed,
+  // 16 bytes wide; runs of 4 are 8 bytes.
   std::optional<unsigned> bT = transposedHalf(node.operands[1]);
+  int64_t run = unroll % 2 == 0 && loadsHalf(node.operands[0], 8) &&
+                        (!bT || loadsHalf(*bT, 8))
+                    ? 8
+                    : 4;
+  int64_t groupSteps = run / 4;
+  Value aRows[2] = {add(mul(row, k), mul(t, run)),
+                    add(mul(add(row, index(8)), k), mul(t, run))};
+  Value bBase =
+      add(add(mul(batch, k * n), add(tileCol, mul(g, c))), mul(t, run * n));
+  // B transposed ([n, k] tiles): the lane's column of tile 0 is row
+  // tileCol + g c, its k values one run along it.
   Value bTBase =
-      add(add(mul(batch, k * n), mul(add(tileCol, mul(g, c)), k)), mul(t, 4));
+      add(add(mul(batch, k * n), mul(add(tileCol, mul(g, c)), k)), mul(t, run));
   auto f16 = Float16Type::get(b.getContext());
   auto aType = VectorType::get({4, 2}, f16);
   auto bType = VectorType::get({2, 2}, f16);
   auto cType = VectorType::get({2, 2}, f32);
   Value zero = arith::ConstantOp::create(
       b, loc, cType, DenseElementsAttr::get(cType, b.getF32FloatAttr(0.0)));
-  // Up to 4 steps per iteration, their loads first.
-  int64_t steps = k / 16, unroll = 4;
-  while (steps % unroll != 0)
-    unroll /= 2;
   auto loop = scf::ForOp::create(
       b, loc, index(0), index(steps / unroll), index(1),
       SmallVector<Value>(c, zero),
       [&](OpBuilder &, Location, Value j, ValueRange accs) {
         SmallVector<std::array<Value, 2>> as;
-        // Per step: B's four rows k0 + 4t + q (c columns each), or,
-        // transposed, each tile's run of four k values.
+        // Per group: B's `run` rows k0 + run t + q (c columns each), or,
+        // transposed, each tile's run of k values.
         SmallVector<SmallVector<Value>> bs;
-        for (int64_t u = 0; u < unroll; ++u) {
+        for (int64_t u = 0; u < unroll; u += groupSteps) {
           Value k0 = mul(add(mul(j, unroll), index(u)), 16);
-          as.push_back({halfRun(node.operands[0], add(aRows[0], k0), 4),
-                        halfRun(node.operands[0], add(aRows[1], k0), 4)});
+          as.push_back({halfRun(node.operands[0], add(aRows[0], k0), run),
+                        halfRun(node.operands[0], add(aRows[1], k0), run)});
           SmallVector<Value> runs;
           if (bT) {
             for (int64_t tile = 0; tile < c; ++tile)
               runs.push_back(
-                  halfRun(*bT, add(bTBase, add(index(tile * k), k0)), 4));
+                  halfRun(*bT, add(bTBase, add(index(tile * k), k0)), run));
           } else {
-            for (int64_t q = 0; q < 4; ++q)
+            for (int64_t q = 0; q < run; ++q)
               runs.push_back(halfRun(node.operands[1],
                                      add(bBase, mul(add(k0, index(q)), n)), c));
           }
@@ -960,21 +968,24 @@ Lanes Emitter::matrixUnitLanes(unsigned id, ValueRange flats,
         auto at = [&](Value vec, int64_t i) -> Value {
           return vector::ExtractOp::create(b, loc, vec, i);
         };
-        auto bValue = [&](int64_t u, int64_t tile, int64_t q) {
-          return bT ? at(bs[u][tile], q) : at(bs[u][q], tile);
-        };
         SmallVector<Value> next(accs);
         for (int64_t u = 0; u < unroll; ++u) {
-          auto [a0, a1] = as[u];
+          int64_t group = u / groupSteps, p = 4 * (u % groupSteps);
+          auto [a0, a1] = as[group];
+          auto bValue = [&](int64_t tile, int64_t q) {
+            return bT ? at(bs[group][tile], p + q)
+                      : at(bs[group][p + q], tile);
+          };
           Value aFragment = vector::FromElementsOp::create(
               b, loc, aType,
-              ValueRange{at(a0, 0), at(a0, 1), at(a1, 0), at(a1, 1), at(a0, 2),
-                         at(a0, 3), at(a1, 2), at(a1, 3)});
+              ValueRange{at(a0, p), at(a0, p + 1), at(a1, p), at(a1, p + 1),
+                         at(a0, p + 2), at(a0, p + 3), at(a1, p + 2),
+                         at(a1, p + 3)});
           for (int64_t tile = 0; tile < c; ++tile) {
             Value bFragment = vector::FromElementsOp::create(
                 b, loc, bType,
-                ValueRange{bValue(u, tile, 0), bValue(u, tile, 1),
-                           bValue(u, tile, 2), bValue(u, tile, 3)});
+                ValueRange{bValue(tile, 0), bValue(tile, 1), bValue(tile, 2),
+                           bValue(tile, 3)});
             next[tile] = nvgpu::MmaSyncOp::create(b, loc, aFragment, bFragment,
                                                   next[tile],
                                                   ArrayRef<int64_t>{16, 8, 16});

@@ -77,15 +77,15 @@ tile.program @wide(%A: !tile.tensor<32x32xf32, input>, %B: !tile.tensor<32x32xf3
 // With element loops, an accumulation whose lanes hold a matmul of f16
 // tiles with 16-row tiles and B's rows loadable as vectors runs on the
 // matrix units from registers: each warp holds a 16 x 32 tile as 4
-// m16n8k16 tiles; per 16 steps of k a lane loads 4 values of A's rows g and
+// m16n8k16 tiles; per 16 steps of k a lane needs 4 values of A's rows g and
 // g + 8 and 4 of each of 4 rows of B (one column of each tile), and 4
-// nvgpu.mma.sync; tile_k = 32 is 2 such steps, all loads first. Without mma, the lanes are
-// blocks of rows on the vector units.
+// nvgpu.mma.sync; tile_k = 32 is 2 such steps, all loads first, paired: one
+// run of 8 values of each of A's rows (16 bytes) and 8 rows of B. Without
+// mma, the lanes are blocks of rows on the vector units.
 // SYNC-LABEL: gpu.func @sync_k0
-// SYNC-COUNT-2: vector.load %arg0{{.*}} : memref<1024xf16>, vector<4xf16>
-// SYNC-COUNT-4: vector.load %arg1{{.*}} : memref<8192xf16>, vector<4xf16>
-// SYNC-COUNT-2: vector.load %arg0{{.*}} : memref<1024xf16>, vector<4xf16>
-// SYNC-COUNT-4: vector.load %arg1{{.*}} : memref<8192xf16>, vector<4xf16>
+// SYNC-COUNT-2: vector.load %arg0{{.*}} : memref<1024xf16>, vector<8xf16>
+// SYNC-COUNT-8: vector.load %arg1{{.*}} : memref<8192xf16>, vector<4xf16>
+// SYNC-NOT: vector.load
 // SYNC: %[[T0:.*]] = nvgpu.mma.sync({{.*}}, %[[ZERO:.*]]) {mmaShape = [16, 8, 16]} : (vector<4x2xf16>, vector<2x2xf16>, vector<2x2xf32>) -> vector<2x2xf32>
 // SYNC-COUNT-3: nvgpu.mma.sync({{.*}}, %[[ZERO]])
 // SYNC: nvgpu.mma.sync({{.*}}, %[[T0]])
@@ -119,14 +119,13 @@ tile.program @sync(%X: !tile.tensor<16x64xf16, input>,
 
 // -----
 
-// B stored transposed ([n, k], as K in Q K^T): per 16 steps of k a lane
-// loads one run of 4 values of k along each tile's row of W (its column of
-// B), and the matrix units compute the accumulation.
+// B stored transposed ([n, k], as K in Q K^T): per pair of 16 steps of k a
+// lane loads one run of 8 values of k (16 bytes) along each tile's row of W
+// (its column of B), and the matrix units compute the accumulation.
 // SYNC-LABEL: gpu.func @sync_transposed_k0
-// SYNC-COUNT-2: vector.load %arg0{{.*}} : memref<1024xf16>, vector<4xf16>
-// SYNC-COUNT-4: vector.load %arg1{{.*}} : memref<8192xf16>, vector<4xf16>
-// SYNC-COUNT-2: vector.load %arg0{{.*}} : memref<1024xf16>, vector<4xf16>
-// SYNC-COUNT-4: vector.load %arg1{{.*}} : memref<8192xf16>, vector<4xf16>
+// SYNC-COUNT-2: vector.load %arg0{{.*}} : memref<1024xf16>, vector<8xf16>
+// SYNC-COUNT-4: vector.load %arg1{{.*}} : memref<8192xf16>, vector<8xf16>
+// SYNC-NOT: vector.load
 // SYNC-COUNT-8: nvgpu.mma.sync
 // SYNC-NOT: nvgpu.mma.sync
 // SYNC: gpu.return
@@ -171,6 +170,42 @@ tile.program @sync_transposed_unaligned(%X: !tile.tensor<16x64xf16, input>,
   %tk = tile.tile %k
   %x = tile.load %X[%full, %tk] : !tile.tensor<16x64xf16, input> -> !tile.tile<[16, tile_k], f16>
   %wt = tile.load %W[%tn, %tk] : !tile.tensor<128x70xf16, input> -> !tile.tile<[tile_n, tile_k], f16>
+  %w = tile.permute %wt [1, 0] : !tile.tile<[tile_n, tile_k], f16> -> !tile.tile<[tile_k, tile_n], f16>
+  %mm = tile.matmul %x, %w : !tile.tile<[16, tile_k], f16>, !tile.tile<[tile_k, tile_n], f16> -> !tile.tile<[16, tile_n], f32>
+  %s = tile.load %S[%full, %tn] : !tile.tensor<16x128xf32, output> -> !tile.tile<[16, tile_n], f32>
+  %a = tile.add %s, %mm : !tile.tile<[16, tile_n], f32>
+  %st = tile.store %a, %S[%full, %tn] : !tile.tile<[16, tile_n], f32>, !tile.tensor<16x128xf32, output>
+  %lk = tile.loop %k = 0 to 64 step %sk body %st
+  %ln = tile.loop %n = 0 to 128 step %sn body %lk
+  tile.yield %ln
+}
+
+// -----
+
+// B transposed with rows of 68 elements: runs of 4 along them are aligned
+// 8-byte vectors, runs of 8 are not 16-byte aligned, so the steps are not
+// paired (A's runs neither: both operands share the permutation of k).
+// SYNC-LABEL: gpu.func @sync_transposed_unpaired_k0
+// SYNC-COUNT-2: vector.load %arg0{{.*}} : memref<1024xf16>, vector<4xf16>
+// SYNC-COUNT-4: vector.load %arg1{{.*}} : memref<8704xf16>, vector<4xf16>
+// SYNC-COUNT-2: vector.load %arg0{{.*}} : memref<1024xf16>, vector<4xf16>
+// SYNC-COUNT-4: vector.load %arg1{{.*}} : memref<8704xf16>, vector<4xf16>
+// SYNC-NOT: vector.load
+// SYNC-COUNT-8: nvgpu.mma.sync
+// SYNC-NOT: nvgpu.mma.sync
+// SYNC: gpu.return
+tile.program @sync_transposed_unpaired(%X: !tile.tensor<16x64xf16, input>,
+                   %W: !tile.tensor<128x68xf16, input>,
+                   %S: !tile.tensor<16x128xf32, output>) attributes {tile.tile_sizes = {tile_n = 32, tile_k = 32}} {
+  %n = tile.var "n"
+  %k = tile.var "k"
+  %sn = tile.size "tile_n"
+  %sk = tile.size "tile_k"
+  %full = tile.full
+  %tn = tile.tile %n
+  %tk = tile.tile %k
+  %x = tile.load %X[%full, %tk] : !tile.tensor<16x64xf16, input> -> !tile.tile<[16, tile_k], f16>
+  %wt = tile.load %W[%tn, %tk] : !tile.tensor<128x68xf16, input> -> !tile.tile<[tile_n, tile_k], f16>
   %w = tile.permute %wt [1, 0] : !tile.tile<[tile_n, tile_k], f16> -> !tile.tile<[tile_k, tile_n], f16>
   %mm = tile.matmul %x, %w : !tile.tile<[16, tile_k], f16>, !tile.tile<[tile_k, tile_n], f16> -> !tile.tile<[16, tile_n], f32>
   %s = tile.load %S[%full, %tn] : !tile.tensor<16x128xf32, output> -> !tile.tile<[16, tile_n], f32>
