@@ -322,8 +322,11 @@ bool ManifestParser::parseTensor() {
     tensor.shape.push_back(int64_t(dim));
   }
   if (tokens[init] == "zero") {
-    if (tokens.size() != init + 1)
-      return fail("unexpected '" + tokens[init + 1] + "' after 'zero'");
+    tensor.init.once = tokens.size() > init + 1 && tokens[init + 1] == "once";
+    size_t end = init + (tensor.init.once ? 2 : 1);
+    if (tokens.size() != end)
+      return fail("unexpected '" + tokens[end] + "' after '" +
+                  tokens[end - 1] + "'");
   } else if (tokens[init] == "random") {
     if (tokens.size() != init + 5)
       return fail("expected 'random STREAM normal|uniform A B'");
@@ -457,7 +460,7 @@ std::string runtime::printManifest(const Artifact &artifact) {
       os << " " << dim;
     const TensorInit &init = tensor.init;
     if (init.kind == TensorInit::Zero)
-      os << " zero\n";
+      os << (init.once ? " zero once\n" : " zero\n");
     else
       os << " random " << init.stream << " "
          << (init.spec.kind == InitSpec::Normal ? "normal " : "uniform ")

@@ -53,8 +53,9 @@ public:
   int time();
 
 private:
-  /// Uploads the initial values of every tensor (outside any timing).
-  bool reset();
+  /// Uploads the initial values of every tensor (outside any timing); the
+  /// `zero once` tensors are cleared only with `once`.
+  bool reset(bool once = true);
   /// Launches every kernel, then waits for them; with `syncEach`, waits
   /// after each one so that a fault names its kernel. Records `events[0]`
   /// before the first launch and the last one after the last launch, or,
@@ -80,9 +81,12 @@ private:
   std::vector<HostTensor> initial;
   std::vector<std::string> initialBytes;
   std::vector<DevicePtr> buffers;
-  /// The allocation the tensors that start as zeros share.
+  /// The allocation the tensors that start as zeros share: first those
+  /// cleared before every call (`perCallZeroBytes`), then the `zero once`
+  /// ones, which the launches clear themselves.
   DevicePtr zeroArena = 0;
-  uint64_t zeroArenaBytes = 0;
+  uint64_t zeroArenaBytes = 0, perCallZeroBytes = 0;
+  unsigned numOnce = 0;
   std::vector<KernelHandle> functions;
 };
 
@@ -113,14 +117,22 @@ int Runner::prepare() {
     }
   }
   // The tensors that start as zeros share one allocation (256-byte aligned
-  // slices), so that a graph zeroes them all with one memset.
+  // slices), so that a graph zeroes them all with one memset; those cleared
+  // before every call come first, so that it covers only them.
   uint64_t zeroBytes = 0;
   std::vector<uint64_t> zeroOffset(artifact.tensors.size(), 0);
-  for (size_t i = 0; i < artifact.tensors.size(); ++i)
-    if (artifact.tensors[i].init.kind != TensorInit::Random) {
+  for (bool once : {false, true}) {
+    for (size_t i = 0; i < artifact.tensors.size(); ++i) {
+      const TensorInit &init = artifact.tensors[i].init;
+      if (init.kind == TensorInit::Random || init.once != once)
+        continue;
       zeroOffset[i] = zeroBytes;
       zeroBytes += (artifact.tensors[i].byteSize() + 255) / 256 * 256;
+      numOnce += once;
     }
+    if (!once)
+      perCallZeroBytes = zeroBytes;
+  }
   if (zeroBytes && !device.allocate(zeroBytes, zeroArena))
     return deviceError("the tensors that start as zeros: ");
   zeroArenaBytes = zeroBytes;
@@ -146,7 +158,7 @@ int Runner::prepare() {
   return kExitPass;
 }
 
-bool Runner::reset() {
+bool Runner::reset(bool once) {
   for (size_t i = 0; i < artifact.tensors.size(); ++i) {
     const TensorDecl &tensor = artifact.tensors[i];
     if (tensor.init.kind == TensorInit::Random &&
@@ -156,7 +168,7 @@ bool Runner::reset() {
       return false;
     }
   }
-  if (!device.fillZero(zeroArena, zeroArenaBytes)) {
+  if (!device.fillZero(zeroArena, once ? zeroArenaBytes : perCallZeroBytes)) {
     deviceError("the tensors that start as zeros: ");
     return false;
   }
@@ -200,6 +212,16 @@ bool Runner::launchAll(bool syncEach, const std::vector<EventHandle> &events,
 int Runner::check() {
   if (!reset() || !launchAll(/*syncEach=*/true, {}))
     return kExitDeviceError;
+  // `zero once` tensors are left to the launches: check a second call,
+  // which finds them as the first left them.
+  if (numOnce) {
+    if (!reset(/*once=*/false) || !launchAll(/*syncEach=*/true, {}))
+      return kExitDeviceError;
+    if (!options.quiet)
+      out << "checked the second of two calls (tensors the launches "
+             "clear: "
+          << numOnce << ")\n";
+  }
   double tolerance = options.tolerance.value_or(artifact.tolerance);
   bool pass = true;
   unsigned compared = 0;
@@ -267,11 +289,12 @@ int Runner::time() {
   if (options.graph) {
     // Captured once, then per run: reset, `replays` replays between events.
     // Each replay zeroes the tensors that start as zeros (accumulators,
-    // outputs), as every call must, then launches the kernels.
+    // outputs), as every call must, then launches the kernels; the `zero
+    // once` ones are the launches' to clear.
     unsigned replays = std::max(1u, options.replays);
     if (!device.synchronize() || !device.beginCapture())
       return deviceError("graph: ");
-    if (!device.fillZero(zeroArena, zeroArenaBytes))
+    if (perCallZeroBytes && !device.fillZero(zeroArena, perCallZeroBytes))
       return deviceError("graph: zeroing the tensors that start as zeros: ");
     if (!launchAll(/*syncEach=*/false, {}, /*wait=*/false) ||
         !device.endCapture())

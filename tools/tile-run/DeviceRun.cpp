@@ -42,6 +42,7 @@ FailureOr<runtime::Artifact> tileir::compileArtifact(
   pipeline.mma = options.mma;
   pipeline.pipelineLoads = options.pipelineLoads;
   pipeline.mergeKernels = options.mergeKernels;
+  pipeline.zeroInKernels = options.zeroInKernels;
   pipeline.chip = options.chip;
   PassManager pm(ctx);
   if (options.emulate)
@@ -95,6 +96,10 @@ FailureOr<runtime::Artifact> tileir::compileArtifact(
       decl.shape.assign(type.getShape().begin(), type.getShape().end());
       decl.elementKind = *elementKindOf(type.getElementType());
       decl.init = inits[i];
+      // The launches clear it themselves (--tile-merge-kernels zero-buffers).
+      if (decl.init.kind == runtime::TensorInit::Zero &&
+          host.getArgAttrOfType<StringAttr>(i, "tile.zero"))
+        decl.init.once = true;
     } else {
       decl.shape = {cast<MemRefType>(arg.getType()).getNumElements()};
       decl.elementKind = ElementKind::F32;
@@ -157,6 +162,7 @@ std::string tileir::tuningEntryJSON(ProgramOp program,
                            {"mma", options.mma},
                            {"pipeline_loads", int64_t(options.pipelineLoads)},
                            {"merge_kernels", options.mergeKernels},
+                           {"zero_in_kernels", options.zeroInKernels},
                            {"block_size", int64_t(options.blockSize)},
                            {"min_blocks", options.minBlocks},
                            {"max_tile_size", options.maxTileSize}};
@@ -218,6 +224,8 @@ tileir::applyTuning(StringRef path, ProgramOp program,
         options.pipelineLoads = unsigned(*v);
       if (std::optional<bool> v = entry->getBoolean("merge_kernels"))
         options.mergeKernels = *v;
+      if (std::optional<bool> v = entry->getBoolean("zero_in_kernels"))
+        options.zeroInKernels = *v;
     }
     std::string line = "tuning: " + path.str() + ": entry for @" +
                        program.getSymName().str() + " (" + hash + ")";

@@ -43,6 +43,8 @@ struct DeviceCompileOptions {
   unsigned pipelineLoads = 0;
   /// Launch independent kernels as one grid (--tile-merge-kernels).
   bool mergeKernels = true;
+  /// The launches clear the buffers that start as zeros (zero-in-kernels).
+  bool zeroInKernels = true;
   uint64_t seed = 0;
   double tolerance = 1e-2;
   /// Stop after --tile-lower-to-gpu (no device binary): the kernels are

@@ -144,6 +144,11 @@ static cl::opt<bool>
     mergeKernels("merge-kernels", cl::init(true),
                  cl::desc("GPU: launch independent kernels as one grid "
                           "(--tile-merge-kernels)"));
+static cl::opt<bool> zeroInKernels(
+    "zero-in-kernels", cl::init(true),
+    cl::desc("GPU: with --merge-kernels, the launches clear the buffers that "
+             "start as zeros (at the start of the call or after their last "
+             "use), so fewer are cleared before each call"));
 static cl::opt<int64_t> minBlocks(
     "min-blocks", cl::init(264),
     cl::desc("GPU: halve default tile sizes of grid loops until each kernel "
@@ -363,6 +368,7 @@ int runOnDevice(Runnable &runnable, Runnable *reference,
   options.mma = mma;
   options.pipelineLoads = pipelineLoads;
   options.mergeKernels = mergeKernels;
+  options.zeroInKernels = zeroInKernels;
   if (!tuningCache.empty()) {
     llvm::StringSet<> fixed;
     for (const auto &entry : options.tileSizes)
@@ -371,7 +377,7 @@ int runOnDevice(Runnable &runnable, Runnable *reference,
         elementLoops.getNumOccurrences() || blockSize.getNumOccurrences() ||
         minBlocks.getNumOccurrences() || splitK.getNumOccurrences() ||
         mma.getNumOccurrences() || pipelineLoads.getNumOccurrences() ||
-        mergeKernels.getNumOccurrences() ||
+        mergeKernels.getNumOccurrences() || zeroInKernels.getNumOccurrences() ||
         threadElements.getNumOccurrences() || kSlices.getNumOccurrences() ||
         fissionBlocks.getNumOccurrences();
     llvm::Expected<std::string> line =

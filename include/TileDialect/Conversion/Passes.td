@@ -235,17 +235,39 @@ def TileMergeKernels : Pass<"tile-merge-kernels", "::mlir::ModuleOp"> {
     within `shared-memory` bytes. Other launches are not moved and nothing
     moves across them. A host function with other ops than constants,
     launches and the return is left alone.
+
+    With `zero-buffers`, the launches also clear the buffers that a call
+    expects to start as zeros (arguments of role `intermediate`, `output` or
+    `scratch`: split accumulations add into them), so that the caller need
+    not clear them before every call. Each such buffer is cleared by a
+    member added to an existing group, with that group's block size: to the
+    first group when no launch of the first group touches it (marked
+    `tile.zero = "start"` on the host argument: the call clears it before
+    its first use), else, for a buffer that is not an output, to the group
+    after the last one that touches it (`"restored"`: the call leaves it
+    zero for the next one; the caller clears it once before the first
+    call). A buffer no launch touches is marked `"unused"`; one touched by
+    the first and the last group, an output touched by the first group, one
+    that may alias an input, and every buffer when a launch cannot join a
+    group are left to the caller. The runtime then clears only the
+    unmarked ones before every call (docs/Runtime.md, `zero once`).
   }];
   let options = [
     Option<"sharedMemoryBytes", "shared-memory", "int64_t", "49152",
            "Most bytes of workgroup memory of a merged kernel">,
+    Option<"zeroBuffers", "zero-buffers", "bool", "false",
+           "Clear the buffers that start as zeros inside existing launches "
+           "(at the start of the call, or after their last use)">,
   ];
   let dependentDialects = ["::mlir::arith::ArithDialect",
                            "::mlir::gpu::GPUDialect",
+                           "::mlir::memref::MemRefDialect",
                            "::mlir::scf::SCFDialect"];
   let statistics = [
     Statistic<"numMerged", "merged-launches",
-              "Number of launches merged into another's grid">
+              "Number of launches merged into another's grid">,
+    Statistic<"numZeroed", "zeroed-buffers",
+              "Number of buffers cleared by a member added to a group">
   ];
 }
 

@@ -43,6 +43,9 @@ struct TensorInit {
   /// Random: the generator stream (docs/RandomInputs.md) and distribution.
   unsigned stream = 0;
   InitSpec spec;
+  /// Zero: cleared before the first call only (`zero once`): the launches
+  /// clear it themselves, before they use it or after.
+  bool once = false;
 };
 
 /// One device buffer: a dense row-major tensor.

@@ -5,12 +5,14 @@
 // it fits (same block size, workgroup memory within the limit), and each
 // group of several becomes one kernel whose grid is its members' grids one
 // after another: block b runs the member whose range holds b, with its
-// block index taken relative to that range.
+// block index taken relative to that range. With `zero-buffers`, groups
+// also get members that clear the buffers a call expects to start as zeros.
 //
 //===----------------------------------------------------------------------===//
 
 #include "TileDialect/Conversion/Passes.h"
 
+#include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/IR/IRMapping.h"
 #include "mlir/IR/SymbolTable.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
@@ -33,6 +35,8 @@ struct Launch {
   /// Whether it may join a group (see `mergeable`); one that may not is
   /// ordered against every other launch.
   bool mergeable = false;
+  /// A member clearing a buffer (`zero-buffers`), named apart.
+  bool zero = false;
   int64_t blocks = 0, threads = 0, sharedBytes = 0;
   /// Alias classes (of host buffers) read and written.
   llvm::SmallDenseSet<unsigned> reads, writes;
@@ -138,6 +142,68 @@ static std::string mergedName(ArrayRef<StringRef> names) {
   return name;
 }
 
+/// Elements each thread of a zeroing member clears.
+static constexpr int64_t kZeroPerThread = 8;
+
+/// A kernel in `module` clearing the 1-D static memref `buffer` with
+/// `threads` threads per block: block b clears elements b * kZeroPerThread *
+/// threads + t, t from the thread's index up to kZeroPerThread * threads in
+/// steps of `threads` (a thread loop, as `--tile-gpu-to-host` runs them);
+/// and its launch before `before`.
+static Launch buildZeroLaunch(gpu::GPUModuleOp module, Value buffer,
+                              StringRef name, int64_t threads,
+                              Operation *before) {
+  auto type = cast<MemRefType>(buffer.getType());
+  Location loc = buffer.getLoc();
+  OpBuilder b(module.getContext());
+  auto func =
+      gpu::GPUFuncOp::create(b, loc, name, b.getFunctionType({type}, {}));
+  SymbolTable(module).insert(func);
+  func->setAttr(gpu::GPUDialect::getKernelFuncAttrName(), b.getUnitAttr());
+  func.setKnownBlockSizeAttr(b.getDenseI32ArrayAttr({int32_t(threads), 1, 1}));
+  b.setInsertionPointToStart(&func.getBody().front());
+  auto index = [&](int64_t v) -> Value {
+    return arith::ConstantIndexOp::create(b, loc, v);
+  };
+  int64_t span = kZeroPerThread * threads;
+  Value zero = arith::ConstantOp::create(
+      b, loc, b.getZeroAttr(type.getElementType()));
+  Value block = gpu::BlockIdOp::create(b, loc, gpu::Dimension::x);
+  Value thread = gpu::ThreadIdOp::create(b, loc, gpu::Dimension::x);
+  Value first = arith::MulIOp::create(b, loc, block, index(span));
+  scf::ForOp::create(
+      b, loc, thread, index(span), index(threads), ValueRange{},
+      [&](OpBuilder &, Location, Value t, ValueRange) {
+        Value flat = arith::AddIOp::create(b, loc, first, t);
+        Value inside = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult,
+                                             flat, index(type.getNumElements()));
+        auto ifOp = scf::IfOp::create(b, loc, inside, /*withElseRegion=*/false);
+        OpBuilder then = ifOp.getThenBodyBuilder();
+        memref::StoreOp::create(then, loc, zero, func.getArgument(0),
+                                ValueRange{flat});
+        scf::YieldOp::create(b, loc);
+      });
+  gpu::ReturnOp::create(b, loc);
+
+  Launch launch;
+  launch.kernel = func;
+  launch.mergeable = true;
+  launch.zero = true;
+  launch.threads = threads;
+  launch.blocks = llvm::divideCeil(type.getNumElements(),
+                                   threads * kZeroPerThread);
+  OpBuilder host(before);
+  auto constant = [&](int64_t v) {
+    return arith::ConstantIndexOp::create(host, loc, v).getResult();
+  };
+  Value one = constant(1);
+  launch.op = gpu::LaunchFuncOp::create(
+      host, loc, func, gpu::KernelDim3{constant(launch.blocks), one, one},
+      gpu::KernelDim3{constant(threads), one, one},
+      /*dynamicSharedMemorySize=*/Value(), ValueRange{buffer});
+  return launch;
+}
+
 /// Builds the kernel of `group` (two or more launches) in `module` and the
 /// launch that replaces theirs before `before`. The members' kernels are
 /// left as they are.
@@ -158,11 +224,15 @@ static void mergeGroup(MutableArrayRef<Launch> launches, const Group &group,
         operands.push_back(v);
     for (BlockArgument buffer : launches[m].kernel.getWorkgroupAttributions())
       workgroup.push_back(buffer.getType());
-    names.push_back(launches[m].kernel.getName());
+    if (!launches[m].zero)
+      names.push_back(launches[m].kernel.getName());
   }
+  std::string name = mergedName(names);
+  if (names.size() < group.members.size())
+    name += "_zero";
   OpBuilder b(ctx);
   auto func = gpu::GPUFuncOp::create(
-      b, loc, mergedName(names),
+      b, loc, name,
       b.getFunctionType(ValueRange(operands).getTypes(), {}), workgroup,
       TypeRange());
   SymbolTable(module).insert(func, Block::iterator(first.kernel));
@@ -231,6 +301,85 @@ public:
   }
 
 private:
+  /// Adds to `groups` the members clearing the host's buffers that start as
+  /// zeros (see the pass description) and marks the host's arguments.
+  void addZeroMembers(func::FuncOp host, SmallVector<Launch> &launches,
+                      SmallVector<Group> &groups,
+                      llvm::EquivalenceClasses<unsigned> &classes) {
+    if (groups.empty() ||
+        llvm::any_of(launches, [](const Launch &l) { return !l.mergeable; }))
+      return;
+    auto roleOf = [&](unsigned arg) {
+      auto role = host.getArgAttrOfType<StringAttr>(arg, "tile.role");
+      return role ? role.getValue() : StringRef();
+    };
+    auto startsZero = [](StringRef role) {
+      return role == "intermediate" || role == "output" || role == "scratch";
+    };
+    Block &entry = host.getBody().front();
+    Builder b(host.getContext());
+    for (unsigned arg = 0, e = host.getNumArguments(); arg < e; ++arg) {
+      StringRef role = roleOf(arg);
+      auto type = dyn_cast<MemRefType>(host.getArgument(arg).getType());
+      if (!startsZero(role) || !type || type.getRank() != 1 ||
+          !type.hasStaticShape() || !type.getElementType().isIntOrFloat())
+        continue;
+      unsigned cls = classes.getLeaderValue(arg);
+      // A buffer that may alias one the caller sets is the caller's.
+      if (llvm::any_of(classes.members(arg), [&](unsigned other) {
+            return !startsZero(roleOf(other));
+          }))
+        continue;
+      std::optional<size_t> first, last;
+      for (auto [g, group] : llvm::enumerate(groups))
+        if (llvm::any_of(group.members, [&](unsigned m) {
+              return launches[m].reads.contains(cls) ||
+                     launches[m].writes.contains(cls);
+            })) {
+          if (!first)
+            first = g;
+          last = g;
+        }
+      StringRef how;
+      std::optional<size_t> target;
+      if (!first) {
+        how = "unused";
+      } else if (*first > 0) {
+        how = "start";
+        target = 0;
+      } else if (role != "output" && *last + 1 < groups.size()) {
+        how = "restored";
+        target = *last + 1;
+      } else {
+        continue;
+      }
+      if (target) {
+        Group &group = groups[*target];
+        Launch &member = launches[group.members.front()];
+        auto name = host.getArgAttrOfType<StringAttr>(arg, "tile.name");
+        std::string kernelName =
+            (host.getName() + "_zero_" +
+             (name ? name.getValue() : StringRef("arg" + std::to_string(arg))))
+                .str();
+        Launch zero = buildZeroLaunch(
+            member.kernel->getParentOfType<gpu::GPUModuleOp>(),
+            entry.getArgument(arg), kernelName, group.threads,
+            entry.getTerminator());
+        if (group.blocks + zero.blocks > std::numeric_limits<int32_t>::max()) {
+          zero.op.erase();
+          zero.kernel.erase();
+          continue;
+        }
+        zero.writes.insert(cls);
+        group.members.push_back(launches.size());
+        group.blocks += zero.blocks;
+        launches.push_back(zero);
+        ++numZeroed;
+      }
+      host.setArgAttr(arg, "tile.zero", b.getStringAttr(how));
+    }
+  }
+
   void mergeLaunches(func::FuncOp host) {
     if (!host.getBody().hasOneBlock())
       return;
@@ -332,7 +481,10 @@ private:
       target->blocks += launch.blocks;
       target->sharedBytes += launch.sharedBytes;
     }
-    if (groups.size() == launches.size())
+    if (zeroBuffers)
+      addZeroMembers(host, launches, groups, classes);
+    if (llvm::all_of(groups,
+                     [](const Group &g) { return g.members.size() == 1; }))
       return;
 
     // The launches in group order, merged groups as one launch each.

@@ -164,6 +164,7 @@ void tileir::addTileLowerToGPUPass(OpPassManager &pm,
   if (options.mergeKernels) {
     TileMergeKernelsOptions merge;
     merge.sharedMemoryBytes = options.sharedMemoryBytes;
+    merge.zeroBuffers = options.zeroInKernels;
     pm.addPass(createTileMergeKernels(merge));
   }
   if (options.pipelineLoads == 0)

@@ -1,5 +1,6 @@
 // RUN: tile-opt %s --split-input-file --tile-merge-kernels | FileCheck %s
 // RUN: tile-opt %s --split-input-file --tile-merge-kernels="shared-memory=100" | FileCheck %s --check-prefix=SMALL
+// RUN: tile-opt %s --split-input-file --tile-merge-kernels="zero-buffers=true" | FileCheck %s --check-prefix=ZERO
 
 // Three kernels that read X and each write their own output: one launch of
 // 4 + 2 + 4 blocks; block b runs the kernel whose range holds b, with its
@@ -228,6 +229,118 @@ gpu.module @k {
     %t = gpu.thread_id x
     %v = memref.load %in[%t] : memref<64xf32>
     memref.store %v, %out[%t] : memref<64xf32>
+    gpu.return
+  }
+}
+}
+
+// -----
+
+// zero-buffers on a chain s += x; t = s; o = t (three groups): s is touched
+// by the first two groups, so the third clears it after its last use
+// ("restored"); t and the output o are first touched later, so the first
+// group clears them before ("start"); u is touched by no launch. Each
+// clearing member has its group's block size (16 threads, 8 elements each:
+// one block for 64 elements). Without zero-buffers nothing changes.
+// ZERO-LABEL: func.func @zero_chain(
+// ZERO-SAME: %{{[a-z0-9]+}}: memref<64xf32> {tile.role = "input"}
+// ZERO-SAME: %{{[a-z0-9]+}}: memref<64xf32> {tile.name = "s", tile.role = "intermediate", tile.zero = "restored"}
+// ZERO-SAME: %{{[a-z0-9]+}}: memref<64xf32> {tile.name = "t", tile.role = "intermediate", tile.zero = "start"}
+// ZERO-SAME: %{{[a-z0-9]+}}: memref<64xf32> {tile.name = "o", tile.role = "output", tile.zero = "start"}
+// ZERO-SAME: %{{[a-z0-9]+}}: memref<64xf32> {tile.name = "u", tile.role = "intermediate", tile.zero = "unused"}
+// ZERO: gpu.launch_func @k::@z_acc_zero blocks in (%[[SIX:.*]], %{{.*}}, %{{.*}}) threads in (%[[T16:.*]], %{{.*}}, %{{.*}}) args(%arg0 : memref<64xf32>, %arg1 : memref<64xf32>, %arg2 : memref<64xf32>, %arg3 : memref<64xf32>)
+// ZERO: gpu.launch_func @k::@z_cast blocks
+// ZERO: gpu.launch_func @k::@z_copy_zero blocks in (%{{.*}}, %{{.*}}, %{{.*}}) threads in (%{{.*}}, %{{.*}}, %{{.*}}) args(%arg2 : memref<64xf32>, %arg3 : memref<64xf32>, %arg1 : memref<64xf32>)
+// CHECK-LABEL: func.func @zero_chain(
+// CHECK-NOT: tile.zero
+// CHECK: gpu.launch_func @k::@z_acc blocks
+// CHECK-NEXT: gpu.launch_func @k::@z_cast blocks
+// CHECK-NEXT: gpu.launch_func @k::@z_copy blocks
+module attributes {gpu.container_module} {
+func.func @zero_chain(%x: memref<64xf32> {tile.role = "input"},
+                 %s: memref<64xf32> {tile.name = "s", tile.role = "intermediate"},
+                 %t: memref<64xf32> {tile.name = "t", tile.role = "intermediate"},
+                 %o: memref<64xf32> {tile.name = "o", tile.role = "output"},
+                 %u: memref<64xf32> {tile.name = "u", tile.role = "intermediate"}) {
+  %c1 = arith.constant 1 : index
+  %c4 = arith.constant 4 : index
+  %c16 = arith.constant 16 : index
+  gpu.launch_func @k::@z_acc blocks in (%c4, %c1, %c1) threads in (%c16, %c1, %c1) args(%x : memref<64xf32>, %s : memref<64xf32>)
+  gpu.launch_func @k::@z_cast blocks in (%c4, %c1, %c1) threads in (%c16, %c1, %c1) args(%s : memref<64xf32>, %t : memref<64xf32>)
+  gpu.launch_func @k::@z_copy blocks in (%c4, %c1, %c1) threads in (%c16, %c1, %c1) args(%t : memref<64xf32>, %o : memref<64xf32>)
+  return
+}
+// s is touched by the first and the last group: left to the caller (no
+// mark); so is the output o, touched by the first group (an output is not
+// cleared after its use), and i, which may alias the input x. Nothing is
+// added: the two accumulations are one launch, as without zero-buffers.
+// ZERO-LABEL: func.func @zero_span(
+// ZERO-NOT: tile.zero
+// ZERO: gpu.launch_func @k::@z_acc_z_acc blocks in (%{{.*}}, %{{.*}}, %{{.*}}) threads in (%{{.*}}, %{{.*}}, %{{.*}}) args(%arg0 : memref<64xf32>, %arg1 : memref<64xf32>, %arg2 : memref<64xf32>)
+// ZERO-NEXT: gpu.launch_func @k::@z_copy blocks in (%{{.*}}, %{{.*}}, %{{.*}}) threads in (%{{.*}}, %{{.*}}, %{{.*}}) args(%arg1 : memref<64xf32>, %arg3 : memref<64xf32>)
+// ZERO-NEXT: return
+// The clearing member of @zero_chain's first group: after the accumulation
+// (blocks 0-3), block 4 clears t, block 5 clears o.
+// ZERO: gpu.func @z_acc_zero(%[[X:.*]]: memref<64xf32>, %[[S:.*]]: memref<64xf32>, %[[T:.*]]: memref<64xf32>, %[[O:.*]]: memref<64xf32>)
+// ZERO: scf.if
+// ZERO: memref.load %[[S]]
+// ZERO: %[[L1:.*]] = arith.subi %{{.*}}, %c4{{(_[0-9]+)?}}
+// ZERO: %[[IN1:.*]] = arith.cmpi ult, %[[L1]], %c1
+// ZERO: scf.if %[[IN1]] {
+// ZERO:   %[[FIRST:.*]] = arith.muli %[[L1]], %c128
+// ZERO:   scf.for %[[E:.*]] = %{{.*}} to %c128{{(_[0-9]+)?}} step %c16 {
+// ZERO:     %[[FLAT:.*]] = arith.addi %[[FIRST]], %[[E]]
+// ZERO:     %[[INSIDE:.*]] = arith.cmpi ult, %[[FLAT]], %c64
+// ZERO:     scf.if %[[INSIDE]] {
+// ZERO:       memref.store %{{.*}}, %[[T]][%[[FLAT]]]
+// ZERO: memref.store %{{.*}}, %[[O]]
+func.func @zero_span(%x: memref<64xf32> {tile.role = "input"},
+                     %s: memref<64xf32> {tile.name = "s", tile.role = "intermediate"},
+                     %o: memref<64xf32> {tile.name = "o", tile.role = "output"},
+                     %i: memref<64xf32> {tile.name = "i", tile.role = "intermediate"})
+    attributes {tile.may_alias = [array<i64: 0, 3>]} {
+  %c1 = arith.constant 1 : index
+  %c4 = arith.constant 4 : index
+  %c16 = arith.constant 16 : index
+  gpu.launch_func @k::@z_acc blocks in (%c4, %c1, %c1) threads in (%c16, %c1, %c1) args(%x : memref<64xf32>, %s : memref<64xf32>)
+  gpu.launch_func @k::@z_acc blocks in (%c4, %c1, %c1) threads in (%c16, %c1, %c1) args(%x : memref<64xf32>, %o : memref<64xf32>)
+  gpu.launch_func @k::@z_copy blocks in (%c4, %c1, %c1) threads in (%c16, %c1, %c1) args(%s : memref<64xf32>, %i : memref<64xf32>)
+  return
+}
+gpu.module @k {
+  gpu.func @z_acc(%in: memref<64xf32>, %acc: memref<64xf32>) kernel
+      attributes {known_block_size = array<i32: 16, 1, 1>} {
+    %t = gpu.thread_id x
+    %blk = gpu.block_id x
+    %c16 = arith.constant 16 : index
+    %base = arith.muli %blk, %c16 : index
+    %i = arith.addi %base, %t : index
+    %v = memref.load %in[%i] : memref<64xf32>
+    %a = memref.load %acc[%i] : memref<64xf32>
+    %sum = arith.addf %a, %v : f32
+    memref.store %sum, %acc[%i] : memref<64xf32>
+    gpu.return
+  }
+  gpu.func @z_cast(%in: memref<64xf32>, %out: memref<64xf32>) kernel
+      attributes {known_block_size = array<i32: 16, 1, 1>} {
+    %t = gpu.thread_id x
+    %blk = gpu.block_id x
+    %c16 = arith.constant 16 : index
+    %base = arith.muli %blk, %c16 : index
+    %i = arith.addi %base, %t : index
+    %v = memref.load %in[%i] : memref<64xf32>
+    memref.store %v, %out[%i] : memref<64xf32>
+    gpu.return
+  }
+  gpu.func @z_copy(%in: memref<64xf32>, %out: memref<64xf32>) kernel
+      attributes {known_block_size = array<i32: 16, 1, 1>} {
+    %t = gpu.thread_id x
+    %blk = gpu.block_id x
+    %c16 = arith.constant 16 : index
+    %base = arith.muli %blk, %c16 : index
+    %i = arith.addi %base, %t : index
+    %v = memref.load %in[%i] : memref<64xf32>
+    memref.store %v, %out[%i] : memref<64xf32>
     gpu.return
   }
 }

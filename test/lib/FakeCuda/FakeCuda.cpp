@@ -54,6 +54,14 @@ void subF32(Params params, unsigned threads) {
     c[i] = a[i] - b[i];
 }
 
+/// c += a + b (an accumulation: c must start as zeros).
+void accumulateF32(Params params, unsigned threads) {
+  float *a = floatParam(params, 0), *b = floatParam(params, 1),
+        *c = floatParam(params, 2);
+  for (unsigned i = 0; i < threads; ++i)
+    c[i] += a[i] + b[i];
+}
+
 /// c = NaN.
 void nanF32(Params params, unsigned threads) {
   float *c = floatParam(params, 2);
@@ -79,6 +87,7 @@ Function memsetNode = {"memset", memsetZero, 2};
 Function functions[] = {{"add_f32", addF32, 3},
                         {"sub_f32", subF32, 3},
                         {"nan_f32", nanF32, 3},
+                        {"accumulate_f32", accumulateF32, 3},
                         {"scale_row", scaleRow, 1}};
 
 int module = 0;

@@ -68,6 +68,12 @@ struct GPUPipelineOptions : public PassPipelineOptions<GPUPipelineOptions> {
       llvm::cl::desc("Launch independent kernels as one grid "
                      "(--tile-merge-kernels)"),
       llvm::cl::init(true)};
+  Option<bool> zeroInKernels{
+      *this, "zero-in-kernels",
+      llvm::cl::desc("With merge-kernels: the launches clear the buffers "
+                     "that start as zeros (--tile-merge-kernels "
+                     "zero-buffers), so the caller clears fewer per call"),
+      llvm::cl::init(true)};
   Option<unsigned> pipelineLoads{
       *this, "pipeline-loads",
       llvm::cl::desc("Iterations a kernel loop's global loads run ahead of "
