@@ -20,6 +20,8 @@
 #   MMA=1         lower with --mma (f16 matmuls on the matrix units)
 #   MERGE_KERNELS=0  lower with --merge-kernels=false (each kernel its own
 #                 launch; the default merges independent kernels)
+#   ZERO_IN_KERNELS=0  lower with --zero-in-kernels=false (the runtime clears
+#                 every tensor that starts as zeros before each call)
 #   PIPELINE_LOADS  --pipeline-loads for every artifact (loads issued N
 #                 iterations ahead)
 #   SPLIT_K       split-k values; a list ("1 4") makes one variant per
@@ -119,6 +121,7 @@ for cfg in "${CONFIGS[@]}"; do
           [ -n "$entry" ] && flags+=(--entry "$entry")
           [ "${MMA:-0}" = 1 ] && flags+=(--mma)
           [ "${MERGE_KERNELS:-1}" = 0 ] && flags+=(--merge-kernels=false)
+          [ "${ZERO_IN_KERNELS:-1}" = 0 ] && flags+=(--zero-in-kernels=false)
           [ -n "${PIPELINE_LOADS:-}" ] && flags+=(--pipeline-loads="$PIPELINE_LOADS")
           if [ "$el" != default ]; then
             name=$name-el$el
