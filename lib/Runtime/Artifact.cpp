@@ -325,8 +325,8 @@ bool ManifestParser::parseTensor() {
     tensor.init.once = tokens.size() > init + 1 && tokens[init + 1] == "once";
     size_t end = init + (tensor.init.once ? 2 : 1);
     if (tokens.size() != end)
-      return fail("unexpected '" + tokens[end] + "' after '" +
-                  tokens[end - 1] + "'");
+      return fail("unexpected '" + tokens[end] + "' after '" + tokens[end - 1] +
+                  "'");
   } else if (tokens[init] == "random") {
     if (tokens.size() != init + 5)
       return fail("expected 'random STREAM normal|uniform A B'");

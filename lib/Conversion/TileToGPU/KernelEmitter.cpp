@@ -973,8 +973,7 @@ Lanes Emitter::matrixUnitLanes(unsigned id, ValueRange flats,
           int64_t group = u / groupSteps, p = 4 * (u % groupSteps);
           auto [a0, a1] = as[group];
           auto bValue = [&](int64_t tile, int64_t q) {
-            return bT ? at(bs[group][tile], p + q)
-                      : at(bs[group][p + q], tile);
+            return bT ? at(bs[group][tile], p + q) : at(bs[group][p + q], tile);
           };
           Value aFragment = vector::FromElementsOp::create(
               b, loc, aType,

@@ -166,8 +166,8 @@ static Launch buildZeroLaunch(gpu::GPUModuleOp module, Value buffer,
     return arith::ConstantIndexOp::create(b, loc, v);
   };
   int64_t span = kZeroPerThread * threads;
-  Value zero = arith::ConstantOp::create(
-      b, loc, b.getZeroAttr(type.getElementType()));
+  Value zero =
+      arith::ConstantOp::create(b, loc, b.getZeroAttr(type.getElementType()));
   Value block = gpu::BlockIdOp::create(b, loc, gpu::Dimension::x);
   Value thread = gpu::ThreadIdOp::create(b, loc, gpu::Dimension::x);
   Value first = arith::MulIOp::create(b, loc, block, index(span));
@@ -175,8 +175,9 @@ static Launch buildZeroLaunch(gpu::GPUModuleOp module, Value buffer,
       b, loc, thread, index(span), index(threads), ValueRange{},
       [&](OpBuilder &, Location, Value t, ValueRange) {
         Value flat = arith::AddIOp::create(b, loc, first, t);
-        Value inside = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult,
-                                             flat, index(type.getNumElements()));
+        Value inside =
+            arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult, flat,
+                                  index(type.getNumElements()));
         auto ifOp = scf::IfOp::create(b, loc, inside, /*withElseRegion=*/false);
         OpBuilder then = ifOp.getThenBodyBuilder();
         memref::StoreOp::create(then, loc, zero, func.getArgument(0),
@@ -190,8 +191,8 @@ static Launch buildZeroLaunch(gpu::GPUModuleOp module, Value buffer,
   launch.mergeable = true;
   launch.zero = true;
   launch.threads = threads;
-  launch.blocks = llvm::divideCeil(type.getNumElements(),
-                                   threads * kZeroPerThread);
+  launch.blocks =
+      llvm::divideCeil(type.getNumElements(), threads * kZeroPerThread);
   OpBuilder host(before);
   auto constant = [&](int64_t v) {
     return arith::ConstantIndexOp::create(host, loc, v).getResult();
@@ -232,9 +233,8 @@ static void mergeGroup(MutableArrayRef<Launch> launches, const Group &group,
     name += "_zero";
   OpBuilder b(ctx);
   auto func = gpu::GPUFuncOp::create(
-      b, loc, name,
-      b.getFunctionType(ValueRange(operands).getTypes(), {}), workgroup,
-      TypeRange());
+      b, loc, name, b.getFunctionType(ValueRange(operands).getTypes(), {}),
+      workgroup, TypeRange());
   SymbolTable(module).insert(func, Block::iterator(first.kernel));
   func->setAttr(gpu::GPUDialect::getKernelFuncAttrName(), b.getUnitAttr());
   func.setKnownBlockSizeAttr(
@@ -361,10 +361,10 @@ private:
             (host.getName() + "_zero_" +
              (name ? name.getValue() : StringRef("arg" + std::to_string(arg))))
                 .str();
-        Launch zero = buildZeroLaunch(
-            member.kernel->getParentOfType<gpu::GPUModuleOp>(),
-            entry.getArgument(arg), kernelName, group.threads,
-            entry.getTerminator());
+        Launch zero =
+            buildZeroLaunch(member.kernel->getParentOfType<gpu::GPUModuleOp>(),
+                            entry.getArgument(arg), kernelName, group.threads,
+                            entry.getTerminator());
         if (group.blocks + zero.blocks > std::numeric_limits<int32_t>::max()) {
           zero.op.erase();
           zero.kernel.erase();
