@@ -388,7 +388,8 @@ private:
     SmallVector<Launch> launches;
     for (Operation &op : entry) {
       if (auto launch = dyn_cast<gpu::LaunchFuncOp>(op)) {
-        launches.push_back({launch});
+        launches.emplace_back();
+        launches.back().op = launch;
         continue;
       }
       if (!isa<arith::ConstantOp, func::ReturnOp>(op))
@@ -453,7 +454,8 @@ private:
     // Each launch joins the earliest group after its last dependence that
     // it fits, else starts a new group.
     SmallVector<Group> groups;
-    for (auto [i, launch] : llvm::enumerate(launches)) {
+    for (unsigned i = 0, e = launches.size(); i < e; ++i) {
+      const Launch &launch = launches[i];
       size_t first = 0;
       for (size_t g = groups.size(); g-- > 0;)
         if (llvm::any_of(groups[g].members, [&](unsigned m) {
