@@ -142,6 +142,37 @@ static std::string mergedName(ArrayRef<StringRef> names) {
   return name;
 }
 
+/// A kernel `name` of `type` with `threads` threads per block (1-D), inserted
+/// in `module` at `at`.
+static gpu::GPUFuncOp createKernel(gpu::GPUModuleOp module, Block::iterator at,
+                                   Location loc, StringRef name,
+                                   FunctionType type, TypeRange workgroup,
+                                   int64_t threads) {
+  OpBuilder b(module.getContext());
+  auto func =
+      gpu::GPUFuncOp::create(b, loc, name, type, workgroup, TypeRange());
+  SymbolTable(module).insert(func, at);
+  func->setAttr(gpu::GPUDialect::getKernelFuncAttrName(), b.getUnitAttr());
+  func.setKnownBlockSizeAttr(b.getDenseI32ArrayAttr({int32_t(threads), 1, 1}));
+  return func;
+}
+
+/// A 1-D launch of `func` with `operands` before `before`.
+static gpu::LaunchFuncOp createLaunch(gpu::GPUFuncOp func, int64_t blocks,
+                                      int64_t threads, ValueRange operands,
+                                      Operation *before) {
+  OpBuilder host(before);
+  Location loc = func.getLoc();
+  auto constant = [&](int64_t v) {
+    return arith::ConstantIndexOp::create(host, loc, v).getResult();
+  };
+  Value one = constant(1);
+  return gpu::LaunchFuncOp::create(
+      host, loc, func, gpu::KernelDim3{constant(blocks), one, one},
+      gpu::KernelDim3{constant(threads), one, one},
+      /*dynamicSharedMemorySize=*/Value(), operands);
+}
+
 /// Elements each thread of a zeroing member clears.
 static constexpr int64_t kZeroPerThread = 8;
 
@@ -156,11 +187,9 @@ static Launch buildZeroLaunch(gpu::GPUModuleOp module, Value buffer,
   auto type = cast<MemRefType>(buffer.getType());
   Location loc = buffer.getLoc();
   OpBuilder b(module.getContext());
-  auto func =
-      gpu::GPUFuncOp::create(b, loc, name, b.getFunctionType({type}, {}));
-  SymbolTable(module).insert(func);
-  func->setAttr(gpu::GPUDialect::getKernelFuncAttrName(), b.getUnitAttr());
-  func.setKnownBlockSizeAttr(b.getDenseI32ArrayAttr({int32_t(threads), 1, 1}));
+  gpu::GPUFuncOp func =
+      createKernel(module, Block::iterator(), loc, name,
+                   b.getFunctionType({type}, {}), TypeRange(), threads);
   b.setInsertionPointToStart(&func.getBody().front());
   auto index = [&](int64_t v) -> Value {
     return arith::ConstantIndexOp::create(b, loc, v);
@@ -193,15 +222,7 @@ static Launch buildZeroLaunch(gpu::GPUModuleOp module, Value buffer,
   launch.threads = threads;
   launch.blocks =
       llvm::divideCeil(type.getNumElements(), threads * kZeroPerThread);
-  OpBuilder host(before);
-  auto constant = [&](int64_t v) {
-    return arith::ConstantIndexOp::create(host, loc, v).getResult();
-  };
-  Value one = constant(1);
-  launch.op = gpu::LaunchFuncOp::create(
-      host, loc, func, gpu::KernelDim3{constant(launch.blocks), one, one},
-      gpu::KernelDim3{constant(threads), one, one},
-      /*dynamicSharedMemorySize=*/Value(), ValueRange{buffer});
+  launch.op = createLaunch(func, launch.blocks, threads, buffer, before);
   return launch;
 }
 
@@ -232,13 +253,10 @@ static void mergeGroup(MutableArrayRef<Launch> launches, const Group &group,
   if (names.size() < group.members.size())
     name += "_zero";
   OpBuilder b(ctx);
-  auto func = gpu::GPUFuncOp::create(
-      b, loc, name, b.getFunctionType(ValueRange(operands).getTypes(), {}),
-      workgroup, TypeRange());
-  SymbolTable(module).insert(func, Block::iterator(first.kernel));
-  func->setAttr(gpu::GPUDialect::getKernelFuncAttrName(), b.getUnitAttr());
-  func.setKnownBlockSizeAttr(
-      b.getDenseI32ArrayAttr({int32_t(group.threads), 1, 1}));
+  gpu::GPUFuncOp func =
+      createKernel(module, Block::iterator(first.kernel), loc, name,
+                   b.getFunctionType(ValueRange(operands).getTypes(), {}),
+                   workgroup, group.threads);
 
   Block &entry = func.getBody().front();
   b.setInsertionPointToStart(&entry);
@@ -277,15 +295,7 @@ static void mergeGroup(MutableArrayRef<Launch> launches, const Group &group,
   }
   gpu::ReturnOp::create(b, loc);
 
-  OpBuilder host(before);
-  auto constant = [&](int64_t v) {
-    return arith::ConstantIndexOp::create(host, loc, v).getResult();
-  };
-  Value one = constant(1);
-  gpu::LaunchFuncOp::create(host, loc, func,
-                            gpu::KernelDim3{constant(group.blocks), one, one},
-                            gpu::KernelDim3{constant(group.threads), one, one},
-                            /*dynamicSharedMemorySize=*/Value(), operands);
+  createLaunch(func, group.blocks, group.threads, operands, before);
 }
 
 namespace {
@@ -358,9 +368,8 @@ private:
         Launch &member = launches[group.members.front()];
         auto name = host.getArgAttrOfType<StringAttr>(arg, "tile.name");
         std::string kernelName =
-            (host.getName() + "_zero_" +
-             (name ? name.getValue() : StringRef("arg" + std::to_string(arg))))
-                .str();
+            host.getName().str() + "_zero_" +
+            (name ? name.getValue().str() : "arg" + std::to_string(arg));
         Launch zero =
             buildZeroLaunch(member.kernel->getParentOfType<gpu::GPUModuleOp>(),
                             entry.getArgument(arg), kernelName, group.threads,
