@@ -20,6 +20,9 @@
 #   MMA=1         lower with --mma (f16 matmuls on the matrix units)
 #   MERGE_KERNELS=0  lower with --merge-kernels=false (each kernel its own
 #                 launch; the default merges independent kernels)
+#   PROLOGUES=0   convert with --convert-linalg-to-tile=prologues=false
+#                 (elementwise producers of a contraction's left operand
+#                 stay their own kernels)
 #   ZERO_IN_KERNELS=0  lower with --zero-in-kernels=false (the runtime clears
 #                 every tensor that starts as zeros before each call)
 #   PIPELINE_LOADS  --pipeline-loads for every artifact (loads issued N
@@ -77,7 +80,9 @@ for cfg in "${CONFIGS[@]}"; do
       # (label, entry) of each program to compile from $tmp/$program.mlir.
       variants=("$program:")
       case $program in
-        naive) "$BIN/tile-opt" "$src" --convert-linalg-to-tile -o "$tmp/$program.mlir" ;;
+        naive) "$BIN/tile-opt" "$src" \
+            --convert-linalg-to-tile="prologues=$([ "${PROLOGUES:-1}" = 0 ] && echo false || echo true)" \
+            -o "$tmp/$program.mlir" ;;
         opt)
           "$BIN/tile-opt" "$src" \
             --tile-optimize="top-k=${TOP_K:-1} rounds=${ROUNDS:-2}" \

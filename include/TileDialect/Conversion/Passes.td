@@ -53,9 +53,16 @@ def ConvertLinalgToTile : Pass<"convert-linalg-to-tile", "::mlir::ModuleOp"> {
     `linalg.generic` (named elementwise ops, transposes and broadcasts are
     generalized first) is fused into every reader that is not a
     contraction, reductions included, and recomputed in each when it has
-    several; into a contraction only a pure permutation is fused (the
-    transpose of `Q @ transpose(K)`), which the contraction then reads
-    through a permuted indexing map, its body still a multiply-add. A
+    several. Into a contraction, a pure permutation (the transpose of
+    `Q @ transpose(K)`), which the contraction then reads through a permuted
+    indexing map, its body still a multiply-add; and, with `prologues` (the
+    default), any all-parallel producer of its left operand (the `m`-side:
+    a cast, an RMS normalization's scaling, a softmax's division), whose
+    body then computes that operand, `out + x(inputs) * y(inputs)`: it
+    converts to a `tile.matmul` whose left operand is that expression of
+    loaded tiles (a named contraction such as `batch_matmul` is generalized
+    first). The right operand takes only permutations, so that weights and
+    caches stay plain loads. A
     producer that reads an argument updated in place before the reader is
     not fused, nor one whose fused body would pass 64 ops (recomputing a
     producer read twice doubles its body). Before fusing, reshapes move
@@ -70,7 +77,10 @@ def ConvertLinalgToTile : Pass<"convert-linalg-to-tile", "::mlir::ModuleOp"> {
   }];
   let options = [
     Option<"fuse", "fuse", "bool", /*default=*/"true",
-           "Fuse elementwise producers into their readers before converting">
+           "Fuse elementwise producers into their readers before converting">,
+    Option<"prologues", "prologues", "bool", /*default=*/"true",
+           "With fuse: also fuse elementwise producers into the left operand "
+           "of contractions">
   ];
   let dependentDialects = ["::mlir::tileir::TileDialect"];
   let statistics = [

@@ -68,7 +68,7 @@ struct ConvertLinalgToTilePass
         continue;
       }
       if (fuse)
-        linalg_to_tile::fuseElementwise(func);
+        linalg_to_tile::fuseElementwise(func, prologues);
       FailureOr<ProgramOp> program = convertFuncToTileProgram(func);
       if (failed(program)) {
         failedAny = true;

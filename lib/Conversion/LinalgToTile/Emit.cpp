@@ -154,15 +154,18 @@ private:
   }
 
   /// Brings a tile whose dimensions walk the loops `tileLoops` (in that
-  /// order) into the loop space `space` (sorted loops): transposes into loop
-  /// order, then broadcasts along the loops it does not walk.
+  /// order) into the loop space `space` (loops, in the space's order):
+  /// transposes into that order, then broadcasts along the loops it does not
+  /// walk.
   Value toLoopSpace(const Nest &nest, Value value, ArrayRef<unsigned> tileLoops,
                     ArrayRef<unsigned> space) {
     SmallVector<int64_t> perm(tileLoops.size());
     std::iota(perm.begin(), perm.end(), 0);
-    llvm::sort(perm, [&](int64_t a, int64_t b) {
-      return tileLoops[a] < tileLoops[b];
-    });
+    auto position = [&](int64_t d) {
+      return llvm::find(space, tileLoops[d]) - space.begin();
+    };
+    llvm::sort(perm,
+               [&](int64_t a, int64_t b) { return position(a) < position(b); });
     value = permute(value, perm);
     auto type = cast<TileType>(value.getType());
     SmallVector<int64_t> inserted;
@@ -196,6 +199,14 @@ private:
   FailureOr<Value> emitLinalg(Nest &nest);
   FailureOr<Value> emitContraction(Nest &nest, linalg::LinalgOp op,
                                    const linalg::ContractionDimensions &dims);
+  /// A contraction whose operands are computed (matchContraction): each
+  /// side's body slice becomes the tile expression of its operand.
+  FailureOr<Value> emitComputedContraction(Nest &nest, linalg::LinalgOp op,
+                                           const ContractionSides &sides);
+  /// Stores out + lhs @ rhs (loops `outLoops` = batch..., m, n).
+  FailureOr<Value> accumulateMatmul(Nest &nest, linalg::LinalgOp op, Value lhs,
+                                    Value rhs, ArrayRef<unsigned> outLoops,
+                                    const Access &outAccess);
   FailureOr<Value> emitReshape(Nest &nest);
   FailureOr<Value> emitConstant(Nest &nest);
 
@@ -394,6 +405,16 @@ FailureOr<Value> Emitter::emitContraction(
     lhs = castTo(lhs, outElement);
     rhs = castTo(rhs, outElement);
   }
+  return accumulateMatmul(nest, op, lhs, rhs, outLoops, outAccess);
+}
+
+FailureOr<Value> Emitter::accumulateMatmul(Nest &nest, linalg::LinalgOp op,
+                                           Value lhs, Value rhs,
+                                           ArrayRef<unsigned> outLoops,
+                                           const Access &outAccess) {
+  OpOperand &outOperand = op.getDpsInitsMutable()[0];
+  Type outElement =
+      cast<RankedTensorType>(outOperand.get().getType()).getElementType();
   SmallVector<TileDim> mmShape;
   for (unsigned l : outLoops)
     mmShape.push_back(loopDim(nest, l));
@@ -409,9 +430,91 @@ FailureOr<Value> Emitter::emitContraction(
   return wrapInLoops(nest, store(nest, outAccess, acc));
 }
 
+FailureOr<Value>
+Emitter::emitComputedContraction(Nest &nest, linalg::LinalgOp op,
+                                 const ContractionSides &sides) {
+  // The access of each tensor operand: accesses follow the tensor operands.
+  auto accessOf = [&](OpOperand *operand) -> const Access & {
+    unsigned i = 0;
+    for (OpOperand &o : op->getOpOperands()) {
+      if (&o == operand)
+        break;
+      if (isa<RankedTensorType>(o.get().getType()))
+        ++i;
+    }
+    return nest.accesses[i];
+  };
+  auto tensorLoops = [&](OpOperand *operand) {
+    AffineMap map = op.getMatchingIndexingMap(operand);
+    SmallVector<unsigned> loops;
+    for (unsigned j = 0; j < map.getNumResults(); ++j)
+      loops.push_back(map.getDimPosition(j));
+    return loops;
+  };
+  // One operand: its inputs loaded into the side's loop space (its loops
+  // in the matmul's order), its body slice converted there. The matmul's
+  // own widening of f16 operands (extf) stays out: the tile matmul widens.
+  auto side = [&](Value value, ArrayRef<OpOperand *> operands,
+                  ArrayRef<unsigned> space) -> FailureOr<Value> {
+    SmallVector<TileDim> shape;
+    for (unsigned l : space)
+      shape.push_back(loopDim(nest, l));
+    IRMapping mapping;
+    for (OpOperand *operand : operands)
+      mapping.map(op.getMatchingBlockArgument(operand),
+                  toLoopSpace(nest, load(nest, accessOf(operand)),
+                              tensorLoops(operand), space));
+    if (auto ext = value.getDefiningOp<arith::ExtFOp>())
+      value = ext.getIn();
+    return convertBodyValue(value, shape, mapping);
+  };
+  SmallVector<unsigned> lhsLoops(sides.batch), rhsLoops(sides.batch),
+      outLoops(sides.batch);
+  lhsLoops.append({sides.m[0], sides.k});
+  rhsLoops.append({sides.k, sides.n[0]});
+  outLoops.append({sides.m[0], sides.n[0]});
+  FailureOr<Value> lhs = side(sides.x, sides.lhsOperands, lhsLoops);
+  if (failed(lhs))
+    return failure();
+  FailureOr<Value> rhs = side(sides.y, sides.rhsOperands, rhsLoops);
+  if (failed(rhs))
+    return failure();
+  Type outElement =
+      cast<RankedTensorType>(op.getDpsInitsMutable()[0].get().getType())
+          .getElementType();
+  Value l = *lhs, r = *rhs;
+  auto elementOf = [](Value v) {
+    return cast<TileType>(v.getType()).getElementType();
+  };
+  if (elementOf(l) != elementOf(r)) {
+    auto castTo = [&](Value tile) -> Value {
+      auto type = cast<TileType>(tile.getType());
+      if (type.getElementType() == outElement)
+        return tile;
+      return CastOp::create(b, loc, type.withElementType(outElement), tile);
+    };
+    l = castTo(l);
+    r = castTo(r);
+  }
+  return accumulateMatmul(nest, op, l, r, outLoops,
+                          accessOf(&op.getDpsInitsMutable()[0]));
+}
+
 FailureOr<Value> Emitter::emitLinalg(Nest &nest) {
   auto op = cast<linalg::LinalgOp>(nest.op);
   currentLinalgOp = op;
+  // A generic contraction whose operands are computed beyond a widening
+  // cast (a prologue was fused into it).
+  if (isa<linalg::GenericOp>(op.getOperation()))
+    if (std::optional<ContractionSides> sides = matchContraction(op)) {
+      auto loaded = [](Value v) {
+        if (auto ext = v.getDefiningOp<arith::ExtFOp>())
+          v = ext.getIn();
+        return isa<BlockArgument>(v);
+      };
+      if (!loaded(sides->x) || !loaded(sides->y))
+        return emitComputedContraction(nest, op, *sides);
+    }
   if (linalg::isaContractionOpInterface(op)) {
     FailureOr<linalg::ContractionDimensions> dims =
         linalg::inferContractionDims(op);

@@ -10,10 +10,15 @@
 //    producer with several readers is recomputed in each (each fusion but
 //    the last works on a private copy of it), which
 //    trades a few arithmetic ops per element for a round trip through memory;
-//  - into a contraction, only a producer that is a pure permutation (a
+//  - into a contraction, a producer that is a pure permutation (a
 //    transpose): the contraction then reads the transpose's source through a
 //    permuted indexing map, and its body stays a multiply-add, so that it
-//    still becomes a `tile.matmul`.
+//    still becomes a `tile.matmul`;
+//  - into a contraction's left operand, any elementwise producer (a
+//    prologue: a cast, a normalization, a softmax's division): the body
+//    becomes out + x * y with x computed (Contraction.cpp), and the
+//    `tile.matmul` reads x as a computed tile. The right operand takes only
+//    permutations, so that weights stay plain loads.
 //
 // Named ops are generalized first, except fills and contractions, which
 // keep their form unless a transpose is fused into them. Then reshapes move
@@ -32,6 +37,7 @@
 
 using namespace mlir;
 using namespace mlir::tileir;
+using namespace mlir::tileir::linalg_to_tile;
 
 /// Whether all of `op`'s loops are parallel (then it is no contraction,
 /// which needs a reduction loop).
@@ -74,7 +80,37 @@ static bool readsUpdatedArgument(Operation *producer, Operation *consumer) {
 /// chain of such ops would grow geometrically.
 static constexpr size_t kMaxFusedBodyOps = 64;
 
-static bool shouldFuse(OpOperand &operand) {
+/// Whether the contraction's left operand still walks its m and k loops
+/// once the producer of `operand` is fused into it (a broadcast along k
+/// would leave no matmul): the loops of its other inputs, and those of the
+/// producer's tensor inputs seen through the operand's indexing map.
+static bool keepsLeftLoops(const ContractionSides &sides, OpOperand &operand,
+                           linalg::GenericOp producer) {
+  auto consumer = cast<linalg::LinalgOp>(operand.getOwner());
+  llvm::SmallDenseSet<unsigned> loops;
+  auto addLoops = [&](AffineMap map) {
+    for (AffineExpr e : map.getResults())
+      if (auto dim = dyn_cast<AffineDimExpr>(e))
+        loops.insert(dim.getPosition());
+  };
+  for (OpOperand *other : sides.lhsOperands)
+    if (other != &operand)
+      addLoops(consumer.getMatchingIndexingMap(other));
+  AffineMap producerOut =
+      producer.getIndexingMapMatchingResult(cast<OpResult>(operand.get()));
+  if (!producerOut.isPermutation())
+    return false;
+  // Consumer loops -> operand dims -> producer loops -> input dims.
+  AffineMap toProducer =
+      inversePermutation(producerOut)
+          .compose(consumer.getMatchingIndexingMap(&operand));
+  for (OpOperand *input : producer.getDpsInputOperands())
+    if (isa<RankedTensorType>(input->get().getType()))
+      addLoops(producer.getMatchingIndexingMap(input).compose(toProducer));
+  return loops.contains(sides.m[0]) && loops.contains(sides.k);
+}
+
+static bool shouldFuse(OpOperand &operand, bool prologues) {
   auto consumer = dyn_cast<linalg::GenericOp>(operand.getOwner());
   auto producer = operand.get().getDefiningOp<linalg::GenericOp>();
   if (!consumer || !producer || consumer.isDpsInit(&operand) ||
@@ -85,14 +121,21 @@ static bool shouldFuse(OpOperand &operand) {
               consumer.getBody()->getOperations().size() >
           kMaxFusedBodyOps)
     return false;
-  return !linalg::isaContractionOpInterface(consumer) ||
-         isPermutationCopy(producer);
+  if (isPermutationCopy(producer))
+    return true;
+  // Into a contraction, only into its left operand (a prologue: the matmul
+  // reads the computed operand; the right one stays loaded as it is).
+  if (std::optional<ContractionSides> sides = matchContraction(consumer))
+    return prologues && llvm::is_contained(sides->lhsOperands, &operand) &&
+           isAllParallel(producer) && keepsLeftLoops(*sides, operand, producer);
+  return !linalg::isaContractionOpInterface(consumer);
 }
 
 /// Generalizes the named ops that fusion may involve: every one but fills
 /// and contractions, then the contractions that read a permutation (a
 /// transpose, named or generic), which `shouldFuse` will fold into them.
-static void generalize(func::FuncOp func, IRRewriter &rewriter) {
+static void generalize(func::FuncOp func, IRRewriter &rewriter,
+                       bool prologues) {
   auto generalizeAll = [&](auto wanted) {
     SmallVector<linalg::LinalgOp> named;
     func.walk([&](linalg::LinalgOp op) {
@@ -108,20 +151,29 @@ static void generalize(func::FuncOp func, IRRewriter &rewriter) {
   generalizeAll([](linalg::LinalgOp op) {
     return !linalg::isaContractionOpInterface(op);
   });
-  generalizeAll([](linalg::LinalgOp op) {
-    return llvm::any_of(op.getDpsInputs(), [](Value input) {
-      auto producer = input.getDefiningOp<linalg::GenericOp>();
-      return producer && isPermutationCopy(producer);
-    });
+  // Contractions that read a permutation, or whose left operand an
+  // elementwise generic produces.
+  generalizeAll([&](linalg::LinalgOp op) {
+    return llvm::any_of(op.getDpsInputs(),
+                        [](Value input) {
+                          auto producer =
+                              input.getDefiningOp<linalg::GenericOp>();
+                          return producer && isPermutationCopy(producer);
+                        }) ||
+           (prologues && op.getNumDpsInputs() == 2 && [&] {
+             auto producer =
+                 op.getDpsInputs()[0].getDefiningOp<linalg::GenericOp>();
+             return producer && isAllParallel(producer);
+           }());
   });
 }
 
 /// Fuses one producer into one consumer; false when none is left.
-static bool fuseOne(func::FuncOp func, IRRewriter &rewriter) {
+static bool fuseOne(func::FuncOp func, IRRewriter &rewriter, bool prologues) {
   OpOperand *found = nullptr;
   func.walk([&](linalg::GenericOp consumer) {
     for (OpOperand *input : consumer.getDpsInputOperands())
-      if (shouldFuse(*input)) {
+      if (shouldFuse(*input, prologues)) {
         found = input;
         return WalkResult::interrupt();
       }
@@ -196,12 +248,12 @@ static void propagateReshapes(func::FuncOp func) {
   (void)applyPatternsGreedily(func, std::move(patterns));
 }
 
-void linalg_to_tile::fuseElementwise(func::FuncOp func) {
+void linalg_to_tile::fuseElementwise(func::FuncOp func, bool prologues) {
   IRRewriter rewriter(func.getContext());
-  generalize(func, rewriter);
+  generalize(func, rewriter, prologues);
   propagateReshapes(func);
   // Each fusion erases the producer (or its private copy) once nothing
   // reads it: the last reader fuses the original.
-  while (fuseOne(func, rewriter)) {
+  while (fuseOne(func, rewriter, prologues)) {
   }
 }

@@ -13,6 +13,7 @@
 #include "TileDialect/IR/TileOps.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/Linalg/IR/LinalgInterfaces.h"
 #include "mlir/Dialect/Utils/ReshapeOpsUtils.h"
 #include "mlir/IR/BuiltinTypes.h"
 
@@ -104,10 +105,26 @@ struct Plan {
 /// The reassociation groups of a tensor.expand_shape or collapse_shape.
 SmallVector<ReassociationIndices> getReshapeGroups(Operation *op);
 
+/// A contraction `out = out + x * y` over one reduction loop `k`
+/// (Contraction.cpp): `x` is computed from inputs that walk only batch, m and k
+/// loops (the left operand), `y` from inputs that walk only batch, n and k
+/// loops.
+struct ContractionSides {
+  Value x, y;
+  SmallVector<OpOperand *> lhsOperands, rhsOperands;
+  SmallVector<unsigned> batch, m, n;
+  unsigned k = 0;
+};
+
+/// The sides of `op` when it is such a contraction with one m and one n
+/// loop (a named contraction generalized, or one with operand prologues).
+std::optional<ContractionSides> matchContraction(linalg::LinalgOp op);
+
 /// Fuses elementwise producers into the linalg ops that read them
-/// (Fuse.cpp): recomputed in every non-contraction reader, and only
-/// permutations into contractions. Generalizes named ops it may fuse.
-void fuseElementwise(func::FuncOp func);
+/// (Fuse.cpp): recomputed in every non-contraction reader; into
+/// contractions permutations, and with `prologues` any elementwise producer
+/// of the left operand. Generalizes named ops it may fuse.
+void fuseElementwise(func::FuncOp func, bool prologues);
 
 /// Plans the tensors and nests of `func` and groups their loops. Emits an
 /// error on the op that cannot be converted and fails.

@@ -11,6 +11,7 @@
 #include "mlir/IR/BuiltinAttributes.h"
 #include "mlir/IR/SymbolTable.h"
 
+#include <functional>
 #include <limits>
 #include <utility>
 
@@ -131,6 +132,15 @@ private:
   /// Elements flat0 .. flat0 + count - 1 of `id` as one vector of f16
   /// (`loadsHalf(id, count)`).
   Value halfRun(unsigned id, Value flat0, int64_t count);
+  /// Whether `id` is f16 and computable element by element for a matrix
+  /// unit's left operand: a vector load (`loadsHalf(id, 4)`), or an
+  /// expression of loads of tensors not carried in registers, constants,
+  /// elementwise ops, copies and casts (a prologue: no reductions or
+  /// matmuls, which would be recomputed per element).
+  bool computesHalf(unsigned id) const;
+  /// Elements flat0 .. flat0 + count - 1 of `id` (`computesHalf(id)`) as
+  /// one vector of f16: `halfRun` when they load as one, else computed.
+  Value halfOperandRun(unsigned id, Value flat0, int64_t count);
   /// One aligned `vector.load` of `width` elements of the tensor `load`
   /// reads, starting at tensor offset `offset`, in its storage type.
   Value loadVector(const ExprNode &load, Value offset, int64_t width);
@@ -861,6 +871,44 @@ Value Emitter::halfRun(unsigned id, Value flat0, int64_t count) {
                     count);
 }
 
+bool Emitter::computesHalf(unsigned id) const {
+  if (plan.exprs[id].elementKind != ElementKind::F16)
+    return false;
+  if (loadsHalf(id, 4))
+    return true;
+  std::function<bool(unsigned)> elementwise = [&](unsigned e) {
+    const ExprNode &node = plan.exprs[e];
+    switch (node.kind) {
+    case Kind::Load:
+      return !carried.count(node.access.tensor);
+    case Kind::Constant:
+      return true;
+    case Kind::Unary:
+    case Kind::Binary:
+    case Kind::Cmp:
+    case Kind::Select:
+    case Kind::Gather:
+    case Kind::Alias:
+    case Kind::Cast:
+      return llvm::all_of(node.operands, elementwise);
+    default:
+      return false;
+    }
+  };
+  return elementwise(id);
+}
+
+Value Emitter::halfOperandRun(unsigned id, Value flat0, int64_t count) {
+  if (loadsHalf(id, count))
+    return halfRun(id, flat0, count);
+  auto f16 = Float16Type::get(b.getContext());
+  SmallVector<Value> halves;
+  for (Value x : elementRun(id, flat0, count))
+    halves.push_back(arith::TruncFOp::create(b, loc, f16, x));
+  return vector::FromElementsOp::create(b, loc, VectorType::get({count}, f16),
+                                        halves);
+}
+
 Value Emitter::loadVector(const ExprNode &load, Value offset, int64_t width) {
   ElementKind stored = tensorKinds[load.access.tensor];
   auto type = VectorType::get({width}, getStorageType(b.getContext(), stored));
@@ -893,7 +941,7 @@ bool Emitter::fitsMatrixUnits(unsigned id, const LaneBlock &block) const {
          (width == 4 || width == 8 || width == 16) &&
          node.sizes[3] == block.rowLength && node.sizes[1] % 16 == 0 &&
          node.sizes[2] % 16 == 0 && block.rowLength % (4 * width) == 0 &&
-         loadsHalf(node.operands[0], 4) &&
+         computesHalf(node.operands[0]) &&
          (loadsHalf(node.operands[1], width / 2) ||
           transposedHalf(node.operands[1]));
 }
@@ -922,7 +970,10 @@ Lanes Emitter::matrixUnitLanes(unsigned id, ValueRange flats,
   // Runs of 8 (pairs of steps) make A's loads, and B's when transposed,
   // 16 bytes wide; runs of 4 are 8 bytes.
   std::optional<unsigned> bT = transposedHalf(node.operands[1]);
-  int64_t run = unroll % 2 == 0 && loadsHalf(node.operands[0], 8) &&
+  // (A computed left operand takes runs of 8 whatever its loads.)
+  int64_t run = unroll % 2 == 0 &&
+                        (loadsHalf(node.operands[0], 8) ||
+                         !loadsHalf(node.operands[0], 4)) &&
                         (!bT || loadsHalf(*bT, 8))
                     ? 8
                     : 4;
@@ -951,8 +1002,9 @@ Lanes Emitter::matrixUnitLanes(unsigned id, ValueRange flats,
         SmallVector<SmallVector<Value>> bs;
         for (int64_t u = 0; u < unroll; u += groupSteps) {
           Value k0 = mul(add(mul(j, unroll), index(u)), 16);
-          as.push_back({halfRun(node.operands[0], add(aRows[0], k0), run),
-                        halfRun(node.operands[0], add(aRows[1], k0), run)});
+          as.push_back(
+              {halfOperandRun(node.operands[0], add(aRows[0], k0), run),
+               halfOperandRun(node.operands[0], add(aRows[1], k0), run)});
           SmallVector<Value> runs;
           if (bT) {
             for (int64_t tile = 0; tile < c; ++tile)

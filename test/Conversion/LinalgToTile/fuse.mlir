@@ -1,5 +1,6 @@
 // RUN: tile-opt %s -split-input-file --convert-linalg-to-tile | FileCheck %s
 // RUN: tile-opt %s -split-input-file --convert-linalg-to-tile=fuse=false | FileCheck %s --check-prefix=NOFUSE
+// RUN: tile-opt %s -split-input-file --convert-linalg-to-tile=prologues=false | FileCheck %s --check-prefix=NOPRO
 
 // An elementwise chain (exp, add, truncf) is one loop nest with one store.
 // CHECK-LABEL: tile.program @chain(
@@ -86,13 +87,21 @@ func.func @scores(%Q: tensor<4x2x8xf16>, %K: tensor<2x16x8xf16>) -> tensor<2x4x1
 
 // -----
 
-// Must not fuse: an elementwise op that is not a permutation into a
-// contraction (its body would no longer be a multiply-add).
+// A prologue: an elementwise producer of a contraction's left operand is
+// fused into it, and the matmul reads the computed operand (one store).
+// Without prologues it stays its own nest.
 // CHECK-LABEL: tile.program @scaled_matmul(
-// CHECK: tile.mul
-// CHECK: tile.store {{.*}}, %t0[
-// CHECK: tile.matmul
+// CHECK-NOT: intermediate
+// CHECK: tile.load %arg0[{{.*}}] : !tile.tensor<4x8xf32, input>
+// CHECK: %[[A2:.*]] = tile.mul
+// CHECK: tile.matmul %[[A2]], %{{.*}} : !tile.tile<[tile_i0, tile_r0], f32>, !tile.tile<[tile_r0, tile_i1], f32>
 // CHECK: tile.store {{.*}}, %result0[
+// CHECK-NOT: tile.store
+// NOPRO-LABEL: tile.program @scaled_matmul(
+// NOPRO: tile.mul
+// NOPRO: tile.store {{.*}}, %t0[
+// NOPRO: tile.matmul
+// NOPRO: tile.store {{.*}}, %result0[
 func.func @scaled_matmul(%A: tensor<4x8xf32>, %B: tensor<8x16xf32>) -> tensor<4x16xf32> {
   %zero = arith.constant 0.0 : f32
   %e = tensor.empty() : tensor<4x8xf32>
@@ -100,6 +109,73 @@ func.func @scaled_matmul(%A: tensor<4x8xf32>, %B: tensor<8x16xf32>) -> tensor<4x
   %ce = tensor.empty() : tensor<4x16xf32>
   %cz = linalg.fill ins(%zero : f32) outs(%ce : tensor<4x16xf32>) -> tensor<4x16xf32>
   %C = linalg.matmul ins(%A2, %B : tensor<4x8xf32>, tensor<8x16xf32>) outs(%cz : tensor<4x16xf32>) -> tensor<4x16xf32>
+  return %C : tensor<4x16xf32>
+}
+
+// -----
+
+// A softmax's division and cast, then P @ V (batched, f16 operands): the
+// matmul's left operand is cast(div(exp(C), bcast(S))) of the loaded C and
+// S, still f16, so that it can run on the matrix units.
+// CHECK-LABEL: tile.program @pv_prologue(
+// CHECK-NOT: intermediate
+// CHECK: %[[C:.*]] = tile.load %arg0[{{.*}}] : !tile.tensor<2x4x16xf32, input> -> !tile.tile<[tile_i0, tile_i1, tile_r0], f32>
+// CHECK: %[[S:.*]] = tile.load %arg1[{{.*}}] : !tile.tensor<2x4xf32, input>
+// CHECK: %[[SB:.*]] = tile.bcast %[[S]] [2]
+// CHECK: %[[E:.*]] = tile.exp %[[C]]
+// CHECK: %[[D:.*]] = tile.div %[[E]], %[[SB]]
+// CHECK: %[[H:.*]] = tile.cast %[[D]] : !tile.tile<[tile_i0, tile_i1, tile_r0], f32> -> !tile.tile<[tile_i0, tile_i1, tile_r0], f16>
+// CHECK: %[[V:.*]] = tile.load %arg2[
+// CHECK: tile.matmul %[[H]], %[[V]] : !tile.tile<[tile_i0, tile_i1, tile_r0], f16>, !tile.tile<[tile_i0, tile_r0, tile_i2], f16>
+// CHECK-NOT: tile.store {{.*}}, %t
+// NOPRO-LABEL: tile.program @pv_prologue(
+// NOPRO: tile.store {{.*}}, %t0[
+// NOPRO: tile.matmul
+#pv_c = affine_map<(h, m, p) -> (h, m, p)>
+#pv_s = affine_map<(h, m, p) -> (h, m)>
+func.func @pv_prologue(%C: tensor<2x4x16xf32>, %S: tensor<2x4xf32>, %V: tensor<2x16x8xf16>) -> tensor<2x4x8xf32> {
+  %zero = arith.constant 0.0 : f32
+  %pe = tensor.empty() : tensor<2x4x16xf16>
+  %P = linalg.generic {indexing_maps = [#pv_c, #pv_s, #pv_c], iterator_types = ["parallel", "parallel", "parallel"]} ins(%C, %S : tensor<2x4x16xf32>, tensor<2x4xf32>) outs(%pe : tensor<2x4x16xf16>) {
+  ^bb0(%c: f32, %s: f32, %o: f16):
+    %x = math.exp %c : f32
+    %d = arith.divf %x, %s : f32
+    %h = arith.truncf %d : f32 to f16
+    linalg.yield %h : f16
+  } -> tensor<2x4x16xf16>
+  %oe = tensor.empty() : tensor<2x4x8xf32>
+  %oz = linalg.fill ins(%zero : f32) outs(%oe : tensor<2x4x8xf32>) -> tensor<2x4x8xf32>
+  %O = linalg.batch_matmul ins(%P, %V : tensor<2x4x16xf16>, tensor<2x16x8xf16>) outs(%oz : tensor<2x4x8xf32>) -> tensor<2x4x8xf32>
+  return %O : tensor<2x4x8xf32>
+}
+
+// -----
+
+// Must not fuse: an elementwise producer of a contraction's right operand
+// (weights and caches stay plain loads); and a reduction is no prologue.
+// CHECK-LABEL: tile.program @right_operand(
+// CHECK: tile.mul
+// CHECK: tile.store {{.*}}, %t0[
+// CHECK: tile.rsum
+// CHECK: tile.store {{.*}}, %t1[
+// CHECK: tile.matmul
+// CHECK: tile.store {{.*}}, %result0[
+func.func @right_operand(%A: tensor<4x8xf32>, %B: tensor<8x16xf32>) -> tensor<4x16xf32> {
+  %zero = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<8x16xf32>
+  %B2 = linalg.mul ins(%B, %B : tensor<8x16xf32>, tensor<8x16xf32>) outs(%e : tensor<8x16xf32>) -> tensor<8x16xf32>
+  %re = tensor.empty() : tensor<4xf32>
+  %rz = linalg.fill ins(%zero : f32) outs(%re : tensor<4xf32>) -> tensor<4xf32>
+  %r = linalg.reduce ins(%A : tensor<4x8xf32>) outs(%rz : tensor<4xf32>) dimensions = [1]
+    (%in: f32, %acc: f32) {
+      %sum = arith.addf %in, %acc : f32
+      linalg.yield %sum : f32
+    }
+  %ae = tensor.empty() : tensor<4x8xf32>
+  %A2 = linalg.broadcast ins(%r : tensor<4xf32>) outs(%ae : tensor<4x8xf32>) dimensions = [1]
+  %ce = tensor.empty() : tensor<4x16xf32>
+  %cz = linalg.fill ins(%zero : f32) outs(%ce : tensor<4x16xf32>) -> tensor<4x16xf32>
+  %C = linalg.matmul ins(%A2, %B2 : tensor<4x8xf32>, tensor<8x16xf32>) outs(%cz : tensor<4x16xf32>) -> tensor<4x16xf32>
   return %C : tensor<4x16xf32>
 }
 

@@ -272,3 +272,75 @@ tile.program @sync_rows8(%X: !tile.tensor<8x64xf16, input>,
   %ln = tile.loop %n = 0 to 256 step %sn body %lk
   tile.yield %ln
 }
+
+// -----
+
+// A computed left operand (a prologue: cast(exp(C) / bcast(S)), as P in
+// P.V): each lane computes its runs of A's rows from C's f32 values and
+// S's row value and packs them as f16, and the matrix units compute the
+// accumulation; B's rows still load as vectors.
+// SYNC-LABEL: gpu.func @sync_prologue_k0
+// SYNC: math.exp
+// SYNC: arith.divf
+// SYNC: arith.truncf {{.*}} : f32 to f16
+// SYNC: nvgpu.mma.sync
+// SYNC: gpu.return
+// NOSYNC-LABEL: gpu.func @sync_prologue_k0
+// NOSYNC-NOT: nvgpu
+// NOSYNC: gpu.return
+tile.program @sync_prologue(%C: !tile.tensor<16x64xf32, input>,
+                   %Sm: !tile.tensor<16xf32, input>,
+                   %W: !tile.tensor<64x128xf16, input>,
+                   %S: !tile.tensor<16x128xf32, output>) attributes {tile.tile_sizes = {tile_n = 32, tile_k = 32}} {
+  %n = tile.var "n"
+  %k = tile.var "k"
+  %sn = tile.size "tile_n"
+  %sk = tile.size "tile_k"
+  %full = tile.full
+  %tn = tile.tile %n
+  %tk = tile.tile %k
+  %c = tile.load %C[%full, %tk] : !tile.tensor<16x64xf32, input> -> !tile.tile<[16, tile_k], f32>
+  %e = tile.exp %c : !tile.tile<[16, tile_k], f32>
+  %sm = tile.load %Sm[%full] : !tile.tensor<16xf32, input> -> !tile.tile<[16], f32>
+  %sb = tile.bcast %sm [1] : !tile.tile<[16], f32> -> !tile.tile<[16, tile_k], f32>
+  %d = tile.div %e, %sb : !tile.tile<[16, tile_k], f32>
+  %h = tile.cast %d : !tile.tile<[16, tile_k], f32> -> !tile.tile<[16, tile_k], f16>
+  %w = tile.load %W[%tk, %tn] : !tile.tensor<64x128xf16, input> -> !tile.tile<[tile_k, tile_n], f16>
+  %mm = tile.matmul %h, %w : !tile.tile<[16, tile_k], f16>, !tile.tile<[tile_k, tile_n], f16> -> !tile.tile<[16, tile_n], f32>
+  %s = tile.load %S[%full, %tn] : !tile.tensor<16x128xf32, output> -> !tile.tile<[16, tile_n], f32>
+  %a = tile.add %s, %mm : !tile.tile<[16, tile_n], f32>
+  %st = tile.store %a, %S[%full, %tn] : !tile.tile<[16, tile_n], f32>, !tile.tensor<16x128xf32, output>
+  %lk = tile.loop %k = 0 to 64 step %sk body %st
+  %ln = tile.loop %n = 0 to 128 step %sn body %lk
+  tile.yield %ln
+}
+
+// -----
+
+// A left operand holding a reduction is no prologue for the matrix units
+// (each element would repeat the sum): the vector units compute it.
+// SYNC-LABEL: gpu.func @sync_reduced_operand_k0
+// SYNC-NOT: nvgpu.mma.sync
+// SYNC: gpu.return
+tile.program @sync_reduced_operand(%C: !tile.tensor<16x64x4xf32, input>,
+                   %W: !tile.tensor<64x128xf16, input>,
+                   %S: !tile.tensor<16x128xf32, output>) attributes {tile.tile_sizes = {tile_n = 32, tile_k = 32}} {
+  %n = tile.var "n"
+  %k = tile.var "k"
+  %sn = tile.size "tile_n"
+  %sk = tile.size "tile_k"
+  %full = tile.full
+  %tn = tile.tile %n
+  %tk = tile.tile %k
+  %c = tile.load %C[%full, %tk, %full] : !tile.tensor<16x64x4xf32, input> -> !tile.tile<[16, tile_k, 4], f32>
+  %r = tile.rsum %c, 2 : !tile.tile<[16, tile_k, 4], f32> -> !tile.tile<[16, tile_k], f32>
+  %h = tile.cast %r : !tile.tile<[16, tile_k], f32> -> !tile.tile<[16, tile_k], f16>
+  %w = tile.load %W[%tk, %tn] : !tile.tensor<64x128xf16, input> -> !tile.tile<[tile_k, tile_n], f16>
+  %mm = tile.matmul %h, %w : !tile.tile<[16, tile_k], f16>, !tile.tile<[tile_k, tile_n], f16> -> !tile.tile<[16, tile_n], f32>
+  %s = tile.load %S[%full, %tn] : !tile.tensor<16x128xf32, output> -> !tile.tile<[16, tile_n], f32>
+  %a = tile.add %s, %mm : !tile.tile<[16, tile_n], f32>
+  %st = tile.store %a, %S[%full, %tn] : !tile.tile<[16, tile_n], f32>, !tile.tensor<16x128xf32, output>
+  %lk = tile.loop %k = 0 to 64 step %sk body %st
+  %ln = tile.loop %n = 0 to 128 step %sn body %lk
+  tile.yield %ln
+}
