@@ -62,7 +62,15 @@ def ConvertLinalgToTile : Pass<"convert-linalg-to-tile", "::mlir::ModuleOp"> {
     converts to a `tile.matmul` whose left operand is that expression of
     loaded tiles (a named contraction such as `batch_matmul` is generalized
     first). The right operand takes only permutations, so that weights and
-    caches stay plain loads. A
+    caches stay plain loads. Every tile of the result's columns recomputes
+    the prologue, so it is fused only where the contraction has at most
+    `prologue-max-columns` (default 64, one matrix-unit warp tile)
+    columns: P.V with 64-wide heads, not a projection or Q.K^T. Measured on
+    an H100 (bench/results/h100-80gb-hbm3-2026-11-22-notes.md, seventh
+    run): falcon's P.V (n = 64) with its division fused, 78.1 -> 76.3 us for
+    vanilla; llama's (n = 128, two tiles) 60.4 -> 61.2; an RMS scaling or a
+    SiLU product recomputed per tile of a 4096-column projection made
+    prenorm and ffn 1.4-1.5x slower. A
     producer that reads an argument updated in place before the reader is
     not fused, nor one whose fused body would pass 64 ops (recomputing a
     producer read twice doubles its body). Before fusing, reshapes move
@@ -80,7 +88,11 @@ def ConvertLinalgToTile : Pass<"convert-linalg-to-tile", "::mlir::ModuleOp"> {
            "Fuse elementwise producers into their readers before converting">,
     Option<"prologues", "prologues", "bool", /*default=*/"true",
            "With fuse: also fuse elementwise producers into the left operand "
-           "of contractions">
+           "of contractions">,
+    Option<"prologueMaxColumns", "prologue-max-columns", "int64_t",
+           /*default=*/"64",
+           "Fuse a prologue only into contractions with at most this many "
+           "result columns (n): every tile of n recomputes it">
   ];
   let dependentDialects = ["::mlir::tileir::TileDialect"];
   let statistics = [

@@ -18,7 +18,9 @@
 //    prologue: a cast, a normalization, a softmax's division): the body
 //    becomes out + x * y with x computed (Contraction.cpp), and the
 //    `tile.matmul` reads x as a computed tile. The right operand takes only
-//    permutations, so that weights stay plain loads.
+//    permutations, so that weights stay plain loads. Each tile of the
+//    result's columns recomputes the prologue: only contractions with at
+//    most `prologue-max-columns` columns take one (P.V, not a projection).
 //
 // Named ops are generalized first, except fills and contractions, which
 // keep their form unless a transpose is fused into them. Then reshapes move
@@ -110,7 +112,7 @@ static bool keepsLeftLoops(const ContractionSides &sides, OpOperand &operand,
   return loops.contains(sides.m[0]) && loops.contains(sides.k);
 }
 
-static bool shouldFuse(OpOperand &operand, bool prologues) {
+static bool shouldFuse(OpOperand &operand, int64_t prologueMaxColumns) {
   auto consumer = dyn_cast<linalg::GenericOp>(operand.getOwner());
   auto producer = operand.get().getDefiningOp<linalg::GenericOp>();
   if (!consumer || !producer || consumer.isDpsInit(&operand) ||
@@ -126,7 +128,8 @@ static bool shouldFuse(OpOperand &operand, bool prologues) {
   // Into a contraction, only into its left operand (a prologue: the matmul
   // reads the computed operand; the right one stays loaded as it is).
   if (std::optional<ContractionSides> sides = matchContraction(consumer))
-    return prologues && llvm::is_contained(sides->lhsOperands, &operand) &&
+    return consumer.getStaticLoopRanges()[sides->n[0]] <= prologueMaxColumns &&
+           llvm::is_contained(sides->lhsOperands, &operand) &&
            isAllParallel(producer) && keepsLeftLoops(*sides, operand, producer);
   return !linalg::isaContractionOpInterface(consumer);
 }
@@ -135,7 +138,7 @@ static bool shouldFuse(OpOperand &operand, bool prologues) {
 /// and contractions, then the contractions that read a permutation (a
 /// transpose, named or generic), which `shouldFuse` will fold into them.
 static void generalize(func::FuncOp func, IRRewriter &rewriter,
-                       bool prologues) {
+                       int64_t prologueMaxColumns) {
   auto generalizeAll = [&](auto wanted) {
     SmallVector<linalg::LinalgOp> named;
     func.walk([&](linalg::LinalgOp op) {
@@ -160,7 +163,7 @@ static void generalize(func::FuncOp func, IRRewriter &rewriter,
                               input.getDefiningOp<linalg::GenericOp>();
                           return producer && isPermutationCopy(producer);
                         }) ||
-           (prologues && op.getNumDpsInputs() == 2 && [&] {
+           (prologueMaxColumns >= 0 && op.getNumDpsInputs() == 2 && [&] {
              auto producer =
                  op.getDpsInputs()[0].getDefiningOp<linalg::GenericOp>();
              return producer && isAllParallel(producer);
@@ -169,11 +172,11 @@ static void generalize(func::FuncOp func, IRRewriter &rewriter,
 }
 
 /// Fuses one producer into one consumer; false when none is left.
-static bool fuseOne(func::FuncOp func, IRRewriter &rewriter, bool prologues) {
+static bool fuseOne(func::FuncOp func, IRRewriter &rewriter, int64_t prologueMaxColumns) {
   OpOperand *found = nullptr;
   func.walk([&](linalg::GenericOp consumer) {
     for (OpOperand *input : consumer.getDpsInputOperands())
-      if (shouldFuse(*input, prologues)) {
+      if (shouldFuse(*input, prologueMaxColumns)) {
         found = input;
         return WalkResult::interrupt();
       }
@@ -248,12 +251,12 @@ static void propagateReshapes(func::FuncOp func) {
   (void)applyPatternsGreedily(func, std::move(patterns));
 }
 
-void linalg_to_tile::fuseElementwise(func::FuncOp func, bool prologues) {
+void linalg_to_tile::fuseElementwise(func::FuncOp func, int64_t prologueMaxColumns) {
   IRRewriter rewriter(func.getContext());
-  generalize(func, rewriter, prologues);
+  generalize(func, rewriter, prologueMaxColumns);
   propagateReshapes(func);
   // Each fusion erases the producer (or its private copy) once nothing
   // reads it: the last reader fuses the original.
-  while (fuseOne(func, rewriter, prologues)) {
+  while (fuseOne(func, rewriter, prologueMaxColumns)) {
   }
 }

@@ -122,9 +122,10 @@ std::optional<ContractionSides> matchContraction(linalg::LinalgOp op);
 
 /// Fuses elementwise producers into the linalg ops that read them
 /// (Fuse.cpp): recomputed in every non-contraction reader; into
-/// contractions permutations, and with `prologues` any elementwise producer
-/// of the left operand. Generalizes named ops it may fuse.
-void fuseElementwise(func::FuncOp func, bool prologues);
+/// contractions permutations, and any elementwise producer of the left
+/// operand of one with at most `prologueMaxColumns` result columns (n; -1:
+/// none). Generalizes named ops it may fuse.
+void fuseElementwise(func::FuncOp func, int64_t prologueMaxColumns);
 
 /// Plans the tensors and nests of `func` and groups their loops. Emits an
 /// error on the op that cannot be converted and fails.

@@ -1,6 +1,7 @@
 // RUN: tile-opt %s -split-input-file --convert-linalg-to-tile | FileCheck %s
 // RUN: tile-opt %s -split-input-file --convert-linalg-to-tile=fuse=false | FileCheck %s --check-prefix=NOFUSE
 // RUN: tile-opt %s -split-input-file --convert-linalg-to-tile=prologues=false | FileCheck %s --check-prefix=NOPRO
+// RUN: tile-opt %s -split-input-file --convert-linalg-to-tile=prologue-max-columns=8 | FileCheck %s --check-prefix=NARROW
 
 // An elementwise chain (exp, add, truncf) is one loop nest with one store.
 // CHECK-LABEL: tile.program @chain(
@@ -97,6 +98,10 @@ func.func @scores(%Q: tensor<4x2x8xf16>, %K: tensor<2x16x8xf16>) -> tensor<2x4x1
 // CHECK: tile.matmul %[[A2]], %{{.*}} : !tile.tile<[tile_i0, tile_r0], f32>, !tile.tile<[tile_r0, tile_i1], f32>
 // CHECK: tile.store {{.*}}, %result0[
 // CHECK-NOT: tile.store
+// With at most 8 columns, this 16-column matmul takes no prologue.
+// NARROW-LABEL: tile.program @scaled_matmul(
+// NARROW: tile.store {{.*}}, %t0[
+// NARROW: tile.matmul
 // NOPRO-LABEL: tile.program @scaled_matmul(
 // NOPRO: tile.mul
 // NOPRO: tile.store {{.*}}, %t0[
@@ -128,6 +133,9 @@ func.func @scaled_matmul(%A: tensor<4x8xf32>, %B: tensor<8x16xf32>) -> tensor<4x
 // CHECK: %[[V:.*]] = tile.load %arg2[
 // CHECK: tile.matmul %[[H]], %[[V]] : !tile.tile<[tile_i0, tile_i1, tile_r0], f16>, !tile.tile<[tile_i0, tile_r0, tile_i2], f16>
 // CHECK-NOT: tile.store {{.*}}, %t
+// NARROW-LABEL: tile.program @pv_prologue(
+// NARROW-NOT: intermediate
+// NARROW: tile.matmul
 // NOPRO-LABEL: tile.program @pv_prologue(
 // NOPRO: tile.store {{.*}}, %t0[
 // NOPRO: tile.matmul
