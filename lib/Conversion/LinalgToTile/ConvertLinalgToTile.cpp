@@ -68,8 +68,8 @@ struct ConvertLinalgToTilePass
         continue;
       }
       if (fuse)
-        linalg_to_tile::fuseElementwise(
-            func, prologues ? prologueMaxColumns : int64_t(-1));
+        linalg_to_tile::fuseElementwise(func, prologues ? prologueMaxColumns
+                                                        : int64_t(-1));
       FailureOr<ProgramOp> program = convertFuncToTileProgram(func);
       if (failed(program)) {
         failedAny = true;

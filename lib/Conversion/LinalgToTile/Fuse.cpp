@@ -172,7 +172,8 @@ static void generalize(func::FuncOp func, IRRewriter &rewriter,
 }
 
 /// Fuses one producer into one consumer; false when none is left.
-static bool fuseOne(func::FuncOp func, IRRewriter &rewriter, int64_t prologueMaxColumns) {
+static bool fuseOne(func::FuncOp func, IRRewriter &rewriter,
+                    int64_t prologueMaxColumns) {
   OpOperand *found = nullptr;
   func.walk([&](linalg::GenericOp consumer) {
     for (OpOperand *input : consumer.getDpsInputOperands())
@@ -251,7 +252,8 @@ static void propagateReshapes(func::FuncOp func) {
   (void)applyPatternsGreedily(func, std::move(patterns));
 }
 
-void linalg_to_tile::fuseElementwise(func::FuncOp func, int64_t prologueMaxColumns) {
+void linalg_to_tile::fuseElementwise(func::FuncOp func,
+                                     int64_t prologueMaxColumns) {
   IRRewriter rewriter(func.getContext());
   generalize(func, rewriter, prologueMaxColumns);
   propagateReshapes(func);
