@@ -19,12 +19,10 @@ using namespace mlir;
 using namespace mlir::tileir;
 using namespace mlir::tileir::linalg_to_tile;
 
-/// The loops the indexing map of `operand` walks.
-static SmallVector<unsigned> loopsOf(linalg::LinalgOp op, OpOperand *operand) {
-  AffineMap map = op.getMatchingIndexingMap(operand);
+SmallVector<unsigned> linalg_to_tile::getIndexedLoops(AffineMap map) {
   SmallVector<unsigned> loops;
-  for (unsigned j = 0; j < map.getNumResults(); ++j)
-    if (auto dim = dyn_cast<AffineDimExpr>(map.getResult(j)))
+  for (AffineExpr e : map.getResults())
+    if (auto dim = dyn_cast<AffineDimExpr>(e))
       loops.push_back(dim.getPosition());
   return loops;
 }
@@ -88,7 +86,7 @@ linalg_to_tile::matchContraction(linalg::LinalgOp op) {
       if (!isa<RankedTensorType>(operand->get().getType()))
         return std::optional<llvm::SmallSetVector<unsigned, 4>>();
       operands.push_back(operand);
-      for (unsigned l : loopsOf(op, operand))
+      for (unsigned l : getIndexedLoops(op.getMatchingIndexingMap(operand)))
         loops.insert(l);
     }
     return std::optional(loops);
@@ -97,7 +95,8 @@ linalg_to_tile::matchContraction(linalg::LinalgOp op) {
   auto ly = sideLoops(yArgs, sides.rhsOperands);
   if (!lx || !ly)
     return std::nullopt;
-  SmallVector<unsigned> outLoops = loopsOf(op, &init);
+  SmallVector<unsigned> outLoops =
+      getIndexedLoops(op.getMatchingIndexingMap(&init));
   unsigned numLoops = op.getNumLoops();
   for (unsigned l = 0; l < numLoops; ++l) {
     bool inX = lx->contains(l), inY = ly->contains(l),

@@ -203,7 +203,8 @@ private:
   /// side's body slice becomes the tile expression of its operand.
   FailureOr<Value> emitComputedContraction(Nest &nest, linalg::LinalgOp op,
                                            const ContractionSides &sides);
-  /// Stores out + lhs @ rhs (loops `outLoops` = batch..., m, n).
+  /// Stores out + lhs @ rhs (loops `outLoops` = batch..., m, n); operands of
+  /// different element types are both cast to the result's.
   FailureOr<Value> accumulateMatmul(Nest &nest, linalg::LinalgOp op, Value lhs,
                                     Value rhs, ArrayRef<unsigned> outLoops,
                                     const Access &outAccess);
@@ -370,7 +371,6 @@ FailureOr<Value> Emitter::emitContraction(
     const linalg::ContractionDimensions &dims) {
   OpOperand *lhsOperand = op.getDpsInputOperand(0);
   OpOperand *rhsOperand = op.getDpsInputOperand(1);
-  OpOperand &outOperand = op.getDpsInitsMutable()[0];
   const Access &lhsAccess = nest.accesses[0], &rhsAccess = nest.accesses[1];
   const Access &outAccess = nest.accesses[2];
 
@@ -392,19 +392,6 @@ FailureOr<Value> Emitter::emitContraction(
   };
   Value lhs = toCanonical(load(nest, lhsAccess), lhsOperand, lhsLoops);
   Value rhs = toCanonical(load(nest, rhsAccess), rhsOperand, rhsLoops);
-  Type outElement =
-      cast<RankedTensorType>(outOperand.get().getType()).getElementType();
-  auto castTo = [&](Value tile, Type element) -> Value {
-    auto type = cast<TileType>(tile.getType());
-    if (type.getElementType() == element)
-      return tile;
-    return CastOp::create(b, loc, type.withElementType(element), tile);
-  };
-  if (cast<TileType>(lhs.getType()).getElementType() !=
-      cast<TileType>(rhs.getType()).getElementType()) {
-    lhs = castTo(lhs, outElement);
-    rhs = castTo(rhs, outElement);
-  }
   return accumulateMatmul(nest, op, lhs, rhs, outLoops, outAccess);
 }
 
@@ -415,17 +402,28 @@ FailureOr<Value> Emitter::accumulateMatmul(Nest &nest, linalg::LinalgOp op,
   OpOperand &outOperand = op.getDpsInitsMutable()[0];
   Type outElement =
       cast<RankedTensorType>(outOperand.get().getType()).getElementType();
+  // Operands of different element types both become the result's.
+  auto elementOf = [](Value v) {
+    return cast<TileType>(v.getType()).getElementType();
+  };
+  if (elementOf(lhs) != elementOf(rhs)) {
+    auto castTo = [&](Value tile) -> Value {
+      auto type = cast<TileType>(tile.getType());
+      if (type.getElementType() == outElement)
+        return tile;
+      return CastOp::create(b, loc, type.withElementType(outElement), tile);
+    };
+    lhs = castTo(lhs);
+    rhs = castTo(rhs);
+  }
   SmallVector<TileDim> mmShape;
   for (unsigned l : outLoops)
     mmShape.push_back(loopDim(nest, l));
   Value mm = MatmulOp::create(b, loc, tileType(mmShape, outElement), lhs, rhs);
 
   // Accumulate into the output, in its dimension order.
-  AffineMap outMap = op.getMatchingIndexingMap(&outOperand);
-  SmallVector<unsigned> outTensorLoops;
-  for (unsigned j = 0; j < outMap.getNumResults(); ++j)
-    outTensorLoops.push_back(outMap.getDimPosition(j));
-  mm = toTensorOrder(mm, outLoops, outTensorLoops);
+  mm = toTensorOrder(mm, outLoops,
+                     getIndexedLoops(op.getMatchingIndexingMap(&outOperand)));
   Value acc = AddOp::create(b, loc, load(nest, outAccess), mm);
   return wrapInLoops(nest, store(nest, outAccess, acc));
 }
@@ -444,13 +442,6 @@ Emitter::emitComputedContraction(Nest &nest, linalg::LinalgOp op,
     }
     return nest.accesses[i];
   };
-  auto tensorLoops = [&](OpOperand *operand) {
-    AffineMap map = op.getMatchingIndexingMap(operand);
-    SmallVector<unsigned> loops;
-    for (unsigned j = 0; j < map.getNumResults(); ++j)
-      loops.push_back(map.getDimPosition(j));
-    return loops;
-  };
   // One operand: its inputs loaded into the side's loop space (its loops
   // in the matmul's order), its body slice converted there. The matmul's
   // own widening of f16 operands (extf) stays out: the tile matmul widens.
@@ -461,9 +452,11 @@ Emitter::emitComputedContraction(Nest &nest, linalg::LinalgOp op,
       shape.push_back(loopDim(nest, l));
     IRMapping mapping;
     for (OpOperand *operand : operands)
-      mapping.map(op.getMatchingBlockArgument(operand),
-                  toLoopSpace(nest, load(nest, accessOf(operand)),
-                              tensorLoops(operand), space));
+      mapping.map(
+          op.getMatchingBlockArgument(operand),
+          toLoopSpace(nest, load(nest, accessOf(operand)),
+                      getIndexedLoops(op.getMatchingIndexingMap(operand)),
+                      space));
     if (auto ext = value.getDefiningOp<arith::ExtFOp>())
       value = ext.getIn();
     return convertBodyValue(value, shape, mapping);
@@ -479,24 +472,7 @@ Emitter::emitComputedContraction(Nest &nest, linalg::LinalgOp op,
   FailureOr<Value> rhs = side(sides.y, sides.rhsOperands, rhsLoops);
   if (failed(rhs))
     return failure();
-  Type outElement =
-      cast<RankedTensorType>(op.getDpsInitsMutable()[0].get().getType())
-          .getElementType();
-  Value l = *lhs, r = *rhs;
-  auto elementOf = [](Value v) {
-    return cast<TileType>(v.getType()).getElementType();
-  };
-  if (elementOf(l) != elementOf(r)) {
-    auto castTo = [&](Value tile) -> Value {
-      auto type = cast<TileType>(tile.getType());
-      if (type.getElementType() == outElement)
-        return tile;
-      return CastOp::create(b, loc, type.withElementType(outElement), tile);
-    };
-    l = castTo(l);
-    r = castTo(r);
-  }
-  return accumulateMatmul(nest, op, l, r, outLoops,
+  return accumulateMatmul(nest, op, *lhs, *rhs, outLoops,
                           accessOf(&op.getDpsInitsMutable()[0]));
 }
 
@@ -534,11 +510,7 @@ FailureOr<Value> Emitter::emitLinalg(Nest &nest) {
     space.push_back(loopDim(nest, l));
 
   auto tensorLoops = [&](OpOperand *operand) {
-    AffineMap map = op.getMatchingIndexingMap(operand);
-    SmallVector<unsigned> loops;
-    for (unsigned j = 0; j < map.getNumResults(); ++j)
-      loops.push_back(map.getDimPosition(j));
-    return loops;
+    return getIndexedLoops(op.getMatchingIndexingMap(operand));
   };
 
   // Bind the body's input arguments to loaded tiles in loop space.

@@ -91,9 +91,8 @@ static bool keepsLeftLoops(const ContractionSides &sides, OpOperand &operand,
   auto consumer = cast<linalg::LinalgOp>(operand.getOwner());
   llvm::SmallDenseSet<unsigned> loops;
   auto addLoops = [&](AffineMap map) {
-    for (AffineExpr e : map.getResults())
-      if (auto dim = dyn_cast<AffineDimExpr>(e))
-        loops.insert(dim.getPosition());
+    for (unsigned l : getIndexedLoops(map))
+      loops.insert(l);
   };
   for (OpOperand *other : sides.lhsOperands)
     if (other != &operand)

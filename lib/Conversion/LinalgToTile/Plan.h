@@ -116,6 +116,10 @@ struct ContractionSides {
   unsigned k = 0;
 };
 
+/// The loops an indexing map walks, one per result that is a loop (each
+/// dimension of a projected permutation's tensor).
+SmallVector<unsigned> getIndexedLoops(AffineMap map);
+
 /// The sides of `op` when it is such a contraction with one m and one n
 /// loop (a named contraction generalized, or one with operand prologues).
 std::optional<ContractionSides> matchContraction(linalg::LinalgOp op);
