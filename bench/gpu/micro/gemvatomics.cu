@@ -3,6 +3,7 @@
 #include <cuda_fp16.h>
 #include <vector>
 #include <algorithm>
+#include <cstring>
 #define CK(x) do { cudaError_t e = (x); if (e != cudaSuccess) { printf("%s: %s\n", #x, cudaGetErrorString(e)); exit(1);} } while (0)
 // warp: 64 columns x kChunk rows (4 rows per load instruction, 8 lanes x 16 B per row).
 // ATOM: 0 = one atomic per lane, 1 = 32 atomics per lane (a 16x64 f32 tile per warp).
@@ -29,7 +30,18 @@ __global__ void readW(const uint4 *__restrict__ W, int N8, int K, int kChunk, in
     }
     float s = __low2float(acc) + __high2float(acc);
     if (ATOM == 0) atomicAdd(out + (c % 4096), s);
-    else {
+    else if (ATOM == 2) {
+      // 8 vector reductions of 4 floats per lane, a warp's 32 lanes on 512 contiguous bytes
+#pragma unroll
+      for (int i = 0; i < 8; ++i) {
+        float *a = out + (size_t)(i * 2 + lane / 16) * 12288 + tile * 64 + (lane % 16) * 4;
+        asm volatile("red.global.add.v4.f32 [%0], {%1, %2, %3, %4};" :: "l"(a), "f"(s), "f"(s + 1), "f"(s + 2), "f"(s + i) : "memory");
+      }
+    } else if (ATOM == 3) {
+      // 32 scalar atomics per lane, each warp instruction on 128 contiguous bytes
+#pragma unroll
+      for (int i = 0; i < 32; ++i) atomicAdd(out + (size_t)(i / 2) * 12288 + tile * 64 + (i % 2) * 32 + lane, s + i);
+    } else {
 #pragma unroll
       for (int i = 0; i < 32; ++i) atomicAdd(out + (size_t)(i % 16) * 12288 + tile * 64 + (lane % 8) * 8 + (i / 16) * 4 + lane / 8, s + i);
     }
@@ -57,20 +69,33 @@ void run(const char *label, const uint4 *W, int N, int K, int kChunk, int wpb, i
   printf("%-10s unroll=%2d atom=%d chunk=%4d wpb=%d warps/SM=%2d items=%5d blocks=%5d %s: %6.1f us %.2f TB/s\n", label, U, A, kChunk, wpb,
          perSM * wpb, items, blocks, persistent ? "persist" : "grid   ", us, (double)N * K * 2 / us / 1e6);
 }
-int main() {
+// Usage: gemvatomics occupancy   (occupancy caps, persistent grid; 32 scattered atomics per lane)
+//        gemvatomics atomics     (scattered, vector and coalesced atomic epilogues)
+int main(int argc, char **argv) {
+  bool occupancy = argc > 1 && !strcmp(argv[1], "occupancy");
   int N = 12288, K = 4096;
   uint4 *W; float *out;
   CK(cudaMalloc(&W, (size_t)N * K * 2)); CK(cudaMalloc(&out, 16 * 12288 * 4));
   CK(cudaMemset(W, 0x11, (size_t)N * K * 2));
-  for (int chunk : {128, 256, 512, 1024})
-    for (int smem : {0, 40 * 1024, 24 * 1024}) // 0: full occupancy; 40K: 5 blocks of 4 warps; 24K ~ 8 blocks
-      for (bool pers : {false, true}) {
-        run<8, 0>("u8a0", W, N, K, chunk, 4, smem, pers, out);
-        run<8, 1>("u8a32", W, N, K, chunk, 4, smem, pers, out);
-      }
-  for (int chunk : {256, 512, 1024}) for (bool pers : {false, true}) {
-    run<16, 1>("u16a32", W, N, K, chunk, 4, 40 * 1024, pers, out);
-    run<4, 1>("u4a32", W, N, K, chunk, 4, 40 * 1024, pers, out);
+  if (occupancy) {
+    for (int chunk : {128, 256, 512, 1024})
+      for (int smem : {0, 40 * 1024, 24 * 1024}) // 0: full occupancy; 40K: 5 blocks of 4 warps; 24K ~ 8 blocks
+        for (bool pers : {false, true}) {
+          run<8, 0>("u8a0", W, N, K, chunk, 4, smem, pers, out);
+          run<8, 1>("u8a32", W, N, K, chunk, 4, smem, pers, out);
+        }
+    for (int chunk : {256, 512, 1024}) for (bool pers : {false, true}) {
+      run<16, 1>("u16a32", W, N, K, chunk, 4, 40 * 1024, pers, out);
+      run<4, 1>("u4a32", W, N, K, chunk, 4, 40 * 1024, pers, out);
+    }
+    return 0;
   }
+  for (int chunk : {128, 256, 512})
+    for (int smem : {0, 40 * 1024}) {
+      run<8, 0>("u8a0", W, N, K, chunk, 4, smem, false, out);
+      run<8, 1>("u8a32", W, N, K, chunk, 4, smem, false, out);
+      run<8, 2>("u8v4", W, N, K, chunk, 4, smem, false, out);
+      run<8, 3>("u8a32coal", W, N, K, chunk, 4, smem, false, out);
+    }
   return 0;
 }
