@@ -30,7 +30,9 @@ private:
 
   TileDim loopDim(const Nest &nest, unsigned l) {
     int cls = nest.loopClass[l];
-    if (cls < 0 || plan.classes[cls].unit)
+    if (cls < 0)
+      return TileDim::concrete(nest.extents[l]);
+    if (plan.classes[cls].unit)
       return TileDim::concrete(1);
     return TileDim::symbolic(
         StringAttr::get(ctx, "tile_" + plan.classes[cls].name));

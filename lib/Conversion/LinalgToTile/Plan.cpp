@@ -70,11 +70,44 @@ private:
 
   Plan plan;
   unsigned numTemps = 0;
+  /// The insert_slice each producer result is written through directly
+  /// (`findDirectInsert`).
+  DenseMap<Value, tensor::InsertSliceOp> directInserts;
   /// Slots already bound to a function result.
   llvm::SmallSet<unsigned, 8> resultSlots;
 };
 
 } // namespace
+
+/// The insert_slice whose copy the producer of its source can make itself,
+/// by writing its result straight into the destination region: an in-place
+/// update of an argument (a KV-cache append) with a source that is a fresh
+/// result of a linalg op (one that does not read its init) used only there,
+/// where the producer does not read the argument and nothing uses the
+/// argument between the producer and the insert (the write moves up to the
+/// producer). The loops of the sliced dimensions then run whole.
+static tensor::InsertSliceOp findDirectInsert(tensor::InsertSliceOp insert) {
+  auto dest = dyn_cast<BlockArgument>(insert.getDest());
+  auto result = dyn_cast<OpResult>(insert.getSource());
+  if (!dest || !result || !result.hasOneUse() ||
+      insert.getSourceType().getRank() != insert.getDestType().getRank() ||
+      !insert.hasUnitStride() ||
+      ShapedType::isDynamicShape(insert.getStaticOffsets()) ||
+      ShapedType::isDynamicShape(insert.getStaticSizes()))
+    return {};
+  auto producer = dyn_cast<linalg::LinalgOp>(result.getOwner());
+  if (!producer || isa<linalg::FillOp>(producer.getOperation()) ||
+      producer->getBlock() != insert->getBlock() ||
+      llvm::is_contained(producer->getOperands(), dest) ||
+      producer.payloadUsesValueFromOperand(
+          producer.getDpsInitOperand(result.getResultNumber())))
+    return {};
+  for (Operation *user : dest.getUsers())
+    if (user != insert && producer->isBeforeInBlock(user) &&
+        user->isBeforeInBlock(insert))
+      return {};
+  return insert;
+}
 
 unsigned Planner::slotForResult(Value result, Value init, bool readsInit) {
   if (init.getDefiningOp<tensor::EmptyOp>() || !readsInit) {
@@ -148,6 +181,10 @@ LogicalResult Planner::planLinalg(linalg::LinalgOp op) {
     nest.isReduction.push_back(it == utils::IteratorType::reduction);
   for (auto [result, init] :
        llvm::zip(op->getResults(), op.getDpsInitsMutable())) {
+    if (tensor::InsertSliceOp insert = directInserts.lookup(result)) {
+      nest.resultSlots.push_back(slotFor(insert.getDest()));
+      continue;
+    }
     bool reads = op.payloadUsesValueFromOperand(&init);
     nest.resultSlots.push_back(slotForResult(result, init.get(), reads));
   }
@@ -162,8 +199,20 @@ LogicalResult Planner::planLinalg(linalg::LinalgOp op) {
             : slotFor(operand.get());
     Access access{slot, {}};
     AffineMap map = op.getMatchingIndexingMap(&operand);
-    for (unsigned j = 0; j < map.getNumResults(); ++j)
-      access.dims.push_back(DimIndex::ofLoop(map.getDimPosition(j)));
+    tensor::InsertSliceOp insert;
+    if (op.isDpsInit(&operand))
+      insert = directInserts.lookup(op.getTiedOpResult(&operand));
+    for (unsigned j = 0; j < map.getNumResults(); ++j) {
+      unsigned loop = map.getDimPosition(j);
+      if (insert && insert.getStaticSizes()[j] != insert.getDestType().getDimSize(j)) {
+        // Written into the destination's slice: the loop runs whole.
+        access.dims.push_back(DimIndex::slice(insert.getStaticOffsets()[j],
+                                              insert.getStaticSizes()[j]));
+        nest.wholeLoops.push_back(loop);
+        continue;
+      }
+      access.dims.push_back(DimIndex::ofLoop(loop));
+    }
     nest.accesses.push_back(std::move(access));
   }
   plan.nests.push_back(std::move(nest));
@@ -224,6 +273,9 @@ LogicalResult Planner::planInsert(tensor::InsertSliceOp op) {
     slot = slotFor(destValue);
     plan.slots[slot].role = TensorRole::InOut;
     plan.slotOf[op.getResult()] = slot;
+    // The producer of the source wrote it in place already.
+    if (directInserts.count(op.getSource()))
+      return success();
   } else {
     slot = slotForResult(op.getResult(), destValue, /*readsInit=*/true);
   }
@@ -375,7 +427,7 @@ void Planner::groupLoops() {
   for (auto [n, nest] : llvm::enumerate(plan.nests))
     for (const Access &access : nest.accesses)
       for (auto [d, index] : llvm::enumerate(access.dims))
-        if (index.kind == DimIndex::Loop && nest.extents[index.loop] > 1)
+        if (index.kind == DimIndex::Loop && !nest.isUnrolled(index.loop))
           unite(nestBase[n] + index.loop, slotBase[access.slot] + d);
 
   // Number the classes in order of first appearance.
@@ -383,7 +435,7 @@ void Planner::groupLoops() {
   unsigned numParallel = 0, numReduction = 0;
   for (auto [n, nest] : llvm::enumerate(plan.nests)) {
     for (unsigned l = 0; l < nest.extents.size(); ++l) {
-      if (nest.extents[l] <= 1) {
+      if (nest.isUnrolled(l)) {
         nest.loopClass.push_back(-1);
         continue;
       }
@@ -439,6 +491,10 @@ FailureOr<Plan> Planner::run() {
         addSlot(nameAttr ? nameAttr.str() : "arg" + std::to_string(i),
                 arg.getType(), TensorRole::Input);
   }
+  func.walk([&](tensor::InsertSliceOp insert) {
+    if (findDirectInsert(insert))
+      directInserts[insert.getSource()] = insert;
+  });
   for (Operation &op : func.getBody().front())
     if (failed(planOp(op)))
       return failure();

@@ -67,12 +67,23 @@ struct Nest {
   SmallVector<int64_t> extents;
   /// Whether each loop is a reduction (Linalg).
   SmallVector<bool> isReduction;
+  /// Loops that are not iterated although their extent exceeds 1: every
+  /// tensor dimension they walk is indexed whole (tile.full), or by the slice
+  /// the loop's dimension of the result is written into (a producer that
+  /// writes straight into the region an insert_slice would copy it to).
+  SmallVector<unsigned> wholeLoops;
   SmallVector<Access> accesses;
   /// The slot of each result of `op` (Linalg, Reshape, Constant).
   SmallVector<unsigned> resultSlots;
-  /// The shared loop variable of each loop, or -1 for loops of extent 1,
-  /// which are not emitted (their dimensions are indexed with tile.full).
+  /// The shared loop variable of each loop, or -1 for loops of extent 1 and
+  /// whole loops, which are not emitted (their dimensions are indexed with
+  /// tile.full).
   SmallVector<int> loopClass;
+
+  /// Whether loop `l` is not iterated (extent 1, or whole).
+  bool isUnrolled(unsigned l) const {
+    return extents[l] <= 1 || llvm::is_contained(wholeLoops, l);
+  }
 };
 
 /// A loop variable shared by nests: its range is [0, extent).

@@ -338,3 +338,84 @@ func.func @batch(%a: tensor<2x4x8xf32>, %b: tensor<2x8x4xf32>) -> tensor<2x4x4xf
   %r = linalg.batch_matmul ins(%a, %b : tensor<2x4x8xf32>, tensor<2x8x4xf32>) outs(%f : tensor<2x4x4xf32>) -> tensor<2x4x4xf32>
   return %r : tensor<2x4x4xf32>
 }
+
+// -----
+
+// A computed tensor inserted into an argument in place (a KV-cache append of
+// the cast, transposed K): its producer writes straight into the slice, the
+// head-local row loop runs whole (tile.full on the source, const_tile on the
+// cache), and no copy is left.
+// CHECK-LABEL: tile.program @direct_insert(
+// CHECK-SAME: %[[KC:[a-zA-Z0-9]*]]: !tile.tensor<2x16x8xf16, inout>, %[[K:[a-zA-Z0-9]*]]: !tile.tensor<4x2x8xf32, input>)
+// CHECK: %[[F:.*]] = tile.full
+// CHECK: %[[L:.*]] = tile.load %[[K]][%[[F]], %{{.*}}, %{{.*}}] : !tile.tensor<4x2x8xf32, input> -> !tile.tile<[4, tile_i0, tile_i1], f32>
+// CHECK: %[[P:.*]] = tile.permute %[[L]] [1, 0, 2]
+// CHECK: %[[C:.*]] = tile.cast %[[P]] : !tile.tile<[tile_i0, 4, tile_i1], f32> -> !tile.tile<[tile_i0, 4, tile_i1], f16>
+// CHECK: %[[NEW:.*]] = tile.const_tile 12, 4
+// CHECK: tile.store %[[C]], %[[KC]][%{{.*}}, %[[NEW]], %{{.*}}]
+// CHECK-NOT: tile.store
+#perm102 = affine_map<(d0, d1, d2) -> (d1, d0, d2)>
+#id3 = affine_map<(d0, d1, d2) -> (d0, d1, d2)>
+func.func @direct_insert(%kc: tensor<2x16x8xf16>, %k: tensor<4x2x8xf32>) -> tensor<2x16x8xf16> {
+  %e = tensor.empty() : tensor<2x4x8xf16>
+  %kt = linalg.generic {indexing_maps = [#perm102, #id3], iterator_types = ["parallel", "parallel", "parallel"]} ins(%k : tensor<4x2x8xf32>) outs(%e : tensor<2x4x8xf16>) {
+  ^bb0(%a: f32, %o: f16):
+    %t = arith.truncf %a : f32 to f16
+    linalg.yield %t : f16
+  } -> tensor<2x4x8xf16>
+  %r = tensor.insert_slice %kt into %kc[0, 12, 0] [2, 4, 8] [1, 1, 1] : tensor<2x4x8xf16> into tensor<2x16x8xf16>
+  return %r : tensor<2x16x8xf16>
+}
+
+// -----
+
+// Must not write in place: the inserted tensor has another reader (it is
+// also returned), so it keeps its own tensor and the insert its copy.
+// CHECK-LABEL: tile.program @insert_source_read_twice(
+// CHECK: tile.exp
+// CHECK: tile.store %{{.*}}, %[[T:[a-zA-Z0-9]*]][
+// CHECK: %[[L:.*]] = tile.load %[[T]]
+// CHECK: tile.store %[[L]], %{{.*}}[%{{.*}}, %{{.*}}]
+func.func @insert_source_read_twice(%kc: tensor<8x4xf32>, %n: tensor<2x4xf32>) -> (tensor<8x4xf32>, tensor<2x4xf32>) {
+  %e = tensor.empty() : tensor<2x4xf32>
+  %x = linalg.exp ins(%n : tensor<2x4xf32>) outs(%e : tensor<2x4xf32>) -> tensor<2x4xf32>
+  %r = tensor.insert_slice %x into %kc[6, 0] [2, 4] [1, 1] : tensor<2x4xf32> into tensor<8x4xf32>
+  return %r, %x : tensor<8x4xf32>, tensor<2x4xf32>
+}
+
+// -----
+
+// Must not write in place: the cache is read between the producer and the
+// insert, and must still hold its old rows there.
+// CHECK-LABEL: tile.program @insert_dest_read_between(
+// CHECK: tile.exp
+// CHECK: tile.store %{{.*}}, %[[T:t[0-9]+]][
+// CHECK: tile.load %Kc
+// CHECK: %[[L:.*]] = tile.load %[[T]]
+// CHECK: tile.store %[[L]], %Kc[
+func.func @insert_dest_read_between(%Kc: tensor<8x4xf32> {tile.name = "Kc"}, %n: tensor<2x4xf32>) -> (tensor<8x4xf32> {tile.name = "Kc"}, tensor<8x4xf32>) {
+  %e = tensor.empty() : tensor<2x4xf32>
+  %x = linalg.exp ins(%n : tensor<2x4xf32>) outs(%e : tensor<2x4xf32>) -> tensor<2x4xf32>
+  %e8 = tensor.empty() : tensor<8x4xf32>
+  %y = linalg.exp ins(%Kc : tensor<8x4xf32>) outs(%e8 : tensor<8x4xf32>) -> tensor<8x4xf32>
+  %r = tensor.insert_slice %x into %Kc[6, 0] [2, 4] [1, 1] : tensor<2x4xf32> into tensor<8x4xf32>
+  return %r, %y : tensor<8x4xf32>, tensor<8x4xf32>
+}
+
+// -----
+
+// Must not write in place: the matmul accumulates into zeros, which the
+// cache's slice does not hold.
+// CHECK-LABEL: tile.program @insert_accumulation(
+// CHECK: tile.matmul
+// CHECK: tile.store %{{.*}}, %[[T:t[0-9]+]][
+// CHECK: %[[L:.*]] = tile.load %[[T]]
+// CHECK: tile.store %[[L]], %Kc[
+func.func @insert_accumulation(%Kc: tensor<8x4xf32> {tile.name = "Kc"}, %a: tensor<2x3xf32>, %b: tensor<3x4xf32>) -> (tensor<8x4xf32> {tile.name = "Kc"}) {
+  %zero = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<2x4xf32>
+  %z = linalg.fill ins(%zero : f32) outs(%e : tensor<2x4xf32>) -> tensor<2x4xf32>
+  %m = linalg.matmul ins(%a, %b : tensor<2x3xf32>, tensor<3x4xf32>) outs(%z : tensor<2x4xf32>) -> tensor<2x4xf32>
+  %r = tensor.insert_slice %m into %Kc[6, 0] [2, 4] [1, 1] : tensor<2x4xf32> into tensor<8x4xf32>
+  return %r : tensor<8x4xf32>
+}

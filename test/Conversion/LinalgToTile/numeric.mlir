@@ -2,12 +2,12 @@
 // program computes what the linalg function computes (exact arithmetic, with
 // default tile sizes and with every loop element by element).
 // RUN: tile-opt %s --convert-linalg-to-tile -o %t.mlir
-// RUN: for f in elementwise reductions contractions layout slices softmax; do \
+// RUN: for f in elementwise reductions contractions layout slices inserts softmax; do \
 // RUN:   tile-run %t.mlir --entry $f --reference %s --init "x=uniform(0.5, 2)" || exit 1; \
 // RUN:   tile-run %t.mlir --entry $f --reference %s --init "x=uniform(0.5, 2)" --max-tile-size 1 --seed 9 || exit 1; \
 // RUN: done | FileCheck %s
 // CHECK-NOT: MISMATCH
-// CHECK-COUNT-12: PASS
+// CHECK-COUNT-14: PASS
 
 #id2 = affine_map<(d0, d1) -> (d0, d1)>
 #row = affine_map<(d0, d1) -> (d0)>
@@ -104,6 +104,29 @@ func.func @slices(%x: tensor<4x8xf32> {tile.name = "x"}, %c: tensor<4x16xf32>) -
   %u = tensor.insert_slice %x into %c[0, 4] [4, 8] [1, 1] : tensor<4x8xf32> into tensor<4x16xf32>
   %v = tensor.insert_slice %k into %u[0, 14] [4, 2] [1, 1] : tensor<4x2xf32> into tensor<4x16xf32>
   return %v, %s : tensor<4x16xf32>, tensor<2x8xf32>
+}
+
+// Computed tensors inserted into arguments in place, written by their
+// producers straight into the slices: a scaled (broadcast) row block, and
+// the exp of x transposed into the last columns of s.
+#cols = affine_map<(d0, d1) -> (d1)>
+#swap = affine_map<(d0, d1) -> (d1, d0)>
+func.func @inserts(%x: tensor<4x8xf32> {tile.name = "x"}, %g: tensor<8xf32>, %c: tensor<8x16xf32>, %s: tensor<8x10xf32>) -> (tensor<8x16xf32>, tensor<8x10xf32>) {
+  %e = tensor.empty() : tensor<4x8xf32>
+  %y = linalg.generic {indexing_maps = [#id2, #cols, #id2], iterator_types = ["parallel", "parallel"]} ins(%x, %g : tensor<4x8xf32>, tensor<8xf32>) outs(%e : tensor<4x8xf32>) {
+  ^bb0(%a: f32, %b: f32, %o: f32):
+    %m = arith.mulf %a, %b : f32
+    linalg.yield %m : f32
+  } -> tensor<4x8xf32>
+  %u = tensor.insert_slice %y into %c[3, 5] [4, 8] [1, 1] : tensor<4x8xf32> into tensor<8x16xf32>
+  %e84 = tensor.empty() : tensor<8x4xf32>
+  %t = linalg.generic {indexing_maps = [#swap, #id2], iterator_types = ["parallel", "parallel"]} ins(%x : tensor<4x8xf32>) outs(%e84 : tensor<8x4xf32>) {
+  ^bb0(%a: f32, %o: f32):
+    %x2 = math.exp %a : f32
+    linalg.yield %x2 : f32
+  } -> tensor<8x4xf32>
+  %v = tensor.insert_slice %t into %s[0, 6] [8, 4] [1, 1] : tensor<8x4xf32> into tensor<8x10xf32>
+  return %u, %v : tensor<8x16xf32>, tensor<8x10xf32>
 }
 
 // linalg.softmax, decomposed.
