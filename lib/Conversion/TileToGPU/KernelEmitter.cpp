@@ -1422,6 +1422,11 @@ void Emitter::emitPerElementLoop(const StmtNode &loop) {
         for (unsigned tensor : written) {
           const StmtNode &store = *firstStore(tensor);
           for (Value flat : flats) {
+            if (kernel.zeroAccumulators.contains(tensor)) {
+              inits.push_back(arith::ConstantOp::create(
+                  b, loc, b.getF32FloatAttr(0.0f)));
+              continue;
+            }
             Value address = tensorOffset(store.access, shape.shape, flat);
             inits.push_back(toF32(
                 memref::LoadOp::create(b, loc, tensorArgs[tensor], address),

@@ -238,6 +238,18 @@ LogicalResult TileLowerToGPUPass::lower(ProgramOp program) {
           "has f64 tiles, which GPU kernels do not support");
 
   // Copies between tensors of one layout that can share a buffer.
+  // Tensors that nothing must clear: found before copies are elided, when
+  // every tensor still has its own first writer.
+  SmallVector<ArrayRef<int64_t>> shapes = llvm::map_to_vector(
+      body.getArguments(), [](BlockArgument arg) {
+        return cast<TensorRefType>(arg.getType()).getShape();
+      });
+  SmallVector<bool> startsZero = llvm::map_to_vector(roles, [](TensorRole r) {
+    return r == TensorRole::Intermediate || r == TensorRole::Output;
+  });
+  gpu_lowering::markZeroAccumulators(*plan, kernels, startsZero, aliases);
+  llvm::BitVector overwritten =
+      gpu_lowering::findOverwrittenTensors(*plan, kernels, shapes, aliases);
   auto bufferOf =
       llvm::to_vector(llvm::seq<unsigned>(0, body.getNumArguments()));
   if (elideCopies) {
@@ -283,6 +295,13 @@ LogicalResult TileLowerToGPUPass::lower(ProgramOp program) {
                     b.getStringAttr(stringifyTensorRole(type.getRole())));
     host.setArgAttr(i, "tile.shape", b.getDenseI64ArrayAttr(type.getShape()));
   }
+  // A buffer is overwritten when every tensor using it is.
+  llvm::BitVector bufferOverwritten(bufferOf.size(), true);
+  for (auto [tensor, buffer] : llvm::enumerate(bufferOf))
+    if (!overwritten.test(tensor))
+      bufferOverwritten.reset(buffer);
+  for (unsigned buffer : bufferOverwritten.set_bits())
+    host.setArgAttr(buffer, "tile.overwritten", b.getUnitAttr());
   if (scratchElements) {
     host.setArgAttr(hostArgs.size() - 1, "tile.name",
                     b.getStringAttr("__scratch"));

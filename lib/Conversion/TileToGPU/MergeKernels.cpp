@@ -354,6 +354,9 @@ private:
       std::optional<size_t> target;
       if (!first) {
         how = "unused";
+      } else if (host.getArgAttr(arg, "tile.overwritten")) {
+        // The lowering found that its first writer writes it whole.
+        how = "overwritten";
       } else if (*first > 0) {
         how = "start";
         target = 0;

@@ -17,6 +17,7 @@
 #include "TileDialect/IR/TileTypes.h"
 #include "TileDialect/Interpreter/Plan.h"
 
+#include "llvm/ADT/BitVector.h"
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/DenseSet.h"
 #include "llvm/ADT/STLFunctionalExtras.h"
@@ -124,6 +125,11 @@ struct Kernel {
   int64_t sharedElements = 0, sharedHalfElements = 0, scratchElements = 0;
   /// The tensors the kernel reads or writes, by argument number, ascending.
   llvm::SmallVector<unsigned> tensors;
+  /// Tensors that hold zeros when the kernel starts and that it accumulates
+  /// in registers in one element loop run once per block, touching them
+  /// nowhere else: the loop starts from zero instead of loading them
+  /// (`markZeroAccumulators`).
+  llvm::DenseSet<unsigned> zeroAccumulators;
 };
 
 struct PartitionOptions {
@@ -196,6 +202,27 @@ elideCopies(const interp::Plan &plan, std::vector<Kernel> &kernels,
             llvm::ArrayRef<TensorRole> roles, llvm::ArrayRef<ElementKind> kinds,
             llvm::ArrayRef<int64_t> numElements,
             llvm::ArrayRef<std::pair<unsigned, unsigned>> aliases);
+
+/// Fills `Kernel::zeroAccumulators` (InitialValues.cpp): for each tensor
+/// that starts as zeros (`startsZero`) and is not in `aliases`, the first of
+/// `kernels` that touches it, if that kernel is not a split accumulation and
+/// only touches the tensor as an element loop's accumulator (loaded before
+/// the loop, carried in registers, stored after it) in a loop that each
+/// block runs once.
+void markZeroAccumulators(
+    const interp::Plan &plan, llvm::MutableArrayRef<Kernel> kernels,
+    llvm::ArrayRef<bool> startsZero,
+    llvm::ArrayRef<std::pair<unsigned, unsigned>> aliases);
+
+/// The tensors whose starting contents no kernel can read
+/// (InitialValues.cpp): the first of `kernels` that touches each stores to
+/// every element of it (of shape `shapes[t]`) and loads none of it (a zero
+/// accumulator's load before its loop is no load). Tensors
+/// that `aliases` names are never overwritten.
+llvm::BitVector
+findOverwrittenTensors(const interp::Plan &plan, llvm::ArrayRef<Kernel> kernels,
+                       llvm::ArrayRef<llvm::ArrayRef<int64_t>> shapes,
+                       llvm::ArrayRef<std::pair<unsigned, unsigned>> aliases);
 
 } // namespace mlir::tileir::gpu_lowering
 

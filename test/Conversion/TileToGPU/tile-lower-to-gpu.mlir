@@ -11,9 +11,11 @@
 
 // Iterations write disjoint tiles of B: the loop becomes the grid (4 blocks),
 // the exp is computed and rounded to f16 per element, nothing is buffered.
+// B is written whole before anything reads it: its buffer is marked
+// tile.overwritten, and nothing clears it before a call.
 // CHECK-LABEL: func.func @parallel
 // CHECK-SAME: tile.name = "A", tile.role = "input"
-// CHECK-SAME: tile.name = "B", tile.role = "output"
+// CHECK-SAME: tile.name = "B", tile.overwritten, tile.role = "output"
 // CHECK-SAME: tile.tile_sizes = {tile_i = 16 : i64}
 // CHECK: gpu.launch_func @parallel_kernels::@parallel_k0 blocks in (%[[C4:.*]], %[[C1:.*]], %[[C1]]) threads in (%[[C256:.*]], %[[C1]], %[[C1]]) args(%arg0 : memref<64xf32>, %arg1 : memref<64xf16>)
 // CHECK: gpu.func @parallel_k0
@@ -43,22 +45,25 @@ tile.program @parallel(%A: !tile.tensor<64xf32, input>,
 // Every iteration accumulates into all of S: the loop carries a dependence,
 // so it runs inside one block. Its body is one store that reads S only at
 // the element it writes: each thread runs all iterations for its elements,
-// the reduction inline, the accumulator in a register (loaded before the
-// loop, stored after it), with no buffer and one barrier at the end.
+// the reduction inline, the accumulator in a register (stored after the
+// loop), with no buffer and one barrier at the end. S starts as zeros and
+// no kernel touched it before: the loop starts from zero instead of loading
+// S (an inout S is loaded: @lanes), and S, written whole, is overwritten.
 // CHECK-LABEL: func.func @carried
+// CHECK-SAME: tile.name = "S", tile.overwritten, tile.role = "output"
 // CHECK: gpu.launch_func @carried_kernels::@carried_k0 blocks in (%[[ONE:.*]], %[[ONE]], %[[ONE]]) threads in (%c32,
 // CHECK: gpu.func @carried_k0
 // CHECK-NOT: workgroup
 // CHECK-NOT: gpu.block_id
 // CHECK: scf.for %[[E:.*]] = %thread_id_x to %c4 step %c32 {
-// CHECK: %[[S0:.*]] = memref.load %arg1
-// CHECK-NEXT: %[[S:.*]] = scf.for %{{.*}} = %c0 to %c64 step %c16 iter_args(%[[ACC:.*]] = %[[S0]]) -> (f32) {
+// CHECK-NOT: memref.load %arg1
+// CHECK: %[[S:.*]] = scf.for %{{.*}} = %c0 to %c64 step %c16 iter_args(%[[ACC:.*]] = %cst) -> (f32) {
 // CHECK-NOT: memref.store
 // CHECK-NOT: gpu.barrier
 // CHECK: %[[N:.*]] = arith.addf %[[ACC]], %{{.*}} : f32
 // CHECK-NEXT: scf.yield %[[N]] : f32
 // CHECK-NEXT: }
-// CHECK-NEXT: memref.store %[[S]], %arg1
+// CHECK: memref.store %[[S]], %arg1
 // CHECK-NEXT: }
 // CHECK-NEXT: gpu.barrier
 // CHECK-NEXT: gpu.return
@@ -193,7 +198,7 @@ tile.program @carried_seq(%A: !tile.tensor<4x64xf32, input>,
 // CHECK-NEXT: %[[E:.*]] = arith.extf %[[T]] : f16 to f32
 // CHECK-NEXT: scf.yield %[[N]], %[[E]] : f32, f32
 // CHECK-NEXT: }
-// CHECK-NEXT: memref.store %[[R]]#0, {{.*}} : memref<4xf32>
+// CHECK: memref.store %[[R]]#0, {{.*}} : memref<4xf32>
 // CHECK-NEXT: arith.truncf %[[R]]#1
 // CHECK-NEXT: memref.store {{.*}} : memref<4xf16>
 // CHECK-NEXT: }
@@ -488,7 +493,7 @@ tile.program @not_element_loop(%A: !tile.tensor<2x2x64xf32, input>,
 // loop, unrolled by 8 steps whose loads come first: per row one 16-byte
 // vector of X (the 8 steps' elements, shared by the row's lanes), per step
 // one 16-byte vector of W's row (shared by the column's lanes); no scalar
-// loads.
+// loads. S is inout: the accumulators start from its values (16 loads).
 // CHECK-LABEL: func.func @lanes
 // CHECK: blocks in (%c4, %c1, %c1) threads in (%c32, %c1, %c1)
 // CHECK: gpu.func @lanes_k0
@@ -542,7 +547,7 @@ tile.program @not_element_loop(%A: !tile.tensor<2x2x64xf32, input>,
 // NOSLICES-NEXT: gpu.barrier
 tile.program @lanes(%X: !tile.tensor<16x64xf16, input>,
                     %W: !tile.tensor<64x128xf16, input>,
-                    %S: !tile.tensor<16x128xf32, output>) attributes {tile.tile_sizes = {tile_n = 32, tile_k = 16}} {
+                    %S: !tile.tensor<16x128xf32, inout>) attributes {tile.tile_sizes = {tile_n = 32, tile_k = 16}} {
   %n = tile.var "n"
   %k = tile.var "k"
   %sn = tile.size "tile_n"
@@ -553,9 +558,9 @@ tile.program @lanes(%X: !tile.tensor<16x64xf16, input>,
   %x = tile.load %X[%full, %tk] : !tile.tensor<16x64xf16, input> -> !tile.tile<[16, tile_k], f16>
   %w = tile.load %W[%tk, %tn] : !tile.tensor<64x128xf16, input> -> !tile.tile<[tile_k, tile_n], f16>
   %mm = tile.matmul %x, %w : !tile.tile<[16, tile_k], f16>, !tile.tile<[tile_k, tile_n], f16> -> !tile.tile<[16, tile_n], f32>
-  %s = tile.load %S[%full, %tn] : !tile.tensor<16x128xf32, output> -> !tile.tile<[16, tile_n], f32>
+  %s = tile.load %S[%full, %tn] : !tile.tensor<16x128xf32, inout> -> !tile.tile<[16, tile_n], f32>
   %a = tile.add %s, %mm : !tile.tile<[16, tile_n], f32>
-  %st = tile.store %a, %S[%full, %tn] : !tile.tile<[16, tile_n], f32>, !tile.tensor<16x128xf32, output>
+  %st = tile.store %a, %S[%full, %tn] : !tile.tile<[16, tile_n], f32>, !tile.tensor<16x128xf32, inout>
   %lk = tile.loop %k = 0 to 64 step %sk body %st
   %ln = tile.loop %n = 0 to 128 step %sn body %lk
   tile.yield %ln
@@ -609,16 +614,16 @@ tile.program @lanes_transposed(%X: !tile.tensor<16x64xf16, input>,
 // CHECK: scf.if
 // CHECK-NEXT: memref.store
 tile.program @ragged_lanes(%A: !tile.tensor<5x16x8xf32, input>,
-                           %S: !tile.tensor<5x16xf32, output>) attributes {tile.tile_sizes = {tile_k = 4}} {
+                           %S: !tile.tensor<5x16xf32, inout>) attributes {tile.tile_sizes = {tile_k = 4}} {
   %k = tile.var "k"
   %sk = tile.size "tile_k"
   %full = tile.full
   %tk = tile.tile %k
   %a = tile.load %A[%full, %full, %tk] : !tile.tensor<5x16x8xf32, input> -> !tile.tile<[5, 16, tile_k], f32>
   %r = tile.rsum %a, 2 : !tile.tile<[5, 16, tile_k], f32> -> !tile.tile<[5, 16], f32>
-  %s = tile.load %S[%full, %full] : !tile.tensor<5x16xf32, output> -> !tile.tile<[5, 16], f32>
+  %s = tile.load %S[%full, %full] : !tile.tensor<5x16xf32, inout> -> !tile.tile<[5, 16], f32>
   %n = tile.add %s, %r : !tile.tile<[5, 16], f32>
-  %st = tile.store %n, %S[%full, %full] : !tile.tile<[5, 16], f32>, !tile.tensor<5x16xf32, output>
+  %st = tile.store %n, %S[%full, %full] : !tile.tile<[5, 16], f32>, !tile.tensor<5x16xf32, inout>
   %l = tile.loop %k = 0 to 8 step %sk body %st
   tile.yield %l
 }
@@ -760,4 +765,50 @@ tile.program @column_sums(%A: !tile.tensor<64x4xf32, input>,
   %st = tile.store %n, %S[%full] : !tile.tile<[4], f32>, !tile.tensor<4xf32, output>
   %l = tile.loop %i = 0 to 64 step %ti body %st
   tile.yield %l
+}
+
+// -----
+
+// Must not start from zero: an earlier kernel wrote S, so the accumulation
+// loads it before its loop. S is still overwritten (its first kernel writes
+// it whole and reads none of it). T is accumulated from zero (no kernel
+// touched it before), but only rows 0 and 1 of 4 are written: its other
+// rows must hold zeros, so it is not overwritten.
+// CHECK-LABEL: func.func @accumulate_after_write
+// CHECK-SAME: tile.name = "S", tile.overwritten, tile.role = "intermediate"
+// CHECK-NOT: tile.overwritten
+// CHECK-SAME: tile.name = "T", tile.role = "output"
+// CHECK: gpu.func @accumulate_after_write_k1
+// CHECK: %[[S0:.*]] = memref.load %arg1
+// CHECK: scf.for %{{.*}} iter_args(%{{.*}} = %[[S0]])
+// CHECK: gpu.func @accumulate_after_write_k2
+// CHECK-NOT: memref.load %arg1
+// CHECK: scf.for %{{.*}} iter_args(%{{.*}} = %cst)
+tile.program @accumulate_after_write(%A: !tile.tensor<4x64xf32, input>,
+                                     %S: !tile.tensor<4xf32, intermediate>,
+                                     %T: !tile.tensor<4xf32, output>) attributes {tile.tile_sizes = {tile_i = 16}} {
+  %i = tile.var "i"
+  %ti = tile.size "tile_i"
+  %t = tile.tile %i
+  %full = tile.full
+  %c0 = tile.const_tile 0, 1
+  %half = tile.const_tile 0, 2
+  %a0 = tile.load %A[%full, %c0] : !tile.tensor<4x64xf32, input> -> !tile.tile<[4, 1], f32>
+  %a0s = tile.squeeze %a0, 1 : !tile.tile<[4, 1], f32> -> !tile.tile<[4], f32>
+  %init = tile.store %a0s, %S[%full] : !tile.tile<[4], f32>, !tile.tensor<4xf32, intermediate>
+  %a = tile.load %A[%full, %t] : !tile.tensor<4x64xf32, input> -> !tile.tile<[4, tile_i], f32>
+  %s = tile.load %S[%full] : !tile.tensor<4xf32, intermediate> -> !tile.tile<[4], f32>
+  %r = tile.rsum %a, 1 : !tile.tile<[4, tile_i], f32> -> !tile.tile<[4], f32>
+  %n = tile.add %s, %r : !tile.tile<[4], f32>
+  %st = tile.store %n, %S[%full] : !tile.tile<[4], f32>, !tile.tensor<4xf32, intermediate>
+  %loop = tile.loop %i = 0 to 64 step %ti body %st
+  %ah = tile.load %A[%half, %t] : !tile.tensor<4x64xf32, input> -> !tile.tile<[2, tile_i], f32>
+  %th = tile.load %T[%half] : !tile.tensor<4xf32, output> -> !tile.tile<[2], f32>
+  %rh = tile.rsum %ah, 1 : !tile.tile<[2, tile_i], f32> -> !tile.tile<[2], f32>
+  %nh = tile.add %th, %rh : !tile.tile<[2], f32>
+  %sth = tile.store %nh, %T[%half] : !tile.tile<[2], f32>, !tile.tensor<4xf32, output>
+  %looph = tile.loop %i = 0 to 64 step %ti body %sth
+  %rest = tile.seq %loop, %looph
+  %all = tile.seq %init, %rest
+  tile.yield %all
 }
