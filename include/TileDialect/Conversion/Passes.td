@@ -21,7 +21,13 @@ def ConvertLinalgToTile : Pass<"convert-linalg-to-tile", "::mlir::ModuleOp"> {
     strides. Contractions become `tile.matmul`; reductions become
     accumulating stores; intermediates become intermediate tensors,
     arguments inputs, results outputs, and an `insert_slice` into an argument
-    that the function returns becomes a store into an `inout` tensor.
+    that the function returns becomes a store into an `inout` tensor. When
+    the inserted tensor is a fresh result of a linalg op (one that does not
+    read its init) that nothing else reads, and nothing uses the argument
+    between that op and the insert, the op writes straight into the slice
+    (its loops over the sliced dimensions run whole: `tile.full` on its
+    inputs, `tile.const_tile` on the argument) and no copy is left: the cast
+    of K into the KV cache is one statement.
 
     Loops over the same dimension of the same tensor share one loop variable
     and tile size across ops (`i0` / `tile_i0` for parallel dimensions, `r0` /
@@ -271,8 +277,12 @@ def TileMergeKernels : Pass<"tile-merge-kernels", "::mlir::ModuleOp"> {
     call). A buffer no launch touches is marked `"unused"`; one touched by
     the first and the last group, an output touched by the first group, one
     that may alias an input, and every buffer when a launch cannot join a
-    group are left to the caller. The runtime then clears only the
-    unmarked ones before every call (docs/Runtime.md, `zero once`).
+    group are left to the caller. A buffer the lowering marked
+    `tile.overwritten` (its first kernel writes all of it and reads none of
+    it, or reads only zeros it starts its accumulators from) needs no
+    clearing: it is marked `"overwritten"` and gets no member. The runtime
+    then clears only the unmarked ones before every call (docs/Runtime.md,
+    `zero once`).
   }];
   let options = [
     Option<"sharedMemoryBytes", "shared-memory", "int64_t", "49152",
