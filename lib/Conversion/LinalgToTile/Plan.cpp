@@ -204,7 +204,8 @@ LogicalResult Planner::planLinalg(linalg::LinalgOp op) {
       insert = directInserts.lookup(op.getTiedOpResult(&operand));
     for (unsigned j = 0; j < map.getNumResults(); ++j) {
       unsigned loop = map.getDimPosition(j);
-      if (insert && insert.getStaticSizes()[j] != insert.getDestType().getDimSize(j)) {
+      if (insert &&
+          insert.getStaticSizes()[j] != insert.getDestType().getDimSize(j)) {
         // Written into the destination's slice: the loop runs whole.
         access.dims.push_back(DimIndex::slice(insert.getStaticOffsets()[j],
                                               insert.getStaticSizes()[j]));

@@ -183,8 +183,7 @@ void gpu_lowering::markZeroAccumulators(
 }
 
 static LoopRange rangeOf(const GridLoop &loop) {
-  return {loop.var, loop.start, loop.start + loop.step * loop.trips,
-          loop.step};
+  return {loop.var, loop.start, loop.start + loop.step * loop.trips, loop.step};
 }
 
 llvm::BitVector gpu_lowering::findOverwrittenTensors(
@@ -197,8 +196,7 @@ llvm::BitVector gpu_lowering::findOverwrittenTensors(
     seen.set(a), seen.set(b);
   for (const Kernel &kernel : kernels) {
     Touches touches;
-    SmallVector<LoopRange> loops =
-        llvm::map_to_vector(kernel.grid, rangeOf);
+    SmallVector<LoopRange> loops = llvm::map_to_vector(kernel.grid, rangeOf);
     for (const KernelPart &part : kernel.parts) {
       if (part.loop)
         loops.push_back(rangeOf(*part.loop));

@@ -1423,8 +1423,8 @@ void Emitter::emitPerElementLoop(const StmtNode &loop) {
           const StmtNode &store = *firstStore(tensor);
           for (Value flat : flats) {
             if (kernel.zeroAccumulators.contains(tensor)) {
-              inits.push_back(arith::ConstantOp::create(
-                  b, loc, b.getF32FloatAttr(0.0f)));
+              inits.push_back(
+                  arith::ConstantOp::create(b, loc, b.getF32FloatAttr(0.0f)));
               continue;
             }
             Value address = tensorOffset(store.access, shape.shape, flat);

@@ -240,8 +240,8 @@ LogicalResult TileLowerToGPUPass::lower(ProgramOp program) {
   // Copies between tensors of one layout that can share a buffer.
   // Tensors that nothing must clear: found before copies are elided, when
   // every tensor still has its own first writer.
-  SmallVector<ArrayRef<int64_t>> shapes = llvm::map_to_vector(
-      body.getArguments(), [](BlockArgument arg) {
+  SmallVector<ArrayRef<int64_t>> shapes =
+      llvm::map_to_vector(body.getArguments(), [](BlockArgument arg) {
         return cast<TensorRefType>(arg.getType()).getShape();
       });
   SmallVector<bool> startsZero = llvm::map_to_vector(roles, [](TensorRole r) {
