@@ -33,7 +33,7 @@ struct LoopRange {
 
 /// What one kernel does to each tensor.
 struct Touches {
-  llvm::DenseSet<unsigned> loaded, stored, covered;
+  llvm::DenseSet<unsigned> loaded, covered;
 };
 } // namespace
 
@@ -91,7 +91,6 @@ static void collectTouches(const Plan &plan, unsigned id,
     llvm::DenseSet<unsigned> visited;
     collectLoads(plan, stmt.first, visited, out.loaded);
     unsigned tensor = stmt.access.tensor;
-    out.stored.insert(tensor);
     if (coversTensor(stmt.access, shapes[tensor], loops))
       out.covered.insert(tensor);
     return;
