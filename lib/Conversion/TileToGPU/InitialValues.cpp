@@ -37,18 +37,6 @@ struct Touches {
 };
 } // namespace
 
-static void collectLoads(const Plan &plan, unsigned id,
-                         llvm::DenseSet<unsigned> &visited,
-                         llvm::DenseSet<unsigned> &loaded) {
-  if (!visited.insert(id).second)
-    return;
-  const ExprNode &node = plan.exprs[id];
-  if (node.kind == ExprNode::Kind::Load)
-    loaded.insert(node.access.tensor);
-  for (unsigned operand : node.operands)
-    collectLoads(plan, operand, visited, loaded);
-}
-
 /// Whether the store `access`, run for every iteration of `loops`, writes
 /// every element of its tensor (of shape `shape`).
 static bool coversTensor(const Access &access, ArrayRef<int64_t> shape,
@@ -88,8 +76,10 @@ static void collectTouches(const Plan &plan, unsigned id,
   case StmtNode::Kind::Nop:
     return;
   case StmtNode::Kind::Store: {
-    llvm::DenseSet<unsigned> visited;
-    collectLoads(plan, stmt.first, visited, out.loaded);
+    SmallVector<const Access *> writes, reads;
+    collectAccesses(plan, id, writes, reads);
+    for (const Access *read : reads)
+      out.loaded.insert(read->tensor);
     unsigned tensor = stmt.access.tensor;
     if (coversTensor(stmt.access, shapes[tensor], loops))
       out.covered.insert(tensor);
@@ -140,11 +130,7 @@ static void collectAccumulators(const Plan &plan, const Kernel &kernel,
   collectAccesses(plan, stmt.first, writes, reads);
   llvm::SmallDenseSet<unsigned> carried;
   for (const Access *write : writes) {
-    bool moves = llvm::any_of(write->dims, [&](const DimIndex &dim) {
-      return dim.kind != DimIndex::Kind::Full &&
-             dim.kind != DimIndex::Kind::Const && dim.var == stmt.var;
-    });
-    if (moves)
+    if (movesWithLoop(*write, stmt.var))
       elsewhere.insert(write->tensor);
     else
       carried.insert(write->tensor);
@@ -157,28 +143,45 @@ static void collectAccumulators(const Plan &plan, const Kernel &kernel,
     ++carriers[tensor];
 }
 
+/// Calls `fn(k, tensors)` for each of `kernels` with the tensors (of
+/// `numTensors`) that kernel k touches first, except tensors `aliases`
+/// names: one that may share memory with another is written through both.
+static void
+forEachFirstTouch(ArrayRef<Kernel> kernels, unsigned numTensors,
+                  ArrayRef<std::pair<unsigned, unsigned>> aliases,
+                  llvm::function_ref<void(unsigned, ArrayRef<unsigned>)> fn) {
+  llvm::BitVector seen(numTensors);
+  for (auto [a, b] : aliases)
+    seen.set(a), seen.set(b);
+  for (auto [k, kernel] : llvm::enumerate(kernels)) {
+    SmallVector<unsigned> first;
+    for (unsigned tensor : kernel.tensors)
+      if (!seen.test(tensor)) {
+        seen.set(tensor);
+        first.push_back(tensor);
+      }
+    fn(k, first);
+  }
+}
+
 void gpu_lowering::markZeroAccumulators(
     const Plan &plan, MutableArrayRef<Kernel> kernels,
     ArrayRef<bool> startsZero,
     ArrayRef<std::pair<unsigned, unsigned>> aliases) {
-  llvm::BitVector seen(startsZero.size());
-  for (auto [a, b] : aliases)
-    seen.set(a), seen.set(b);
-  for (Kernel &kernel : kernels) {
-    llvm::DenseMap<unsigned, unsigned> carriers;
-    llvm::DenseSet<unsigned> elsewhere;
-    if (kernel.splitChunks == 1)
-      for (const KernelPart &part : kernel.parts)
-        collectAccumulators(plan, kernel, part.stmt, carriers, elsewhere);
-    for (unsigned tensor : kernel.tensors) {
-      if (seen.test(tensor))
-        continue;
-      seen.set(tensor);
-      if (startsZero[tensor] && carriers.lookup(tensor) == 1 &&
-          !elsewhere.contains(tensor))
-        kernel.zeroAccumulators.insert(tensor);
-    }
-  }
+  forEachFirstTouch(
+      kernels, startsZero.size(), aliases,
+      [&](unsigned k, ArrayRef<unsigned> tensors) {
+        Kernel &kernel = kernels[k];
+        llvm::DenseMap<unsigned, unsigned> carriers;
+        llvm::DenseSet<unsigned> elsewhere;
+        if (kernel.splitChunks == 1)
+          for (const KernelPart &part : kernel.parts)
+            collectAccumulators(plan, kernel, part.stmt, carriers, elsewhere);
+        for (unsigned tensor : tensors)
+          if (startsZero[tensor] && carriers.lookup(tensor) == 1 &&
+              !elsewhere.contains(tensor))
+            kernel.zeroAccumulators.insert(tensor);
+      });
 }
 
 static LoopRange rangeOf(const GridLoop &loop) {
@@ -189,29 +192,25 @@ llvm::BitVector gpu_lowering::findOverwrittenTensors(
     const Plan &plan, ArrayRef<Kernel> kernels,
     ArrayRef<ArrayRef<int64_t>> shapes,
     ArrayRef<std::pair<unsigned, unsigned>> aliases) {
-  llvm::BitVector overwritten(shapes.size()), seen(shapes.size());
-  // A tensor that may share memory with another is written through both.
-  for (auto [a, b] : aliases)
-    seen.set(a), seen.set(b);
-  for (const Kernel &kernel : kernels) {
-    Touches touches;
-    SmallVector<LoopRange> loops = llvm::map_to_vector(kernel.grid, rangeOf);
-    for (const KernelPart &part : kernel.parts) {
-      if (part.loop)
-        loops.push_back(rangeOf(*part.loop));
-      collectTouches(plan, part.stmt, shapes, loops, touches);
-      if (part.loop)
-        loops.pop_back();
-    }
-    for (unsigned tensor : kernel.tensors) {
-      if (seen.test(tensor))
-        continue;
-      seen.set(tensor);
-      if ((!touches.loaded.contains(tensor) ||
-           kernel.zeroAccumulators.contains(tensor)) &&
-          touches.covered.contains(tensor))
-        overwritten.set(tensor);
-    }
-  }
+  llvm::BitVector overwritten(shapes.size());
+  forEachFirstTouch(kernels, shapes.size(), aliases,
+                    [&](unsigned k, ArrayRef<unsigned> tensors) {
+                      const Kernel &kernel = kernels[k];
+                      Touches touches;
+                      SmallVector<LoopRange> loops =
+                          llvm::map_to_vector(kernel.grid, rangeOf);
+                      for (const KernelPart &part : kernel.parts) {
+                        if (part.loop)
+                          loops.push_back(rangeOf(*part.loop));
+                        collectTouches(plan, part.stmt, shapes, loops, touches);
+                        if (part.loop)
+                          loops.pop_back();
+                      }
+                      for (unsigned tensor : tensors)
+                        if ((!touches.loaded.contains(tensor) ||
+                             kernel.zeroAccumulators.contains(tensor)) &&
+                            touches.covered.contains(tensor))
+                          overwritten.set(tensor);
+                    });
   return overwritten;
 }

@@ -1394,18 +1394,12 @@ void Emitter::emitPerElementLoop(const StmtNode &loop) {
   // of their first store: they stay in registers across the iterations
   // (loaded before, stored after). A region that moves with the loop is
   // stored in every iteration.
-  auto moves = [&](const Access &access) {
-    return llvm::any_of(access.dims, [&](const DimIndex &dim) {
-      return (dim.kind == DimIndex::Kind::Tile ||
-              dim.kind == DimIndex::Kind::Elem) &&
-             dim.var == loop.var;
-    });
-  };
   SmallVector<unsigned> written;
   for (unsigned leaf : leaves) {
     stores.push_back(&plan.stmts[leaf]);
     const Access &access = stores.back()->access;
-    if (!moves(access) && !llvm::is_contained(written, access.tensor))
+    if (!movesWithLoop(access, loop.var) &&
+        !llvm::is_contained(written, access.tensor))
       written.push_back(access.tensor);
   }
   const ExprNode &shape = plan.exprs[stores.front()->first];

@@ -50,6 +50,14 @@ static void postOrder(const Plan &plan, unsigned root,
   }
 }
 
+bool gpu_lowering::movesWithLoop(const Access &access, unsigned var) {
+  return llvm::any_of(access.dims, [&](const DimIndex &dim) {
+    return (dim.kind == DimIndex::Kind::Tile ||
+            dim.kind == DimIndex::Kind::Elem) &&
+           dim.var == var;
+  });
+}
+
 void gpu_lowering::collectAccesses(const Plan &plan, unsigned id,
                                    SmallVectorImpl<const Access *> &writes,
                                    SmallVectorImpl<const Access *> &reads) {

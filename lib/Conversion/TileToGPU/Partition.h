@@ -168,6 +168,10 @@ struct PartitionOptions {
 void collectSequence(const interp::Plan &plan, unsigned id,
                      llvm::SmallVectorImpl<unsigned> &out);
 
+/// Whether `access` indexes some dimension by loop variable `var` (its
+/// region moves with that loop's iterations).
+bool movesWithLoop(const interp::Access &access, unsigned var);
+
 /// The stores in statement `id` and the loads their values read.
 void collectAccesses(const interp::Plan &plan, unsigned id,
                      llvm::SmallVectorImpl<const interp::Access *> &writes,
