@@ -192,7 +192,8 @@ def TileLowerToGPU : Pass<"tile-lower-to-gpu", "::mlir::ModuleOp"> {
            "Split a kernel that is one accumulation loop S = S + g(k) into "
            "an f32 tensor, while it has fewer than min-blocks blocks, into "
            "up to this many chunks of iterations on separate blocks, added "
-           "with atomics (1: never)">,
+           "with atomics (1: never; a sum over 16 or more elements per "
+           "iteration, whose atomics are few, is not capped)">,
     Option<"fissionBlocks", "fission-blocks", "int64_t", "0",
            "Split a kernel with fewer blocks than this whose body below the "
            "grid is a sequence into one kernel per statement, under the same "

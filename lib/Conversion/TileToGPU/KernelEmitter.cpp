@@ -187,6 +187,21 @@ private:
   void emitStore(unsigned id);
   /// Writes `v` (f32) as element `flat` of the region `store` writes.
   void storeElement(const StmtNode &store, Value v, Value flat);
+  /// Stores `values` at the lanes `flats` (those `valid`, see
+  /// forEachLaneGroup): the rows of a lane block whose runs are aligned
+  /// vectors in the tensor as vector stores of up to 16 bytes, else element
+  /// by element.
+  void storeLanes(const StmtNode &store, ValueRange values, ValueRange flats,
+                  ValueRange valid);
+  /// The elements `store` writes at the lanes `flats`, loaded as
+  /// `storeLanes` stores them, in f32.
+  Lanes loadLanes(const StmtNode &store, ValueRange flats, ValueRange valid);
+  /// The vector width (elements) in which the lanes `flats` of `store`'s
+  /// region load and store: the widest power of two up to 16 bytes that
+  /// divides the rows of their lane block, when those rows are aligned
+  /// vectors in the tensor; else 1.
+  int64_t laneRunWidth(const StmtNode &store, ValueRange flats,
+                       ValueRange valid) const;
   /// Matmul `id` of `StoreBuffers::mma` with gpu.subgroup_mma ops (wmma on
   /// NVIDIA): one warp per 16x16 result tile, from the f16 operand buffers
   /// into the f32 result buffer.
@@ -1289,6 +1304,74 @@ void Emitter::storeElement(const StmtNode &store, Value v, Value flat) {
                           tensorArgs[store.access.tensor], address);
 }
 
+int64_t Emitter::laneRunWidth(const StmtNode &store, ValueRange flats,
+                              ValueRange valid) const {
+  const LaneBlock *block = getBlockOf(flats);
+  int64_t bytes =
+      vectorElementBytes(b.getContext(), tensorKinds[store.access.tensor]);
+  ArrayRef<int64_t> shape = plan.exprs[store.first].shape;
+  if (!block || !valid.empty() || !bytes || shape.empty() ||
+      shape.back() % block->width != 0 ||
+      !accessRuns(store.access, block->width))
+    return 1;
+  int64_t width = 16 / bytes;
+  while (width > 1 && block->width % width != 0)
+    width /= 2;
+  return width;
+}
+
+void Emitter::storeLanes(const StmtNode &store, ValueRange values,
+                         ValueRange flats, ValueRange valid) {
+  int64_t width = laneRunWidth(store, flats, valid);
+  if (width == 1) {
+    for (unsigned i = 0; i < flats.size(); ++i)
+      ifValid(valid, i, [&] { storeElement(store, values[i], flats[i]); });
+    return;
+  }
+  ElementKind kind = tensorKinds[store.access.tensor];
+  int64_t bytes = vectorElementBytes(b.getContext(), kind);
+  auto type = VectorType::get({width}, getStorageType(b.getContext(), kind));
+  for (unsigned i = 0; i < flats.size(); i += width) {
+    SmallVector<Value> run;
+    for (unsigned j = 0; j < width; ++j)
+      run.push_back(fromF32(values[i + j], kind));
+    Value vec = vector::FromElementsOp::create(b, loc, type, run);
+    Value address =
+        tensorOffset(store.access, plan.exprs[store.first].shape, flats[i]);
+    vector::StoreOp::create(b, loc, vec, tensorArgs[store.access.tensor],
+                            ValueRange{address}, /*nontemporal=*/false,
+                            /*alignment=*/llvm::MaybeAlign(width * bytes));
+  }
+}
+
+Lanes Emitter::loadLanes(const StmtNode &store, ValueRange flats,
+                         ValueRange valid) {
+  int64_t width = laneRunWidth(store, flats, valid);
+  ElementKind kind = tensorKinds[store.access.tensor];
+  ArrayRef<int64_t> shape = plan.exprs[store.first].shape;
+  Value memref = tensorArgs[store.access.tensor];
+  Lanes values;
+  if (width == 1) {
+    for (Value flat : flats)
+      values.push_back(toF32(
+          memref::LoadOp::create(b, loc, memref,
+                                 tensorOffset(store.access, shape, flat)),
+          kind));
+    return values;
+  }
+  int64_t bytes = vectorElementBytes(b.getContext(), kind);
+  auto type = VectorType::get({width}, getStorageType(b.getContext(), kind));
+  for (unsigned i = 0; i < flats.size(); i += width) {
+    Value vec = vector::LoadOp::create(
+        b, loc, type, memref,
+        ValueRange{tensorOffset(store.access, shape, flats[i])},
+        /*nontemporal=*/false, /*alignment=*/llvm::MaybeAlign(width * bytes));
+    for (int64_t j = 0; j < width; ++j)
+      values.push_back(toF32(vector::ExtractOp::create(b, loc, vec, j), kind));
+  }
+  return values;
+}
+
 void Emitter::emitSplitAccumulation(const StmtNode &loop) {
   const StmtNode &store = plan.stmts[loop.first];
   const ExprNode &value = plan.exprs[store.first];
@@ -1414,18 +1497,11 @@ void Emitter::emitPerElementLoop(const StmtNode &loop) {
       [&](ValueRange flats, ValueRange valid) {
         SmallVector<Value> inits;
         for (unsigned tensor : written) {
-          const StmtNode &store = *firstStore(tensor);
-          for (Value flat : flats) {
-            if (kernel.zeroAccumulators.contains(tensor)) {
-              inits.push_back(
-                  arith::ConstantOp::create(b, loc, b.getF32FloatAttr(0.0f)));
-              continue;
-            }
-            Value address = tensorOffset(store.access, shape.shape, flat);
-            inits.push_back(toF32(
-                memref::LoadOp::create(b, loc, tensorArgs[tensor], address),
-                tensorKinds[tensor]));
+          if (kernel.zeroAccumulators.contains(tensor)) {
+            inits.append(flats.size(), constant(0.0));
+            continue;
           }
+          llvm::append_range(inits, loadLanes(*firstStore(tensor), flats, valid));
         }
         unsigned n = flats.size();
         auto iterations = scf::ForOp::create(
@@ -1437,9 +1513,7 @@ void Emitter::emitPerElementLoop(const StmtNode &loop) {
               for (const StmtNode *store : stores) {
                 Lanes values = formula(store->first, flats);
                 if (!carried.count(store->access.tensor)) {
-                  for (unsigned i = 0; i < n; ++i)
-                    ifValid(valid, i,
-                            [&] { storeElement(*store, values[i], flats[i]); });
+                  storeLanes(*store, values, flats, valid);
                   continue;
                 }
                 ElementKind kind = tensorKinds[store->access.tensor];
@@ -1454,13 +1528,9 @@ void Emitter::emitPerElementLoop(const StmtNode &loop) {
               scf::YieldOp::create(b, loc, yields);
             });
         carried.clear();
-        for (unsigned t = 0; t < written.size(); ++t) {
-          const StmtNode &store = *firstStore(written[t]);
-          for (unsigned i = 0; i < n; ++i)
-            ifValid(valid, i, [&] {
-              storeElement(store, iterations.getResult(t * n + i), flats[i]);
-            });
-        }
+        for (unsigned t = 0; t < written.size(); ++t)
+          storeLanes(*firstStore(written[t]),
+                     iterations.getResults().slice(t * n, n), flats, valid);
       },
       block);
   gpu::BarrierOp::create(b, loc);

@@ -527,6 +527,10 @@ private:
 
 } // namespace
 
+/// Elements a split sum adds per accumulated element and iteration from
+/// which its chunks are not capped by `split-k`.
+static constexpr int64_t kWideSum = 16;
+
 /// Loop statement `id` as a grid loop.
 static GridLoop gridLoopOf(const Plan &plan, unsigned id) {
   const StmtNode &loop = plan.stmts[id];
@@ -612,6 +616,14 @@ static Kernel buildKernel(const Plan &plan,
       int64_t wanted =
           (options.minBlocks + kernel.numBlocks - 1) / kernel.numBlocks;
       int64_t most = std::min<int64_t>(options.splitK, trips);
+      // A sum over at least `kWideSum` elements per iteration adds at most
+      // 1/kWideSum of what it reads atomically, whatever its chunks: it may
+      // use as many as reach `minBlocks` (a long chunk of such a sum is a
+      // chain of dependent loads on few blocks).
+      const ExprNode &g = plan.exprs[*addend];
+      if (g.kind == Kind::Reduce && g.reduceFn == ReduceFn::Sum &&
+          g.sizes[1] >= kWideSum)
+        most = trips;
       // At least `wanted` chunks where `split-k` allows: chunks of
       // trips / wanted iterations (the last one shorter), no more than
       // `split-k` of them.

@@ -7,7 +7,9 @@
 // RUN: tile-opt %s --split-input-file --tile-lower-to-gpu="fission-blocks=8" --canonicalize --cse | FileCheck %s --check-prefix=FISSION
 // RUN: tile-opt %s --split-input-file --tile-lower-to-gpu="split-k=2 thread-elements=64 min-blocks=8 tile-sizes=tile_k=4" --canonicalize --cse | FileCheck %s --check-prefix=SLICES
 // RUN: tile-opt %s --split-input-file --tile-lower-to-gpu="split-k=2 thread-elements=64 min-blocks=8 tile-sizes=tile_k=4 k-slices=1" --canonicalize --cse | FileCheck %s --check-prefix=NOSLICES
-// RUN: tile-opt %s --split-input-file --tile-lower-to-gpu="split-k=2 reduce-lanes=1" --canonicalize --cse | FileCheck %s --check-prefix=RSLICES
+// RUN: tile-opt %s --split-input-file --tile-lower-to-gpu="split-k=2 reduce-lanes=1 min-blocks=2" --canonicalize --cse | FileCheck %s --check-prefix=RSLICES
+// RUN: tile-opt %s --split-input-file --tile-lower-to-gpu="split-k=2 reduce-lanes=1" --canonicalize --cse | FileCheck %s --check-prefix=WIDE
+// RUN: tile-opt %s --split-input-file --tile-lower-to-gpu="split-k=2 reduce-lanes=1 tile-sizes=tile_i=8" --canonicalize --cse | FileCheck %s --check-prefix=NARROW
 
 // Iterations write disjoint tiles of B: the loop becomes the grid (4 blocks),
 // the exp is computed and rounded to f16 per element, nothing is buffered.
@@ -96,10 +98,10 @@ tile.program @parallel(%A: !tile.tensor<64xf32, input>,
 // RLANES: scf.for %{{.*}} = %thread_id_x to %c4 step %c64 {
 // RLANES-COUNT-16: memref.load %[[SH]]
 // RLANES: memref.atomic_rmw addf
-// With split-k=2 each block's chunk has 2 iterations: 2 slices of 4
-// threads (one element each) take one iteration each, their sums meet in
-// shared memory and are added atomically. (With split-k=4 a chunk is one
-// iteration: no slices, above.)
+// With min-blocks=2 two chunks suffice, so each block's chunk has 2
+// iterations: 2 slices of 4 threads (one element each) take one iteration
+// each, their sums meet in shared memory and are added atomically. (With 4
+// chunks a chunk is one iteration: no slices, above.)
 // RSLICES-LABEL: func.func @carried
 // RSLICES: blocks in (%c2, %c1, %c1) threads in (%c8, %c1, %c1)
 // RSLICES: gpu.func @carried_k0({{.*}}) workgroup(%[[SH:.*]] : memref<8xf32, #gpu.address_space<workgroup>>)
@@ -110,6 +112,17 @@ tile.program @parallel(%A: !tile.tensor<64xf32, input>,
 // RSLICES: scf.for %{{.*}} = %thread_id_x to %c4 step %c8 {
 // RSLICES-COUNT-2: memref.load %[[SH]]
 // RSLICES: memref.atomic_rmw addf
+// Each iteration sums 16 elements per element of S, so the atomic adds are
+// at most 1/16 of the loads whatever the chunks: split-k=2 does not cap the
+// chunks, and the 4 iterations reach 4 blocks toward the default min-blocks.
+// WIDE-LABEL: func.func @carried
+// WIDE: blocks in (%c4, %c1, %c1)
+// WIDE: memref.atomic_rmw addf
+// With 8-element tiles (8 iterations of 8 elements) the sum is narrow:
+// split-k=2 caps it at 2 chunks of 4 iterations (4 slices each).
+// NARROW-LABEL: func.func @carried
+// NARROW: blocks in (%c2, %c1, %c1) threads in (%c16, %c1, %c1)
+// NARROW: memref.atomic_rmw addf
 // Without element loops, the iterations run one after the other with the
 // reduction buffered in shared memory.
 // NOELEM-LABEL: gpu.func @carried_k0
@@ -493,12 +506,15 @@ tile.program @not_element_loop(%A: !tile.tensor<2x2x64xf32, input>,
 // loop, unrolled by 8 steps whose loads come first: per row one 16-byte
 // vector of X (the 8 steps' elements, shared by the row's lanes), per step
 // one 16-byte vector of W's row (shared by the column's lanes); no scalar
-// loads. S is inout: the accumulators start from its values (16 loads).
+// loads. S is inout: the accumulators start from its values, and end there:
+// each row of 8 lanes is two aligned 16-byte vectors of S (4 vector loads
+// before the loop, 4 vector stores after it, no scalar accesses of S).
 // CHECK-LABEL: func.func @lanes
 // CHECK: blocks in (%c4, %c1, %c1) threads in (%c32, %c1, %c1)
 // CHECK: gpu.func @lanes_k0
 // CHECK: scf.for %{{.*}} = %thread_id_x to %c32 step %c32 {
-// CHECK-COUNT-16: memref.load %arg2
+// CHECK-COUNT-4: vector.load %arg2[%{{.*}}] {alignment = 16 : i64} : memref<2048xf32>, vector<4xf32>
+// CHECK-NOT: memref.load %arg2
 // CHECK: scf.for %{{.*}} = %c0 to %c64 step %c16 iter_args({{.*}}) -> (f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32) {
 // CHECK: scf.for %{{.*}} = %c0 to %c2 step %c1 iter_args({{.*}}) -> (f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32) {
 // CHECK-NOT: memref.load
@@ -508,7 +524,10 @@ tile.program @not_element_loop(%A: !tile.tensor<2x2x64xf32, input>,
 // CHECK-NOT: memref.load
 // CHECK: arith.mulf {{.*}} fastmath<contract>
 // CHECK: scf.yield
-// CHECK-COUNT-16: memref.store
+// CHECK-NOT: memref.store
+// CHECK-COUNT-4: vector.store %{{.*}}, %arg2[%{{.*}}] {alignment = 16 : i64} : memref<2048xf32>, vector<4xf32>
+// CHECK-NOT: memref.store
+// CHECK: gpu.return
 // With one element per thread, 512 threads' worth of elements run on 256
 // threads, one after the other, each loading its own W element.
 // ONELANE-LABEL: func.func @lanes
