@@ -115,6 +115,10 @@ private:
   /// dimension: tensor loads as aligned vector loads where the layout
   /// allows, else element by element.
   Lanes elementRun(unsigned id, Value flat0, int64_t count);
+  /// `elementRun` of an elementwise op (unary, binary, cast) over runs of
+  /// its operands, or of a broadcast along the innermost dimension (one
+  /// element); nothing for other nodes and buffered ones.
+  std::optional<Lanes> elementwiseRun(unsigned id, Value flat0, int64_t count);
   /// Whether `elementRun(id, ., count)` loads vectors.
   bool loadsRun(unsigned id, int64_t count) const;
   /// Whether runs of `count` elements of the region `access` selects, each
@@ -1073,6 +1077,8 @@ Lanes Emitter::matrixUnitLanes(unsigned id, ValueRange flats,
 Lanes Emitter::elementRun(unsigned id, Value flat0, int64_t count) {
   const ExprNode &node = plan.exprs[id];
   if (!loadsRun(id, count)) {
+    if (std::optional<Lanes> v = elementwiseRun(id, flat0, count))
+      return *v;
     Lanes flats;
     for (int64_t i = 0; i < count; ++i)
       flats.push_back(add(flat0, index(i)));
@@ -1097,6 +1103,57 @@ Lanes Emitter::elementRun(unsigned id, Value flat0, int64_t count) {
       v.push_back(toF32(vector::ExtractOp::create(b, loc, vec, i), stored));
   }
   if (stored != node.elementKind)
+    for (Value &x : v)
+      x = round(x, node.elementKind);
+  return v;
+}
+
+std::optional<Lanes> Emitter::elementwiseRun(unsigned id, Value flat0,
+                                             int64_t count) {
+  const ExprNode &node = plan.exprs[id];
+  if ((buffers && buffers->nodes.count(id)) || node.shape.empty() ||
+      node.shape.back() % count != 0)
+    return std::nullopt;
+  Lanes v;
+  switch (node.kind) {
+  case Kind::Unary:
+    for (Value x : elementRun(node.operands[0], flat0, count))
+      v.push_back(unary(node.unaryFn, x));
+    break;
+  case Kind::Binary: {
+    Lanes x = elementRun(node.operands[0], flat0, count);
+    Lanes y = elementRun(node.operands[1], flat0, count);
+    for (auto [l, r] : llvm::zip_equal(x, y))
+      v.push_back(binary(node.binaryFn, l, r));
+    break;
+  }
+  case Kind::Cast:
+    v = elementRun(node.operands[0], flat0, count);
+    break;
+  case Kind::Alias:
+    return elementRun(node.operands[0], flat0, count);
+  case Kind::Gather: {
+    // A broadcast along the innermost dimension: the run is one source
+    // element (the run lies in one row of the copy's innermost dimension).
+    if (node.copies.size() != 1)
+      return std::nullopt;
+    const StridedCopy &copy = node.copies[0];
+    auto inner = llvm::find(copy.getDstStrides(), 1);
+    if (inner == copy.getDstStrides().end())
+      return std::nullopt;
+    unsigned d = inner - copy.getDstStrides().begin();
+    if (copy.getSrcStrides()[d] != 0 || copy.getShape()[d] % count != 0)
+      return std::nullopt;
+    Value source = index(0);
+    for (auto [extent, src, dst] : llvm::zip_equal(
+             copy.getShape(), copy.getSrcStrides(), copy.getDstStrides()))
+      source = add(source, mul(rem(div(flat0, dst), extent), src));
+    return Lanes(count, element(node.operands[0], source)[0]);
+  }
+  default:
+    return std::nullopt;
+  }
+  if (node.round)
     for (Value &x : v)
       x = round(x, node.elementKind);
   return v;

@@ -619,6 +619,53 @@ tile.program @lanes_transposed(%X: !tile.tensor<16x64xf16, input>,
 
 // -----
 
+// A computed left operand, exp(P) / R[row] * G[col] in f16: each row's run
+// of 8 steps loads P as two 16-byte vectors and R once (a broadcast along
+// the row is one element), then divides all 8 by it; G, broadcast along
+// the columns, varies within the run and is loaded element by element.
+// CHECK-LABEL: gpu.func @computed_lanes_k0
+// CHECK: scf.for %{{.*}} iter_args
+// CHECK: scf.for %{{.*}} iter_args
+// CHECK-COUNT-2: vector.load %arg0[%{{.*}}] {alignment = 16 : i64} : memref<1024xf32>, vector<4xf32>
+// CHECK-NOT: memref.load %arg0
+// CHECK-COUNT-8: math.exp
+// CHECK: %[[R:.*]] = memref.load %arg1
+// CHECK-NOT: memref.load %arg1
+// CHECK-COUNT-8: arith.divf %{{.*}}, %[[R]] : f32
+// CHECK-COUNT-8: memref.load %arg2
+tile.program @computed_lanes(%P: !tile.tensor<16x64xf32, input>,
+                    %R: !tile.tensor<16xf32, input>,
+                    %G: !tile.tensor<64xf32, input>,
+                    %W: !tile.tensor<64x128xf16, input>,
+                    %S: !tile.tensor<16x128xf32, output>) attributes {tile.tile_sizes = {tile_n = 32, tile_k = 16}} {
+  %n = tile.var "n"
+  %k = tile.var "k"
+  %sn = tile.size "tile_n"
+  %sk = tile.size "tile_k"
+  %full = tile.full
+  %tn = tile.tile %n
+  %tk = tile.tile %k
+  %p = tile.load %P[%full, %tk] : !tile.tensor<16x64xf32, input> -> !tile.tile<[16, tile_k], f32>
+  %e = tile.exp %p : !tile.tile<[16, tile_k], f32>
+  %r = tile.load %R[%full] : !tile.tensor<16xf32, input> -> !tile.tile<[16], f32>
+  %rb = tile.bcast %r [1] : !tile.tile<[16], f32> -> !tile.tile<[16, tile_k], f32>
+  %g = tile.load %G[%tk] : !tile.tensor<64xf32, input> -> !tile.tile<[tile_k], f32>
+  %gb = tile.bcast %g [0] : !tile.tile<[tile_k], f32> -> !tile.tile<[16, tile_k], f32>
+  %d = tile.div %e, %rb : !tile.tile<[16, tile_k], f32>
+  %m = tile.mul %d, %gb : !tile.tile<[16, tile_k], f32>
+  %h = tile.cast %m : !tile.tile<[16, tile_k], f32> -> !tile.tile<[16, tile_k], f16>
+  %w = tile.load %W[%tk, %tn] : !tile.tensor<64x128xf16, input> -> !tile.tile<[tile_k, tile_n], f16>
+  %mm = tile.matmul %h, %w : !tile.tile<[16, tile_k], f16>, !tile.tile<[tile_k, tile_n], f16> -> !tile.tile<[16, tile_n], f32>
+  %s = tile.load %S[%full, %tn] : !tile.tensor<16x128xf32, output> -> !tile.tile<[16, tile_n], f32>
+  %a = tile.add %s, %mm : !tile.tile<[16, tile_n], f32>
+  %st = tile.store %a, %S[%full, %tn] : !tile.tile<[16, tile_n], f32>, !tile.tensor<16x128xf32, output>
+  %lk = tile.loop %k = 0 to 64 step %sk body %st
+  %ln = tile.loop %n = 0 to 128 step %sn body %lk
+  tile.yield %ln
+}
+
+// -----
+
 // 80 elements on 32 threads take 3 lanes, and the last group runs past the
 // tile: those lanes compute the last element again (the index is clamped)
 // and store nothing.
