@@ -140,9 +140,10 @@ struct PartitionOptions {
   /// `StoreBuffers::mma`, those of element loops with lane blocks through
   /// `Kernel::matrixUnits`.
   bool mma = false;
-  /// Most chunks a split accumulation may use (1: never split). A kernel
-  /// is split only while it has fewer than `minBlocks` blocks, into as few
-  /// chunks as reach that.
+  /// Most chunks a split accumulation may use (1: never split; a sum over
+  /// 16 or more elements per iteration is capped by its iterations only). A
+  /// kernel is split only while it has fewer than `minBlocks` blocks, into
+  /// as few chunks as reach that.
   unsigned splitK = 1;
   int64_t minBlocks = 0;
   /// Most slices of a split accumulation's chunk per block
