@@ -1410,10 +1410,10 @@ Lanes Emitter::loadLanes(const StmtNode &store, ValueRange flats,
   Lanes values;
   if (width == 1) {
     for (Value flat : flats)
-      values.push_back(toF32(
-          memref::LoadOp::create(b, loc, memref,
-                                 tensorOffset(store.access, shape, flat)),
-          kind));
+      values.push_back(
+          toF32(memref::LoadOp::create(b, loc, memref,
+                                       tensorOffset(store.access, shape, flat)),
+                kind));
     return values;
   }
   int64_t bytes = vectorElementBytes(b.getContext(), kind);
@@ -1558,7 +1558,8 @@ void Emitter::emitPerElementLoop(const StmtNode &loop) {
             inits.append(flats.size(), constant(0.0));
             continue;
           }
-          llvm::append_range(inits, loadLanes(*firstStore(tensor), flats, valid));
+          llvm::append_range(inits,
+                             loadLanes(*firstStore(tensor), flats, valid));
         }
         unsigned n = flats.size();
         auto iterations = scf::ForOp::create(
