@@ -145,9 +145,14 @@ private:
   /// Elements flat0 .. flat0 + count - 1 of `id` (`computesHalf(id)`) as
   /// one vector of f16: `halfRun` when they load as one, else computed.
   Value halfOperandRun(unsigned id, Value flat0, int64_t count);
-  /// One aligned `vector.load` of `width` elements of the tensor `load`
-  /// reads, starting at tensor offset `offset`, in its storage type.
-  Value loadVector(const ExprNode &load, Value offset, int64_t width);
+  /// One aligned `vector.load` of `width` elements of tensor `tensor`,
+  /// starting at tensor offset `offset`, in its storage type.
+  Value loadVector(unsigned tensor, Value offset, int64_t width);
+  /// One aligned `vector.store` of the f32 `values`, in tensor `tensor`'s
+  /// storage type, at tensor offset `offset`.
+  void storeVector(unsigned tensor, Value offset, ValueRange values);
+  /// The source element of a copy's (gather's) element `flat`.
+  Value gatherSource(const StridedCopy &copy, Value flat);
   /// The load under `id` when `id` is the transpose (a permute swapping the
   /// last two dimensions) of an f16 load whose runs of 4 along its innermost
   /// dimension load as vectors: B^T of Q K^T, read along k.
@@ -783,13 +788,8 @@ Lanes Emitter::formula(unsigned id, ValueRange flats) {
   }
   case Kind::Gather: {
     const StridedCopy &copy = node.copies[0];
-    Lanes sources = perLane([&](unsigned i) {
-      Value source = index(0);
-      for (auto [extent, src, dst] : llvm::zip_equal(
-               copy.getShape(), copy.getSrcStrides(), copy.getDstStrides()))
-        source = add(source, mul(rem(div(flats[i], dst), extent), src));
-      return source;
-    });
+    Lanes sources =
+        perLane([&](unsigned i) { return gatherSource(copy, flats[i]); });
     return operand(0, sources);
   }
   case Kind::Alias:
@@ -886,7 +886,8 @@ Value Emitter::halfRun(unsigned id, Value flat0, int64_t count) {
   const ExprNode *node = &plan.exprs[id];
   while (node->kind == Kind::Alias)
     node = &plan.exprs[node->operands[0]];
-  return loadVector(*node, tensorOffset(node->access, node->shape, flat0),
+  return loadVector(node->access.tensor,
+                    tensorOffset(node->access, node->shape, flat0),
                     count);
 }
 
@@ -928,13 +929,35 @@ Value Emitter::halfOperandRun(unsigned id, Value flat0, int64_t count) {
                                         halves);
 }
 
-Value Emitter::loadVector(const ExprNode &load, Value offset, int64_t width) {
-  ElementKind stored = tensorKinds[load.access.tensor];
+Value Emitter::loadVector(unsigned tensor, Value offset, int64_t width) {
+  ElementKind stored = tensorKinds[tensor];
   auto type = VectorType::get({width}, getStorageType(b.getContext(), stored));
   int64_t bytes = vectorElementBytes(b.getContext(), stored);
-  return vector::LoadOp::create(b, loc, type, tensorArgs[load.access.tensor],
+  return vector::LoadOp::create(b, loc, type, tensorArgs[tensor],
                                 ValueRange{offset}, /*nontemporal=*/false,
                                 /*alignment=*/llvm::MaybeAlign(width * bytes));
+}
+
+void Emitter::storeVector(unsigned tensor, Value offset, ValueRange values) {
+  ElementKind stored = tensorKinds[tensor];
+  int64_t width = values.size();
+  auto type = VectorType::get({width}, getStorageType(b.getContext(), stored));
+  SmallVector<Value> elements;
+  for (Value v : values)
+    elements.push_back(fromF32(v, stored));
+  Value vec = vector::FromElementsOp::create(b, loc, type, elements);
+  int64_t bytes = vectorElementBytes(b.getContext(), stored);
+  vector::StoreOp::create(b, loc, vec, tensorArgs[tensor], ValueRange{offset},
+                          /*nontemporal=*/false,
+                          /*alignment=*/llvm::MaybeAlign(width * bytes));
+}
+
+Value Emitter::gatherSource(const StridedCopy &copy, Value flat) {
+  Value source = index(0);
+  for (auto [extent, src, dst] : llvm::zip_equal(
+           copy.getShape(), copy.getSrcStrides(), copy.getDstStrides()))
+    source = add(source, mul(rem(div(flat, dst), extent), src));
+  return source;
 }
 
 std::optional<unsigned> Emitter::transposedHalf(unsigned id) const {
@@ -1098,7 +1121,8 @@ Lanes Emitter::elementRun(unsigned id, Value flat0, int64_t count) {
   Value address = tensorOffset(node.access, node.shape, flat0);
   Lanes v;
   for (int64_t c = 0; c < count; c += width) {
-    Value vec = loadVector(node, add(address, index(c)), width);
+    Value vec =
+        loadVector(node.access.tensor, add(address, index(c)), width);
     for (int64_t i = 0; i < width; ++i)
       v.push_back(toF32(vector::ExtractOp::create(b, loc, vec, i), stored));
   }
@@ -1144,11 +1168,8 @@ std::optional<Lanes> Emitter::elementwiseRun(unsigned id, Value flat0,
     unsigned d = inner - copy.getDstStrides().begin();
     if (copy.getSrcStrides()[d] != 0 || copy.getShape()[d] % count != 0)
       return std::nullopt;
-    Value source = index(0);
-    for (auto [extent, src, dst] : llvm::zip_equal(
-             copy.getShape(), copy.getSrcStrides(), copy.getDstStrides()))
-      source = add(source, mul(rem(div(flat0, dst), extent), src));
-    return Lanes(count, element(node.operands[0], source)[0]);
+    return Lanes(count,
+                 element(node.operands[0], gatherSource(copy, flat0))[0]);
   }
   default:
     return std::nullopt;
@@ -1318,10 +1339,6 @@ bool Emitter::emitTransposedStore(const StmtNode &store) {
   int64_t blocks = 1;
   for (unsigned d : order)
     blocks *= d == a || d == c ? shape[d] / side : shape[d];
-  ElementKind stored = tensorKinds[store.access.tensor];
-  int64_t bytes = vectorElementBytes(b.getContext(), stored);
-  auto vectorType =
-      VectorType::get({side}, getStorageType(b.getContext(), stored));
   auto loop = scf::ForOp::create(b, loc, threadId, index(blocks),
                                  index(kernel.threads));
   OpBuilder::InsertionGuard guard(b);
@@ -1343,13 +1360,10 @@ bool Emitter::emitTransposedStore(const StmtNode &store) {
   for (int64_t i = 0; i < side; ++i) {
     SmallVector<Value> row;
     for (int64_t j = 0; j < side; ++j)
-      row.push_back(fromF32(columns[j][i], stored));
-    Value vec = vector::FromElementsOp::create(b, loc, vectorType, row);
+      row.push_back(columns[j][i]);
     Value flat = add(dstFirst, index(i * dst[a]));
-    Value address = tensorOffset(store.access, value.shape, flat);
-    vector::StoreOp::create(b, loc, vec, tensorArgs[store.access.tensor],
-                            ValueRange{address}, /*nontemporal=*/false,
-                            /*alignment=*/llvm::MaybeAlign(side * bytes));
+    storeVector(store.access.tensor,
+                tensorOffset(store.access, value.shape, flat), row);
   }
   return true;
 }
@@ -1385,20 +1399,11 @@ void Emitter::storeLanes(const StmtNode &store, ValueRange values,
       ifValid(valid, i, [&] { storeElement(store, values[i], flats[i]); });
     return;
   }
-  ElementKind kind = tensorKinds[store.access.tensor];
-  int64_t bytes = vectorElementBytes(b.getContext(), kind);
-  auto type = VectorType::get({width}, getStorageType(b.getContext(), kind));
-  for (unsigned i = 0; i < flats.size(); i += width) {
-    SmallVector<Value> run;
-    for (unsigned j = 0; j < width; ++j)
-      run.push_back(fromF32(values[i + j], kind));
-    Value vec = vector::FromElementsOp::create(b, loc, type, run);
-    Value address =
-        tensorOffset(store.access, plan.exprs[store.first].shape, flats[i]);
-    vector::StoreOp::create(b, loc, vec, tensorArgs[store.access.tensor],
-                            ValueRange{address}, /*nontemporal=*/false,
-                            /*alignment=*/llvm::MaybeAlign(width * bytes));
-  }
+  for (unsigned i = 0; i < flats.size(); i += width)
+    storeVector(
+        store.access.tensor,
+        tensorOffset(store.access, plan.exprs[store.first].shape, flats[i]),
+        values.slice(i, width));
 }
 
 Lanes Emitter::loadLanes(const StmtNode &store, ValueRange flats,
@@ -1416,13 +1421,9 @@ Lanes Emitter::loadLanes(const StmtNode &store, ValueRange flats,
                 kind));
     return values;
   }
-  int64_t bytes = vectorElementBytes(b.getContext(), kind);
-  auto type = VectorType::get({width}, getStorageType(b.getContext(), kind));
   for (unsigned i = 0; i < flats.size(); i += width) {
-    Value vec = vector::LoadOp::create(
-        b, loc, type, memref,
-        ValueRange{tensorOffset(store.access, shape, flats[i])},
-        /*nontemporal=*/false, /*alignment=*/llvm::MaybeAlign(width * bytes));
+    Value vec = loadVector(store.access.tensor,
+                           tensorOffset(store.access, shape, flats[i]), width);
     for (int64_t j = 0; j < width; ++j)
       values.push_back(toF32(vector::ExtractOp::create(b, loc, vec, j), kind));
   }
