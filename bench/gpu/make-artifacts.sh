@@ -25,6 +25,8 @@
 #                 stay their own kernels)
 #   ZERO_IN_KERNELS=0  lower with --zero-in-kernels=false (the runtime clears
 #                 every tensor that starts as zeros before each call)
+#   VECTOR_ATOMICS=0  lower with --vector-atomics=false (split
+#                 accumulations add one element per atomic even on sm_90)
 #   PIPELINE_LOADS  --pipeline-loads for every artifact (loads issued N
 #                 iterations ahead)
 #   SPLIT_K       split-k values; a list ("1 4") makes one variant per
@@ -125,6 +127,7 @@ for cfg in "${CONFIGS[@]}"; do
           [ -n "${TILE_SIZES:-}" ] && flags+=(--tile-sizes="$TILE_SIZES")
           [ -n "$entry" ] && flags+=(--entry "$entry")
           [ "${MMA:-0}" = 1 ] && flags+=(--mma)
+          [ "${VECTOR_ATOMICS:-1}" = 0 ] && flags+=(--vector-atomics=false)
           [ "${MERGE_KERNELS:-1}" = 0 ] && flags+=(--merge-kernels=false)
           [ "${ZERO_IN_KERNELS:-1}" = 0 ] && flags+=(--zero-in-kernels=false)
           [ -n "${PIPELINE_LOADS:-}" ] && flags+=(--pipeline-loads="$PIPELINE_LOADS")

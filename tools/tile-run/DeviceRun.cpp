@@ -40,6 +40,8 @@ FailureOr<runtime::Artifact> tileir::compileArtifact(
   pipeline.kSlices = options.kSlices;
   pipeline.fissionBlocks = options.fissionBlocks;
   pipeline.mma = options.mma;
+  // The host emulation cannot run the inline PTX of vector reductions.
+  pipeline.vectorAtomics = options.vectorAtomics && !options.emulate;
   pipeline.pipelineLoads = options.pipelineLoads;
   pipeline.mergeKernels = options.mergeKernels;
   pipeline.zeroInKernels = options.zeroInKernels;
@@ -160,6 +162,7 @@ std::string tileir::tuningEntryJSON(ProgramOp program,
                            {"k_slices", int64_t(options.kSlices)},
                            {"fission_blocks", options.fissionBlocks},
                            {"mma", options.mma},
+                           {"vector_atomics", options.vectorAtomics},
                            {"pipeline_loads", int64_t(options.pipelineLoads)},
                            {"merge_kernels", options.mergeKernels},
                            {"zero_in_kernels", options.zeroInKernels},
@@ -220,6 +223,8 @@ tileir::applyTuning(StringRef path, ProgramOp program,
         options.fissionBlocks = *v;
       if (std::optional<bool> v = entry->getBoolean("mma"))
         options.mma = *v;
+      if (std::optional<bool> v = entry->getBoolean("vector_atomics"))
+        options.vectorAtomics = *v;
       if (std::optional<int64_t> v = entry->getInteger("pipeline_loads"))
         options.pipelineLoads = unsigned(*v);
       if (std::optional<bool> v = entry->getBoolean("merge_kernels"))

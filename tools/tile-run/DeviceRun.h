@@ -39,6 +39,9 @@ struct DeviceCompileOptions {
   unsigned kSlices = 8;
   int64_t fissionBlocks = 0;
   bool mma = false;
+  /// Vector reductions for split accumulations where the target has them
+  /// (--tile-lower-to-nvvm vector-atomics; never when emulating).
+  bool vectorAtomics = true;
   /// Iterations kernel loops load ahead (--tile-pipeline-loads; 0: off).
   unsigned pipelineLoads = 0;
   /// Launch independent kernels as one grid (--tile-merge-kernels).

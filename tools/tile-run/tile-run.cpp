@@ -136,6 +136,11 @@ static cl::opt<bool> mma(
     cl::desc("GPU: f16 matmuls on the matrix units: mma.sync in element "
              "loops, wmma for buffered ones (--tile-lower-to-gpu mma; NVVM "
              "only; --device emulate cannot run mma.sync)"));
+static cl::opt<bool> vectorAtomics(
+    "vector-atomics", cl::init(true),
+    cl::desc("GPU: split accumulations add aligned f32 runs with one vector "
+             "reduction, red.global.add.v4.f32, where the target has it "
+             "(NVVM sm_90 and later; not with --device emulate)"));
 static cl::opt<unsigned> pipelineLoads(
     "pipeline-loads", cl::init(0),
     cl::desc("GPU: iterations a kernel loop's global loads run ahead of "
@@ -366,6 +371,7 @@ int runOnDevice(Runnable &runnable, Runnable *reference,
   options.kSlices = kSlices;
   options.fissionBlocks = fissionBlocks;
   options.mma = mma;
+  options.vectorAtomics = vectorAtomics;
   options.pipelineLoads = pipelineLoads;
   options.mergeKernels = mergeKernels;
   options.zeroInKernels = zeroInKernels;
@@ -377,7 +383,8 @@ int runOnDevice(Runnable &runnable, Runnable *reference,
         elementLoops.getNumOccurrences() || blockSize.getNumOccurrences() ||
         minBlocks.getNumOccurrences() || splitK.getNumOccurrences() ||
         mma.getNumOccurrences() || pipelineLoads.getNumOccurrences() ||
-        mergeKernels.getNumOccurrences() || zeroInKernels.getNumOccurrences() ||
+        vectorAtomics.getNumOccurrences() || mergeKernels.getNumOccurrences() ||
+        zeroInKernels.getNumOccurrences() ||
         threadElements.getNumOccurrences() || kSlices.getNumOccurrences() ||
         fissionBlocks.getNumOccurrences();
     llvm::Expected<std::string> line =

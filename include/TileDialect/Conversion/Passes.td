@@ -205,6 +205,10 @@ def TileLowerToGPU : Pass<"tile-lower-to-gpu", "::mlir::ModuleOp"> {
            "nvgpu.mma.sync m16n8k16 on operands loaded straight from the "
            "tensors; buffered ones with gpu.subgroup_mma ops (wmma) from "
            "f16 shared-memory buffers">,
+    Option<"vectorAtomics", "vector-atomics", "bool", "false",
+           "Split accumulations add aligned runs of 4 (or 2) f32 elements "
+           "with one red.global.add.v4.f32 (inline PTX 8.1, sm_90 and later; "
+           "NVVM only), instead of one atomic per element">,
     Option<"blockSize", "block-size", "unsigned", "256",
            "Threads per block">,
     Option<"sharedMemoryBytes", "shared-memory", "int64_t", "49152",
@@ -217,6 +221,7 @@ def TileLowerToGPU : Pass<"tile-lower-to-gpu", "::mlir::ModuleOp"> {
   let dependentDialects = ["::mlir::arith::ArithDialect",
                            "::mlir::func::FuncDialect",
                            "::mlir::gpu::GPUDialect",
+                           "::mlir::LLVM::LLVMDialect",
                            "::mlir::math::MathDialect",
                            "::mlir::memref::MemRefDialect",
                            "::mlir::nvgpu::NVGPUDialect",

@@ -78,6 +78,10 @@ static LogicalResult checkKernel(gpu::GPUFuncOp kernel) {
                                "warps, which the host emulation cannot run");
       return WalkResult::advance();
     }
+    if (isa<LLVM::InlineAsmOp>(op))
+      return op->emitOpError("is device assembly, which the host emulation "
+                             "cannot run; lower with vector-atomics=false "
+                             "to emulate");
     if (isa<gpu::BlockDimOp, gpu::GridDimOp, gpu::LaneIdOp, gpu::SubgroupIdOp,
             gpu::ShuffleOp>(op))
       return op->emitOpError("is not emulated on the host");

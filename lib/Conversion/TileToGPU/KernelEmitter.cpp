@@ -3,6 +3,7 @@
 #include "KernelEmitter.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/NVGPU/IR/NVGPUDialect.h"
@@ -221,6 +222,15 @@ private:
   /// The kernel's split accumulation loop: this block's chunk of iterations
   /// summed per element, then added to the accumulator atomically.
   void emitSplitAccumulation(const StmtNode &loop);
+  /// The run width (elements) in which a split accumulation adds to the
+  /// region `store` writes (`Kernel::vectorAtomics`): 4 or 2 when the rows
+  /// of that region (and `rowElements`, the elements of a lane block's row)
+  /// are aligned runs in the f32 tensor, else 1.
+  int64_t atomicRunWidth(const StmtNode &store, int64_t rowElements) const;
+  /// Adds `values` (f32) atomically to the elements `store`'s region holds
+  /// at `flat` and the next ones: one `red.global.add.v4.f32` (or v2) for a
+  /// run, `memref.atomic_rmw` for one value.
+  void atomicAddRun(const StmtNode &store, Value flat, ValueRange values);
 
   const Plan &plan;
   const Kernel &kernel;
@@ -1430,6 +1440,52 @@ Lanes Emitter::loadLanes(const StmtNode &store, ValueRange flats,
   return values;
 }
 
+int64_t Emitter::atomicRunWidth(const StmtNode &store,
+                                int64_t rowElements) const {
+  if (!kernel.vectorAtomics ||
+      tensorKinds[store.access.tensor] != ElementKind::F32)
+    return 1;
+  ArrayRef<int64_t> shape = plan.exprs[store.first].shape;
+  for (int64_t width : {4, 2})
+    if (!shape.empty() && shape.back() % width == 0 &&
+        rowElements % width == 0 && accessRuns(store.access, width))
+      return width;
+  return 1;
+}
+
+void Emitter::atomicAddRun(const StmtNode &store, Value flat,
+                           ValueRange values) {
+  Value memref = tensorArgs[store.access.tensor];
+  Value offset =
+      tensorOffset(store.access, plan.exprs[store.first].shape, flat);
+  if (values.size() == 1) {
+    memref::AtomicRMWOp::create(b, loc, arith::AtomicRMWKind::addf,
+                                values.front(), memref, ValueRange{offset});
+    return;
+  }
+  // PTX 8.1 on sm_90: one vector reduction into global memory, the run
+  // aligned to its size (accessRuns). The address is the tensor's base
+  // plus the run's offset, converted from generic to global.
+  Value base = memref::ExtractAlignedPointerAsIndexOp::create(b, loc, memref);
+  Value address = arith::IndexCastUIOp::create(b, loc, b.getI64Type(),
+                                               add(base, mul(offset, 4)));
+  std::string operands, constraints = "l";
+  for (unsigned i = 0; i < values.size(); ++i) {
+    operands += (i ? ", $" : "$") + std::to_string(i + 1);
+    constraints += ",f";
+  }
+  std::string ptx = "{ .reg .b64 %ga; cvta.to.global.u64 %ga, $0; "
+                    "red.global.add.v" +
+                    std::to_string(values.size()) + ".f32 [%ga], {" + operands +
+                    "}; }";
+  SmallVector<Value> args{address};
+  args.append(values.begin(), values.end());
+  LLVM::InlineAsmOp::create(b, loc, TypeRange{}, args, ptx, constraints,
+                            /*has_side_effects=*/true, /*is_align_stack=*/false,
+                            LLVM::TailCallKind::None, /*asm_dialect=*/nullptr,
+                            /*operand_attrs=*/nullptr);
+}
+
 void Emitter::emitSplitAccumulation(const StmtNode &loop) {
   const StmtNode &store = plan.stmts[loop.first];
   const ExprNode &value = plan.exprs[store.first];
@@ -1493,16 +1549,23 @@ void Emitter::emitSplitAccumulation(const StmtNode &loop) {
         memref::StoreOp::create(b, loc, sum, shared, add(base, flat));
     }
     gpu::BarrierOp::create(b, loc);
-    forEachElement(n, [&](Value flat) {
-      Value total = memref::LoadOp::create(b, loc, shared, flat);
-      for (unsigned s = 1; s < slices * reduceLanes; ++s)
-        total = arith::AddFOp::create(
-            b, loc, total,
-            memref::LoadOp::create(b, loc, shared, add(index(s * n), flat)));
-      Value address = tensorOffset(store.access, value.shape, flat);
-      memref::AtomicRMWOp::create(b, loc, arith::AtomicRMWKind::addf, total,
-                                  tensorArgs[store.access.tensor],
-                                  ValueRange{address});
+    // Each thread sums the slices of runs of `width` consecutive elements
+    // and adds each run with one atomic.
+    int64_t width = atomicRunWidth(store, n);
+    forEachElement(n / width, [&](Value run) {
+      Value flat = mul(run, width);
+      Lanes totals;
+      for (int64_t j = 0; j < width; ++j) {
+        Value element = add(flat, index(j));
+        Value total = memref::LoadOp::create(b, loc, shared, element);
+        for (unsigned s = 1; s < slices * reduceLanes; ++s)
+          total = arith::AddFOp::create(
+              b, loc, total,
+              memref::LoadOp::create(b, loc, shared,
+                                     add(index(s * n), element)));
+        totals.push_back(total);
+      }
+      atomicAddRun(store, flat, totals);
     });
     gpu::BarrierOp::create(b, loc);
     return;
@@ -1513,13 +1576,18 @@ void Emitter::emitSplitAccumulation(const StmtNode &loop) {
       n, lanes,
       [&](ValueRange flats, ValueRange valid) {
         Lanes sums = sumChunk(flats, first, loop.step);
-        for (unsigned i = 0; i < flats.size(); ++i)
-          ifValid(valid, i, [&] {
-            Value address = tensorOffset(store.access, value.shape, flats[i]);
-            memref::AtomicRMWOp::create(
-                b, loc, arith::AtomicRMWKind::addf, sums[i],
-                tensorArgs[store.access.tensor], ValueRange{address});
-          });
+        // The rows of a lane block in runs (as storeLanes stores them).
+        const LaneBlock *lanesBlock = getBlockOf(flats);
+        int64_t width = lanesBlock && valid.empty()
+                            ? atomicRunWidth(store, lanesBlock->width)
+                            : 1;
+        for (unsigned i = 0; i < flats.size(); i += width) {
+          if (width > 1) {
+            atomicAddRun(store, flats[i], ValueRange(sums).slice(i, width));
+            continue;
+          }
+          ifValid(valid, i, [&] { atomicAddRun(store, flats[i], sums[i]); });
+        }
       },
       block);
   gpu::BarrierOp::create(b, loc);

@@ -163,6 +163,7 @@ LogicalResult TileLowerToGPUPass::lower(ProgramOp program) {
   partitionOptions.reduceLanes = reduceLanes;
   partitionOptions.fissionBlocks = fissionBlocks;
   partitionOptions.mma = mma;
+  partitionOptions.vectorAtomics = vectorAtomics;
   partitionOptions.tensorKinds = kinds;
   SmallVector<std::pair<unsigned, unsigned>> aliases = getAliases(program);
   TileInterpreterOptions planOptions;

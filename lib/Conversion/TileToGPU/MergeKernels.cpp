@@ -56,10 +56,12 @@ static void accessesOf(BlockArgument arg, bool &read, bool &write) {
   for (OpOperand &use : arg.getUses()) {
     Operation *user = use.getOwner();
     auto effects = dyn_cast<MemoryEffectOpInterface>(user);
-    // Unknown effects, or a view of the buffer (accessed through it).
-    if (!effects || llvm::any_of(user->getResultTypes(), [](Type t) {
-          return isa<BaseMemRefType>(t);
-        })) {
+    // Unknown effects, a view of the buffer (accessed through it), or its
+    // address (accessed through that, as the vector reductions of
+    // split accumulations are).
+    if (!effects || isa<memref::ExtractAlignedPointerAsIndexOp>(user) ||
+        llvm::any_of(user->getResultTypes(),
+                     [](Type t) { return isa<BaseMemRefType>(t); })) {
       read = write = true;
       return;
     }

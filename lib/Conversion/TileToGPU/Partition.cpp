@@ -692,6 +692,7 @@ static Kernel buildKernel(const Plan &plan,
   }
   kernel.maxLanes = std::max(1u, options.threadElements);
   kernel.matrixUnits = options.mma;
+  kernel.vectorAtomics = options.vectorAtomics;
   SmallVector<const Access *> writes, reads;
   collectAccesses(plan, body, writes, reads);
   std::set<unsigned> tensors;

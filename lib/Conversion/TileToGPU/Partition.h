@@ -120,6 +120,9 @@ struct Kernel {
   /// elements x kSlices x reduceLanes; the shared buffer holds
   /// kSlices x reduceLanes tiles).
   unsigned reduceLanes = 1;
+  /// Whether the split accumulation adds aligned runs of its f32 result with
+  /// one vector reduction each (`PartitionOptions::vectorAtomics`).
+  bool vectorAtomics = false;
   /// Shared memory (f32 and f16 buffers) and per-block global scratch (f32),
   /// in elements.
   int64_t sharedElements = 0, sharedHalfElements = 0, scratchElements = 0;
@@ -140,6 +143,10 @@ struct PartitionOptions {
   /// `StoreBuffers::mma`, those of element loops with lane blocks through
   /// `Kernel::matrixUnits`.
   bool mma = false;
+  /// Whether split accumulations add aligned runs of 2 or 4 f32 elements
+  /// with one `red.global.add.v4.f32` / `.v2` (PTX 8.1, sm_90 and later;
+  /// NVVM only), else element by element with `memref.atomic_rmw`.
+  bool vectorAtomics = false;
   /// Most chunks a split accumulation may use (1: never split; a sum over
   /// 16 or more elements per iteration is capped by its iterations only). A
   /// kernel is split only while it has fewer than `minBlocks` blocks, into

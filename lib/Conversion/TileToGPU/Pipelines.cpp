@@ -26,6 +26,10 @@
 using namespace mlir;
 using namespace mlir::tileir;
 
+/// The NVVM target features when the user gives none: PTX ISA 8.1, the
+/// first with vector reductions (`red.global.add.v4.f32`).
+static constexpr const char kDefaultNVVMFeatures[] = "+ptx81";
+
 namespace {
 
 /// Starts every kernel with `griddepcontrol.wait`: until the grids it
@@ -107,8 +111,8 @@ public:
     GpuNVVMAttachTargetOptions target;
     target.chip = chip.str();
     target.optLevel = options.optLevel;
-    target.features =
-        options.features.empty() ? "+ptx80" : std::string(options.features);
+    target.features = options.features.empty() ? kDefaultNVVMFeatures
+                                               : std::string(options.features);
     pm.addPass(createGpuNVVMAttachTarget(target));
   }
   // The CUDA found when the project was configured; empty leaves
@@ -145,6 +149,19 @@ bool tileir::supportsProgrammaticLaunch(StringRef chip) {
          version >= 90;
 }
 
+bool tileir::supportsVectorAtomics(StringRef chip, StringRef features) {
+  if (!supportsProgrammaticLaunch(chip))
+    return false;
+  // The PTX version of the features, e.g. "+ptx81,+sm_90" -> 81.
+  StringRef ptx = features.empty() ? StringRef(kDefaultNVVMFeatures) : features;
+  size_t at = ptx.find("+ptx");
+  if (at == StringRef::npos)
+    return false;
+  StringRef digits = ptx.drop_front(at + 4);
+  unsigned version = 0;
+  return !digits.consumeInteger(10, version) && version >= 81;
+}
+
 void tileir::addTileLowerToGPUPass(OpPassManager &pm,
                                    const GPUPipelineOptions &options,
                                    bool rocdl) {
@@ -158,6 +175,11 @@ void tileir::addTileLowerToGPUPass(OpPassManager &pm,
   lower.kSlices = options.kSlices;
   lower.fissionBlocks = options.fissionBlocks;
   lower.mma = options.mma && !rocdl;
+  lower.vectorAtomics =
+      options.vectorAtomics && !rocdl &&
+      supportsVectorAtomics(options.chip.empty() ? StringRef("sm_90")
+                                                 : StringRef(options.chip),
+                            options.features);
   lower.blockSize = options.blockSize;
   lower.sharedMemoryBytes = options.sharedMemoryBytes;
   pm.addPass(createTileLowerToGPU(lower));

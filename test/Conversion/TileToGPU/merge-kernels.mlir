@@ -201,6 +201,47 @@ gpu.module @k {
 // -----
 
 
+// Must not: a kernel that adds to its buffer through the buffer's address
+// (the vector reductions of split accumulations: inline PTX, which declares
+// no effect on the memref) and a kernel that reads that buffer.
+// CHECK-LABEL: func.func @through_address
+// CHECK: gpu.launch_func @k::@red blocks
+// CHECK-NEXT: gpu.launch_func @k::@use blocks
+// CHECK-NEXT: return
+module attributes {gpu.container_module} {
+func.func @through_address(%s: memref<64xf32>, %o: memref<64xf32>) {
+  %c1 = arith.constant 1 : index
+  %c16 = arith.constant 16 : index
+  gpu.launch_func @k::@red blocks in (%c1, %c1, %c1) threads in (%c16, %c1, %c1) args(%s : memref<64xf32>)
+  gpu.launch_func @k::@use blocks in (%c1, %c1, %c1) threads in (%c16, %c1, %c1) args(%s : memref<64xf32>, %o : memref<64xf32>)
+  return
+}
+gpu.module @k {
+  gpu.func @red(%buf: memref<64xf32>) kernel
+      attributes {known_block_size = array<i32: 16, 1, 1>} {
+    %t = gpu.thread_id x
+    %one = arith.constant 1.0 : f32
+    %c16 = arith.constant 16 : index
+    %base = memref.extract_aligned_pointer_as_index %buf : memref<64xf32> -> index
+    %off = arith.muli %t, %c16 : index
+    %addr = arith.addi %base, %off : index
+    %a = arith.index_cast %addr : index to i64
+    llvm.inline_asm has_side_effects "red.global.add.v4.f32 [$0], {$1, $2, $3, $4};", "l,f,f,f,f" %a, %one, %one, %one, %one : (i64, f32, f32, f32, f32) -> ()
+    gpu.return
+  }
+  gpu.func @use(%in: memref<64xf32>, %out: memref<64xf32>) kernel
+      attributes {known_block_size = array<i32: 16, 1, 1>} {
+    %t = gpu.thread_id x
+    %v = memref.load %in[%t] : memref<64xf32>
+    memref.store %v, %out[%t] : memref<64xf32>
+    gpu.return
+  }
+}
+}
+
+// -----
+
+
 // Must not: the host function does more than launch (a copy between the
 // launches could be reordered with them).
 // CHECK-LABEL: func.func @not_straight

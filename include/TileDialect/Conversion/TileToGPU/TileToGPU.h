@@ -12,6 +12,7 @@
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/NVGPU/IR/NVGPUDialect.h"
@@ -63,6 +64,13 @@ struct GPUPipelineOptions : public PassPipelineOptions<GPUPipelineOptions> {
   Option<bool> mma{*this, "mma",
                    llvm::cl::desc("Matmuls on the matrix units (NVVM wmma)"),
                    llvm::cl::init(false)};
+  Option<bool> vectorAtomics{
+      *this, "vector-atomics",
+      llvm::cl::desc("Split accumulations add aligned f32 runs with one "
+                     "vector reduction (red.global.add.v4.f32) where the "
+                     "target has it: NVVM, sm_90 and later, PTX 8.1 and later "
+                     "(the default features)"),
+      llvm::cl::init(true)};
   Option<bool> mergeKernels{
       *this, "merge-kernels",
       llvm::cl::desc("Launch independent kernels as one grid "
@@ -99,7 +107,7 @@ struct GPUPipelineOptions : public PassPipelineOptions<GPUPipelineOptions> {
       llvm::cl::init("bin")};
   Option<std::string> features{
       *this, "features",
-      llvm::cl::desc("Target features (NVVM default: +ptx80)")};
+      llvm::cl::desc("Target features (NVVM default: +ptx81)")};
   Option<std::string> toolkit{
       *this, "toolkit",
       llvm::cl::desc("Toolkit directory for gpu-module-to-binary (ROCDL "
@@ -110,7 +118,8 @@ struct GPUPipelineOptions : public PassPipelineOptions<GPUPipelineOptions> {
 void registerTileGPUPipelines();
 
 /// Adds --tile-lower-to-gpu with the options of either pipeline (the first
-/// pass of both; `rocdl` turns `mma` off), then --tile-merge-kernels with
+/// pass of both; `rocdl` turns `mma` off, and `vector-atomics` is on only
+/// where `supportsVectorAtomics` holds), then --tile-merge-kernels with
 /// `merge-kernels`, then, when `pipeline-loads` is not 0, the canonicalizer
 /// and --tile-pipeline-loads on the gpu modules.
 void addTileLowerToGPUPass(OpPassManager &pm, const GPUPipelineOptions &options,
@@ -120,6 +129,11 @@ void addTileLowerToGPUPass(OpPassManager &pm, const GPUPipelineOptions &options,
 /// with grid dependency control, so that its kernels may be launched with
 /// programmatic stream serialization: sm_90 and later.
 bool supportsProgrammaticLaunch(StringRef chip);
+
+/// Whether NVVM kernels for `chip` (sm_XY) with target `features` (empty:
+/// the pipeline's default) may use vector reductions into global memory
+/// (`red.global.add.v4.f32`): sm_90 and later, PTX ISA 8.1 and later.
+bool supportsVectorAtomics(StringRef chip, StringRef features);
 
 /// Adds the passes of either pipeline to `pm` (`rocdl` picks the target).
 void buildTileToGPUBinaryPipeline(OpPassManager &pm,
