@@ -430,6 +430,14 @@ FailureOr<Value> Emitter::accumulateMatmul(Nest &nest, linalg::LinalgOp op,
   return wrapInLoops(nest, store(nest, outAccess, acc));
 }
 
+/// `value` without the widening cast (extf) a contraction's operand may
+/// start with: the tile matmul widens its operands itself.
+static Value withoutWidening(Value value) {
+  if (auto ext = value.getDefiningOp<arith::ExtFOp>())
+    return ext.getIn();
+  return value;
+}
+
 FailureOr<Value>
 Emitter::emitComputedContraction(Nest &nest, linalg::LinalgOp op,
                                  const ContractionSides &sides) {
@@ -459,9 +467,7 @@ Emitter::emitComputedContraction(Nest &nest, linalg::LinalgOp op,
           toLoopSpace(nest, load(nest, accessOf(operand)),
                       getIndexedLoops(op.getMatchingIndexingMap(operand)),
                       space));
-    if (auto ext = value.getDefiningOp<arith::ExtFOp>())
-      value = ext.getIn();
-    return convertBodyValue(value, shape, mapping);
+    return convertBodyValue(withoutWidening(value), shape, mapping);
   };
   SmallVector<unsigned> lhsLoops(sides.batch), rhsLoops(sides.batch),
       outLoops(sides.batch);
@@ -486,9 +492,7 @@ FailureOr<Value> Emitter::emitLinalg(Nest &nest) {
   if (isa<linalg::GenericOp>(op.getOperation()))
     if (std::optional<ContractionSides> sides = matchContraction(op)) {
       auto loaded = [](Value v) {
-        if (auto ext = v.getDefiningOp<arith::ExtFOp>())
-          v = ext.getIn();
-        return isa<BlockArgument>(v);
+        return isa<BlockArgument>(withoutWidening(v));
       };
       if (!loaded(sides->x) || !loaded(sides->y))
         return emitComputedContraction(nest, op, *sides);

@@ -212,6 +212,11 @@ private:
   /// vectors in the tensor; else 1.
   int64_t laneRunWidth(const StmtNode &store, ValueRange flats,
                        ValueRange valid) const;
+  /// The widest power of two of elements, up to 16 bytes of `store`'s
+  /// tensor, that divides `rowElements` and the stored region's rows and
+  /// whose runs are aligned vectors in the tensor (`accessRuns`); 1 if none
+  /// (or the tensor is not loaded as vectors).
+  int64_t widestRun(const StmtNode &store, int64_t rowElements) const;
   /// Matmul `id` of `StoreBuffers::mma` with gpu.subgroup_mma ops (wmma on
   /// NVIDIA): one warp per 16x16 result tile, from the f16 operand buffers
   /// into the f32 result buffer.
@@ -223,9 +228,8 @@ private:
   /// summed per element, then added to the accumulator atomically.
   void emitSplitAccumulation(const StmtNode &loop);
   /// The run width (elements) in which a split accumulation adds to the
-  /// region `store` writes (`Kernel::vectorAtomics`): 4 or 2 when the rows
-  /// of that region (and `rowElements`, the elements of a lane block's row)
-  /// are aligned runs in the f32 tensor, else 1.
+  /// region `store` writes (`Kernel::vectorAtomics`, f32 tensors):
+  /// `widestRun` (4, 2 or 1), else 1.
   int64_t atomicRunWidth(const StmtNode &store, int64_t rowElements) const;
   /// Adds `values` (f32) atomically to the elements `store`'s region holds
   /// at `flat` and the next ones: one `red.global.add.v4.f32` (or v2) for a
@@ -1388,15 +1392,23 @@ void Emitter::storeElement(const StmtNode &store, Value v, Value flat) {
 int64_t Emitter::laneRunWidth(const StmtNode &store, ValueRange flats,
                               ValueRange valid) const {
   const LaneBlock *block = getBlockOf(flats);
-  int64_t bytes =
-      vectorElementBytes(b.getContext(), tensorKinds[store.access.tensor]);
   ArrayRef<int64_t> shape = plan.exprs[store.first].shape;
-  if (!block || !valid.empty() || !bytes || shape.empty() ||
+  if (!block || !valid.empty() || shape.empty() ||
       shape.back() % block->width != 0 ||
       !accessRuns(store.access, block->width))
     return 1;
+  return widestRun(store, block->width);
+}
+
+int64_t Emitter::widestRun(const StmtNode &store, int64_t rowElements) const {
+  int64_t bytes =
+      vectorElementBytes(b.getContext(), tensorKinds[store.access.tensor]);
+  ArrayRef<int64_t> shape = plan.exprs[store.first].shape;
+  if (!bytes || shape.empty())
+    return 1;
   int64_t width = 16 / bytes;
-  while (width > 1 && block->width % width != 0)
+  while (width > 1 && (rowElements % width != 0 || shape.back() % width != 0 ||
+                       !accessRuns(store.access, width)))
     width /= 2;
   return width;
 }
@@ -1445,12 +1457,7 @@ int64_t Emitter::atomicRunWidth(const StmtNode &store,
   if (!kernel.vectorAtomics ||
       tensorKinds[store.access.tensor] != ElementKind::F32)
     return 1;
-  ArrayRef<int64_t> shape = plan.exprs[store.first].shape;
-  for (int64_t width : {4, 2})
-    if (!shape.empty() && shape.back() % width == 0 &&
-        rowElements % width == 0 && accessRuns(store.access, width))
-      return width;
-  return 1;
+  return widestRun(store, rowElements);
 }
 
 void Emitter::atomicAddRun(const StmtNode &store, Value flat,

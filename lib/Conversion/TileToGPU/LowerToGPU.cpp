@@ -238,7 +238,6 @@ LogicalResult TileLowerToGPUPass::lower(ProgramOp program) {
       return node.op->emitOpError(
           "has f64 tiles, which GPU kernels do not support");
 
-  // Copies between tensors of one layout that can share a buffer.
   // Tensors that nothing must clear: found before copies are elided, when
   // every tensor still has its own first writer.
   SmallVector<ArrayRef<int64_t>> shapes =
@@ -251,6 +250,7 @@ LogicalResult TileLowerToGPUPass::lower(ProgramOp program) {
   gpu_lowering::markZeroAccumulators(*plan, kernels, startsZero, aliases);
   llvm::BitVector overwritten =
       gpu_lowering::findOverwrittenTensors(*plan, kernels, shapes, aliases);
+  // Copies between tensors of one layout that can share a buffer.
   auto bufferOf =
       llvm::to_vector(llvm::seq<unsigned>(0, body.getNumArguments()));
   if (elideCopies) {
