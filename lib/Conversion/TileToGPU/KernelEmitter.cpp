@@ -227,6 +227,9 @@ private:
   /// The kernel's split accumulation loop: this block's chunk of iterations
   /// summed per element, then added to the accumulator atomically.
   void emitSplitAccumulation(const StmtNode &loop);
+  /// The first and end iteration values of loop `id` this block runs: the
+  /// block's chunk of a split kernel body, else all of them.
+  std::pair<Value, Value> iterationBounds(unsigned id);
   /// The run width (elements) in which a split accumulation adds to the
   /// region `store` writes (`Kernel::vectorAtomics`, f32 tensors):
   /// `widestRun` (4, 2 or 1), else 1.
@@ -1308,7 +1311,20 @@ void Emitter::emitStore(unsigned id) {
     });
     gpu::BarrierOp::create(b, loc);
   }
-  if (buffers->nodes.count(store.first) || !emitTransposedStore(store)) {
+  if (auto split = kernel.splitStores.find(id);
+      split != kernel.splitStores.end()) {
+    // A split loop's accumulation: this chunk's addend, added atomically in
+    // aligned runs.
+    int64_t n = plan.exprs[store.first].numElements;
+    int64_t width = atomicRunWidth(store, n);
+    forEachElement(n / width, [&](Value run) {
+      Value flat = mul(run, width);
+      Lanes flats;
+      for (int64_t j = 0; j < width; ++j)
+        flats.push_back(add(flat, index(j)));
+      atomicAddRun(store, flat, element(split->second, flats));
+    });
+  } else if (buffers->nodes.count(store.first) || !emitTransposedStore(store)) {
     // Several elements per thread computed together: their loads are
     // issued before any store (a loop of one element at a time waits for
     // each load in turn).
@@ -1493,13 +1509,20 @@ void Emitter::atomicAddRun(const StmtNode &store, Value flat,
                             /*operand_attrs=*/nullptr);
 }
 
+std::pair<Value, Value> Emitter::iterationBounds(unsigned id) {
+  const StmtNode &loop = plan.stmts[id];
+  if (kernel.splitChunks == 1 || id != kernel.body)
+    return {index(loop.start), index(loop.end)};
+  int64_t span = kernel.chunkTrips * loop.step;
+  Value first = add(index(loop.start), mul(chunk, span));
+  return {first, arith::MinUIOp::create(b, loc, add(first, index(span)),
+                                        index(loop.end))};
+}
+
 void Emitter::emitSplitAccumulation(const StmtNode &loop) {
   const StmtNode &store = plan.stmts[loop.first];
   const ExprNode &value = plan.exprs[store.first];
-  int64_t span = kernel.chunkTrips * loop.step;
-  Value first = add(index(loop.start), mul(chunk, span));
-  Value last =
-      arith::MinUIOp::create(b, loc, add(first, index(span)), index(loop.end));
+  auto [first, last] = iterationBounds(kernel.body);
   int64_t n = value.numElements;
   // With k slices, each group of lanes is computed by `kSlices` threads,
   // each of those by `reduceLanes` adjacent ones.
@@ -1685,8 +1708,8 @@ void Emitter::emitStmt(unsigned id) {
         emitPerElementLoop(stmt);
         return;
       }
-      auto loop = scf::ForOp::create(b, loc, index(stmt.start), index(stmt.end),
-                                     index(stmt.step));
+      auto [first, last] = iterationBounds(id);
+      auto loop = scf::ForOp::create(b, loc, first, last, index(stmt.step));
       OpBuilder::InsertionGuard guard(b);
       b.setInsertionPoint(loop.getBody()->getTerminator());
       vars[stmt.var] = loop.getInductionVar();

@@ -291,14 +291,14 @@ getElementLoopSize(const Plan &plan, unsigned id,
   return plan.exprs[plan.stmts[leaves[0]].first].numElements;
 }
 
-/// If loop `id` is `S = S + g(k)`: one store into an f32 tensor whose value
-/// adds a load of the stored region (same access, same shape) to an
-/// expression g that reads nothing the store may write, returns g.
+/// If store `id` is `S = S + g`: a store into an f32 tensor whose value adds
+/// a load of the stored region (same access, same shape) to an expression g
+/// that reads nothing the store may write, returns g.
 static std::optional<unsigned>
-getSplitAddend(const Plan &plan, unsigned id,
-               ArrayRef<std::pair<unsigned, unsigned>> aliases,
-               ArrayRef<ElementKind> tensorKinds) {
-  const StmtNode &store = plan.stmts[plan.stmts[id].first];
+getAccumulationAddend(const Plan &plan, unsigned id,
+                      ArrayRef<std::pair<unsigned, unsigned>> aliases,
+                      ArrayRef<ElementKind> tensorKinds) {
+  const StmtNode &store = plan.stmts[id];
   if (store.kind != StmtNode::Kind::Store ||
       store.access.tensor >= tensorKinds.size() ||
       tensorKinds[store.access.tensor] != ElementKind::F32)
@@ -324,6 +324,79 @@ getSplitAddend(const Plan &plan, unsigned id,
       return addend;
   }
   return std::nullopt;
+}
+
+/// If loop `id` is `S = S + g(k)` (its body one such store), returns g.
+static std::optional<unsigned>
+getSplitAddend(const Plan &plan, unsigned id,
+               ArrayRef<std::pair<unsigned, unsigned>> aliases,
+               ArrayRef<ElementKind> tensorKinds) {
+  return getAccumulationAddend(plan, plan.stmts[id].first, aliases,
+                               tensorKinds);
+}
+
+/// The accumulations of a loop `id` run by the whole block whose chunks of
+/// iterations may run on separate blocks, each adding its addends
+/// atomically: every statement of its body either is an accumulation
+/// `T = T + g` into an f32 tensor T at a region that does not move with the
+/// loop (T touched nowhere else in the loop, g reading no accumulated
+/// tensor), or touches only what no other iteration touches (as
+/// `isParallel` asks, the accumulations aside): the per-iteration tiles of
+/// a FlashAttention loop, `logit[h, :, tile p] = exp(Q K^T)` beside
+/// `accm[h] += rsum(logit)` and `O[h] += logit V`. Returns each
+/// accumulation store with its g, or nothing when the loop has none or
+/// cannot be split.
+static std::optional<llvm::DenseMap<unsigned, unsigned>>
+getSplitStores(const Plan &plan, unsigned id,
+               ArrayRef<std::pair<unsigned, unsigned>> aliases,
+               ArrayRef<ElementKind> tensorKinds) {
+  const StmtNode &loop = plan.stmts[id];
+  SmallVector<unsigned> leaves;
+  collectSequence(plan, loop.first, leaves);
+  llvm::DenseMap<unsigned, unsigned> addends;
+  SmallVector<const Access *> accumulated, writes, reads;
+  for (unsigned leaf : leaves) {
+    const StmtNode &stmt = plan.stmts[leaf];
+    if (stmt.kind != StmtNode::Kind::Store ||
+        movesWithLoop(stmt.access, loop.var)) {
+      collectAccesses(plan, leaf, writes, reads);
+      continue;
+    }
+    std::optional<unsigned> addend =
+        getAccumulationAddend(plan, leaf, aliases, tensorKinds);
+    if (!addend)
+      return std::nullopt;
+    addends[leaf] = *addend;
+    accumulated.push_back(&stmt.access);
+    postOrder(plan, *addend, [&](unsigned e) {
+      if (plan.exprs[e].kind == Kind::Load)
+        reads.push_back(&plan.exprs[e].access);
+    });
+  }
+  if (addends.empty())
+    return std::nullopt;
+  // Each accumulated tensor is touched by its own accumulation only.
+  for (const Access *t : accumulated) {
+    auto touches = [&](const Access *other) {
+      return other != t && mayOverlap(aliases, t->tensor, other->tensor);
+    };
+    if (llvm::any_of(accumulated, touches) || llvm::any_of(writes, touches) ||
+        llvm::any_of(reads, touches))
+      return std::nullopt;
+  }
+  // Everything else is private to its iteration.
+  auto conflict = [&](const Access *w, const Access *other) {
+    if (!mayOverlap(aliases, w->tensor, other->tensor))
+      return false;
+    if (w->tensor != other->tensor)
+      return true;
+    return !separatedAcross(*w, *other, loop.var, loop.var, true);
+  };
+  for (const Access *w : writes)
+    for (ArrayRef<const Access *> others : {ArrayRef(writes), ArrayRef(reads)})
+      if (llvm::any_of(others, [&](const Access *o) { return conflict(w, o); }))
+        return std::nullopt;
+  return addends;
 }
 
 void gpu_lowering::forEachLaneMatmul(const Plan &plan, unsigned id,
@@ -635,6 +708,25 @@ static Kernel buildKernel(const Plan &plan,
       kernel.numBlocks *= kernel.splitChunks;
     }
   }
+  // So may a loop the whole block runs whose body accumulates beside
+  // per-iteration tiles (`Kernel::splitStores`).
+  if (options.splitK > 1 && kernel.numBlocks < options.minBlocks &&
+      kernel.parts.size() == 1 && !kernel.parts.front().loop &&
+      only.kind == StmtNode::Kind::Loop &&
+      !kernel.perElementLoops.contains(body)) {
+    int64_t trips = (only.end - only.start) / only.step;
+    if (auto stores = getSplitStores(plan, body, aliases, options.tensorKinds);
+        stores && trips >= 2) {
+      int64_t wanted =
+          (options.minBlocks + kernel.numBlocks - 1) / kernel.numBlocks;
+      int64_t chunks = std::min<int64_t>({options.splitK, trips, wanted});
+      kernel.chunkTrips = (trips + chunks - 1) / chunks;
+      kernel.splitChunks =
+          unsigned((trips + kernel.chunkTrips - 1) / kernel.chunkTrips);
+      kernel.splitStores = std::move(*stores);
+      kernel.numBlocks *= kernel.splitChunks;
+    }
+  }
   // Threads for the widest tile; a kernel that is one matmul accumulation
   // loop gets `thread-elements` elements per thread (a block of them, see
   // KernelEmitter) instead: lanes then share their operand loads.
@@ -653,7 +745,7 @@ static Kernel buildKernel(const Plan &plan,
   // (as many slices as the block and `shared-memory` hold, a power of two).
   std::optional<int64_t> splitElements = matmulElements;
   int64_t groups = widest;
-  if (!matmulElements && kernel.splitChunks > 1) {
+  if (!matmulElements && kernel.splitChunks > 1 && kernel.splitStores.empty()) {
     splitElements = plan.exprs[plan.stmts[only.first].first].numElements;
     groups = *splitElements;
   }
@@ -675,7 +767,7 @@ static Kernel buildKernel(const Plan &plan,
   // A reduction's sum over consecutive elements also goes to adjacent
   // threads, up to `reduce-lanes` of them, as the block and
   // `shared-memory` allow.
-  if (!matmulElements && kernel.splitChunks > 1) {
+  if (!matmulElements && kernel.splitChunks > 1 && kernel.splitStores.empty()) {
     const ExprNode &addend = plan.exprs[kernel.splitAddend];
     if (addend.kind == Kind::Reduce && addend.reduceFn == ReduceFn::Sum &&
         addend.elementKind == ElementKind::F32 && addend.sizes[2] == 1)

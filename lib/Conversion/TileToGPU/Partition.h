@@ -107,6 +107,14 @@ struct Kernel {
   int64_t chunkTrips = 0;
   /// The expression g (the addend that does not read S).
   unsigned splitAddend = 0;
+  /// A split loop run by the whole block (not an element loop): each store
+  /// of its body either writes a tile no other iteration touches or
+  /// accumulates `T = T + g` into an f32 tensor T touched nowhere else in
+  /// the loop (a FlashAttention loop over the KV length: the scores tile,
+  /// the running sum, the unnormalized output). Block b runs chunk
+  /// b mod splitChunks of its iterations and adds each accumulation's g
+  /// atomically. Maps each accumulation store to its g; empty otherwise.
+  llvm::DenseMap<unsigned, unsigned> splitStores;
   /// A split accumulation may also cut its chunk among `kSlices` groups of
   /// the block's threads (iteration i to slice i mod kSlices), their partial
   /// sums added in shared memory (`threads` = groups of lanes x kSlices, one
