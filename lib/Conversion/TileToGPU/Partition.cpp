@@ -109,9 +109,29 @@ static bool separatedAcross(const Access &a, const Access &b, unsigned varA,
   return false;
 }
 
+/// Whether no element that `writes` touch in one iteration of the loop over
+/// `var` is touched by `writes` or `reads` in another. Sound but not
+/// complete (a pair it cannot separate counts as a conflict).
+static bool iterationsIndependent(ArrayRef<const Access *> writes,
+                                  ArrayRef<const Access *> reads, unsigned var,
+                                  ArrayRef<std::pair<unsigned, unsigned>> aliases) {
+  auto conflict = [&](const Access *w, const Access *other) {
+    if (!mayOverlap(aliases, w->tensor, other->tensor))
+      return false;
+    // Aliases of another tensor share no dimensions to separate by.
+    if (w->tensor != other->tensor)
+      return true;
+    return !separatedAcross(*w, *other, var, var, true);
+  };
+  for (const Access *w : writes)
+    for (ArrayRef<const Access *> others : {writes, reads})
+      if (llvm::any_of(others, [&](const Access *o) { return conflict(w, o); }))
+        return false;
+  return true;
+}
+
 /// Whether the iterations of loop `id` may run in any order and at once: no
-/// element written in one iteration is read or written in another. Sound but
-/// not complete (a pair it cannot separate counts as a conflict).
+/// element written in one iteration is read or written in another.
 static bool isParallel(const Plan &plan, unsigned id,
                        ArrayRef<std::pair<unsigned, unsigned>> aliases) {
   const StmtNode &loop = plan.stmts[id];
@@ -119,23 +139,7 @@ static bool isParallel(const Plan &plan, unsigned id,
     return true; // one iteration
   SmallVector<const Access *> writes, reads;
   collectAccesses(plan, loop.first, writes, reads);
-  auto conflict = [&](const Access *w, const Access *other) {
-    if (!mayOverlap(aliases, w->tensor, other->tensor))
-      return false;
-    // Aliases of another tensor share no dimensions to separate by.
-    if (w->tensor != other->tensor)
-      return true;
-    return !separatedAcross(*w, *other, loop.var, loop.var, true);
-  };
-  for (const Access *w : writes) {
-    for (const Access *other : writes)
-      if (conflict(w, other))
-        return false;
-    for (const Access *other : reads)
-      if (conflict(w, other))
-        return false;
-  }
-  return true;
+  return iterationsIndependent(writes, reads, loop.var, aliases);
 }
 
 /// Whether the loops of sequence `leaves` (each provably parallel) may run
@@ -385,17 +389,8 @@ getSplitStores(const Plan &plan, unsigned id,
       return std::nullopt;
   }
   // Everything else is private to its iteration.
-  auto conflict = [&](const Access *w, const Access *other) {
-    if (!mayOverlap(aliases, w->tensor, other->tensor))
-      return false;
-    if (w->tensor != other->tensor)
-      return true;
-    return !separatedAcross(*w, *other, loop.var, loop.var, true);
-  };
-  for (const Access *w : writes)
-    for (ArrayRef<const Access *> others : {ArrayRef(writes), ArrayRef(reads)})
-      if (llvm::any_of(others, [&](const Access *o) { return conflict(w, o); }))
-        return std::nullopt;
+  if (!iterationsIndependent(writes, reads, loop.var, aliases))
+    return std::nullopt;
   return addends;
 }
 
