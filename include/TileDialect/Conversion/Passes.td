@@ -193,7 +193,10 @@ def TileLowerToGPU : Pass<"tile-lower-to-gpu", "::mlir::ModuleOp"> {
            "an f32 tensor, while it has fewer than min-blocks blocks, into "
            "up to this many chunks of iterations on separate blocks, added "
            "with atomics (1: never; a sum over 16 or more elements per "
-           "iteration, whose atomics are few, is not capped)">,
+           "iteration, whose atomics are few, is not capped); likewise a "
+           "loop the whole block runs whose statements are such "
+           "accumulations or touch only their own iteration's tiles (a "
+           "FlashAttention loop: split loops)">,
     Option<"fissionBlocks", "fission-blocks", "int64_t", "0",
            "Split a kernel with fewer blocks than this whose body below the "
            "grid is a sequence into one kernel per statement, under the same "
