@@ -671,18 +671,29 @@ static Kernel buildKernel(const Plan &plan,
   BufferPlanner planner(plan, kernel, aliases, options);
   for (const KernelPart &part : kernel.parts)
     planner.run(part.stmt);
-  // A lone accumulation loop may be split across blocks.
+  // A lone accumulation loop may be split across blocks: an element loop
+  // `S = S + g(k)` (`Kernel::splitAddend`), or a loop the whole block runs
+  // whose body accumulates beside per-iteration tiles
+  // (`Kernel::splitStores`).
   const StmtNode &only = plan.stmts[body];
+  bool elementSplit = false;
   if (options.splitK > 1 && kernel.numBlocks < options.minBlocks &&
       kernel.parts.size() == 1 && !kernel.parts.front().loop &&
-      only.kind == StmtNode::Kind::Loop &&
-      kernel.perElementLoops.contains(body)) {
+      only.kind == StmtNode::Kind::Loop) {
     int64_t trips = (only.end - only.start) / only.step;
-    if (std::optional<unsigned> addend =
-            getSplitAddend(plan, body, aliases, options.tensorKinds);
-        addend && trips >= 2) {
-      int64_t wanted =
-          (options.minBlocks + kernel.numBlocks - 1) / kernel.numBlocks;
+    int64_t wanted =
+        (options.minBlocks + kernel.numBlocks - 1) / kernel.numBlocks;
+    if (!kernel.perElementLoops.contains(body)) {
+      if (auto stores =
+              getSplitStores(plan, body, aliases, options.tensorKinds);
+          stores && trips >= 2) {
+        int64_t chunks = std::min<int64_t>({options.splitK, trips, wanted});
+        kernel.chunkTrips = (trips + chunks - 1) / chunks;
+        kernel.splitStores = std::move(*stores);
+      }
+    } else if (std::optional<unsigned> addend =
+                   getSplitAddend(plan, body, aliases, options.tensorKinds);
+               addend && trips >= 2) {
       int64_t most = std::min<int64_t>(options.splitK, trips);
       // A sum over at least `kWideSum` elements per iteration adds at most
       // 1/kWideSum of what it reads atomically, whatever its chunks: it may
@@ -697,28 +708,12 @@ static Kernel buildKernel(const Plan &plan,
       // `split-k` of them.
       kernel.chunkTrips =
           std::max(trips / std::min(most, wanted), (trips + most - 1) / most);
-      kernel.splitChunks =
-          unsigned((trips + kernel.chunkTrips - 1) / kernel.chunkTrips);
       kernel.splitAddend = *addend;
-      kernel.numBlocks *= kernel.splitChunks;
+      elementSplit = true;
     }
-  }
-  // So may a loop the whole block runs whose body accumulates beside
-  // per-iteration tiles (`Kernel::splitStores`).
-  if (options.splitK > 1 && kernel.numBlocks < options.minBlocks &&
-      kernel.parts.size() == 1 && !kernel.parts.front().loop &&
-      only.kind == StmtNode::Kind::Loop &&
-      !kernel.perElementLoops.contains(body)) {
-    int64_t trips = (only.end - only.start) / only.step;
-    if (auto stores = getSplitStores(plan, body, aliases, options.tensorKinds);
-        stores && trips >= 2) {
-      int64_t wanted =
-          (options.minBlocks + kernel.numBlocks - 1) / kernel.numBlocks;
-      int64_t chunks = std::min<int64_t>({options.splitK, trips, wanted});
-      kernel.chunkTrips = (trips + chunks - 1) / chunks;
+    if (kernel.chunkTrips) {
       kernel.splitChunks =
           unsigned((trips + kernel.chunkTrips - 1) / kernel.chunkTrips);
-      kernel.splitStores = std::move(*stores);
       kernel.numBlocks *= kernel.splitChunks;
     }
   }
@@ -740,7 +735,7 @@ static Kernel buildKernel(const Plan &plan,
   // (as many slices as the block and `shared-memory` hold, a power of two).
   std::optional<int64_t> splitElements = matmulElements;
   int64_t groups = widest;
-  if (!matmulElements && kernel.splitChunks > 1 && kernel.splitStores.empty()) {
+  if (!matmulElements && elementSplit) {
     splitElements = plan.exprs[plan.stmts[only.first].first].numElements;
     groups = *splitElements;
   }
@@ -762,7 +757,7 @@ static Kernel buildKernel(const Plan &plan,
   // A reduction's sum over consecutive elements also goes to adjacent
   // threads, up to `reduce-lanes` of them, as the block and
   // `shared-memory` allow.
-  if (!matmulElements && kernel.splitChunks > 1 && kernel.splitStores.empty()) {
+  if (!matmulElements && elementSplit) {
     const ExprNode &addend = plan.exprs[kernel.splitAddend];
     if (addend.kind == Kind::Reduce && addend.reduceFn == ReduceFn::Sum &&
         addend.elementKind == ElementKind::F32 && addend.sizes[2] == 1)
