@@ -93,6 +93,62 @@ static bool insertBeforeLegal(RuleContext &ctx,
          writesMissWrites(ctx, b1, b2);
 }
 
+/// The one tensor `d` writes, if it writes exactly one.
+static std::optional<uint32_t> onlyWrittenTensor(const ClassData &d) {
+  std::optional<uint32_t> t;
+  for (const Access &a : d.accesses) {
+    if (!a.write)
+      continue;
+    if (t && *t != a.tensor)
+      return std::nullopt;
+    t = a.tensor;
+  }
+  return t;
+}
+
+/// The input's writer of the zero-start accumulator b1 computes, if b1 is
+/// (equivalent to) that whole top-level statement and writes nothing else.
+static const ProgramFacts::Writer *accumulatorWriter(RuleContext &ctx,
+                                                     const PdlSlot *b1) {
+  std::optional<uint32_t> t = onlyWrittenTensor(dataOf(ctx, b1));
+  if (!t)
+    return nullptr;
+  auto it = ctx.facts.accumulatorWriters.find(*t);
+  egraph::EGraph &eg = ctx.tg.graph();
+  if (it == ctx.facts.accumulatorWriters.end() ||
+      eg.find(it->second.statement) != eg.find(b1->cls))
+    return nullptr;
+  return &it->second;
+}
+
+/// RecomputeBeforeLegal(v, b1, b2): `b1; loop v b2` ==
+/// `loop v (T = 0; b1; b2)` where b1 is the input's whole writer of a
+/// zero-start accumulator T (ProgramFacts::accumulatorWriters) and writes
+/// nothing else: every iteration clears T and recomputes it, so b2 reads
+/// the value b1 left, and T holds it after the loop. b1 may contain loops
+/// and read T (it accumulates); the guards are that it neither uses nor
+/// binds v, that b2 reads T (elsewhere the copy is pure cost) and writes
+/// nothing b1 reads or writes, and that the loop runs at least once.
+static bool recomputeBeforeLegal(RuleContext &ctx,
+                                 llvm::ArrayRef<const PdlSlot *> args) {
+  if (!isClass(args, 3))
+    return false;
+  uint32_t v = varOf(ctx, args[0]);
+  if (v == ~0u)
+    return false;
+  const LoopRange *range = ctx.tg.getLoopRange(v);
+  const ClassData &b1 = dataOf(ctx, args[1]), &b2 = dataOf(ctx, args[2]);
+  if (!range || range->end <= range->start || b1.usesVar(v) || b1.bindsVar(v) ||
+      !accumulatorWriter(ctx, args[1]))
+    return false;
+  // Only into loops that read T: elsewhere the copy is pure cost.
+  uint32_t t = *onlyWrittenTensor(b1);
+  bool readsT = llvm::any_of(
+      b2.accesses, [&](const Access &a) { return !a.write && a.tensor == t; });
+  return readsT && readsMissWrites(ctx, b1, b2) &&
+         writesMissWrites(ctx, b1, b2);
+}
+
 /// LoopInvariant(v, body): `loop v body` == `body`.
 static bool loopInvariant(RuleContext &ctx,
                           llvm::ArrayRef<const PdlSlot *> args) {
@@ -313,6 +369,37 @@ static LogicalResult splatLike(RuleContext &ctx,
   return success();
 }
 
+/// ResetOf(b1): `T[full, ...] = 0`, for the zero-start accumulator T that
+/// b1 writes (see RecomputeBeforeLegal).
+static LogicalResult resetOf(RuleContext &ctx,
+                             llvm::ArrayRef<const PdlSlot *> args,
+                             llvm::SmallVectorImpl<PdlSlot> &results) {
+  if (!isClass(args, 1))
+    return failure();
+  const ProgramFacts::Writer *writer = accumulatorWriter(ctx, args[0]);
+  if (!writer)
+    return failure();
+  TileEGraph &tg = ctx.tg;
+  auto tensor = dyn_cast_or_null<TensorRefType>(tg.data(writer->tensor).type);
+  if (!tensor)
+    return failure();
+  MLIRContext *mctx = tg.getContext();
+  llvm::SmallVector<TileDim> shape;
+  for (int64_t n : tensor.getShape())
+    shape.push_back(TileDim::concrete(n));
+  Type elt = tensor.getElementType();
+  Id zero = tg.add("tile.constant", {},
+                   {NamedAttribute(StringAttr::get(mctx, "value"),
+                                   FloatAttr::get(elt, 0.0))},
+                   TileType::get(mctx, shape, elt));
+  Id full = tg.add("tile.full", {}, {}, IndexExprType::get(mctx));
+  llvm::SmallVector<Id> operands{zero, writer->tensor};
+  operands.append(tensor.getRank(), full);
+  Id store = tg.add("tile.store", operands, {}, StmtType::get(mctx));
+  results.push_back(PdlSlot::ofClass(store));
+  return success();
+}
+
 /// ConcatOf(x, y, axis).
 static LogicalResult concatOf(RuleContext &ctx,
                               llvm::ArrayRef<const PdlSlot *> args,
@@ -526,6 +613,7 @@ const NativeRegistry &mlir::tileir::getTileNatives() {
     r.constraints["FusionLegal"] = fusionLegal;
     r.constraints["InsertAfterLegal"] = insertAfterLegal;
     r.constraints["InsertBeforeLegal"] = insertBeforeLegal;
+    r.constraints["RecomputeBeforeLegal"] = recomputeBeforeLegal;
     r.constraints["LoopInvariant"] = loopInvariant;
     r.constraints["NotUsesVar"] = notUsesVar;
     r.constraints["ZeroInitAccumulator"] = zeroInitAccumulator;
@@ -543,6 +631,7 @@ const NativeRegistry &mlir::tileir::getTileNatives() {
     r.rewrites["CastLike"] = castLike;
     r.rewrites["ReindexFuse"] = reindexFuse;
     r.rewrites["ConcatOf"] = concatOf;
+    r.rewrites["ResetOf"] = resetOf;
     r.rewrites["MatmulOf"] = matmulOf;
     return r;
   }();

@@ -44,6 +44,46 @@ static bool isAccumulation(StoreOp store) {
   return false;
 }
 
+/// Whether a matmul computes any value `store` writes.
+static bool storesMatmul(StoreOp store) {
+  llvm::SmallVector<Value> work{store.getValue()};
+  llvm::DenseSet<Operation *> seen;
+  while (!work.empty()) {
+    Operation *op = work.pop_back_val().getDefiningOp();
+    if (!op || !seen.insert(op).second)
+      continue;
+    if (isa<MatmulOp>(op))
+      return true;
+    for (Value operand : op->getOperands())
+      work.push_back(operand);
+  }
+  return false;
+}
+
+/// The classes of top-level statement `stmt` and of tensor `t`'s leaf (read
+/// off one of the statement's stores of t), if no store of the statement
+/// computes a matmul: recomputing a statistic (a sum, a sum of squares) per
+/// iteration of a later loop is what RecomputeBeforeLegal is for; repeating
+/// a contraction multiplies matrix work and grows the e-graph for nothing.
+static std::optional<ProgramFacts::Writer> writerClasses(TileEGraph &tg,
+                                                         Value stmt, Value t) {
+  const auto &nodes = tg.getOriginalNodes();
+  auto nodeOf = nodes.find(stmt.getDefiningOp());
+  if (nodeOf == nodes.end())
+    return std::nullopt;
+  std::optional<egraph::Id> cls = tg.graph().lookup(nodeOf->second);
+  llvm::SmallVector<StoreOp> stores;
+  collectStores(stmt, stores);
+  if (llvm::any_of(stores, storesMatmul))
+    return std::nullopt;
+  for (StoreOp store : stores) {
+    auto storeNode = nodes.find(store);
+    if (cls && store.getTensor() == t && storeNode != nodes.end())
+      return ProgramFacts::Writer{*cls, storeNode->second.children[1]};
+  }
+  return std::nullopt;
+}
+
 ProgramFacts mlir::tileir::computeProgramFacts(TileEGraph &tg,
                                                ProgramOp program) {
   ProgramFacts facts;
@@ -74,8 +114,12 @@ ProgramFacts mlir::tileir::computeProgramFacts(TileEGraph &tg,
     auto it = writer.find(arg);
     if (it == writer.end() || it->second < 0 || !accumulates.lookup(arg))
       continue;
-    facts.zeroInitAccumulators.insert(tg.getTensorId(
-        StringAttr::get(program.getContext(), program.getTensorName(i))));
+    uint32_t id = tg.getTensorId(
+        StringAttr::get(program.getContext(), program.getTensorName(i)));
+    facts.zeroInitAccumulators.insert(id);
+    if (std::optional<ProgramFacts::Writer> w =
+            writerClasses(tg, stmts[it->second], arg))
+      facts.accumulatorWriters[id] = *w;
   }
   return facts;
 }

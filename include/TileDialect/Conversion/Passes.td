@@ -202,6 +202,10 @@ def TileLowerToGPU : Pass<"tile-lower-to-gpu", "::mlir::ModuleOp"> {
            "grid is a sequence into one kernel per statement, under the same "
            "(parallel) grid loops: gives a fused kernel's parts their own "
            "grids and split-k (0: never)">,
+    Option<"privatize", "privatize", "bool", "true",
+           "Give each iteration of a top-level loop its own copy of an "
+           "intermediate that every iteration clears and recomputes (a "
+           "statistic recomputed per block), so the loop can be the grid">,
     Option<"mma", "mma", "bool", "false",
            "Compute matmuls with f16 operands and an f32 result on the "
            "matrix units (NVVM only): in element loops with lane blocks, "

@@ -45,6 +45,13 @@ struct ProgramFacts {
   /// top-level statement: their first writer in any equivalent program is
   /// that accumulation, so it may assume zero at entry.
   llvm::DenseSet<uint32_t> zeroInitAccumulators;
+  /// For each of them: the class of that top-level statement (its writer)
+  /// and the class of the tensor's leaf, when both are in the e-graph.
+  struct Writer {
+    egraph::Id statement;
+    egraph::Id tensor;
+  };
+  llvm::DenseMap<uint32_t, Writer> accumulatorWriters;
 };
 
 /// What natives see: the e-graph and the program facts.

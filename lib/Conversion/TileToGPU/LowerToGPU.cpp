@@ -123,6 +123,15 @@ LogicalResult TileLowerToGPUPass::lower(ProgramOp program) {
     return program.emitError("block-size must be in [1, 1024], got ")
            << unsigned(blockSize);
 
+  llvm::StringSet<> defaulted;
+  FailureOr<llvm::StringMap<int64_t>> sizes =
+      resolveTileSizes(program, tileSizes, maxTileSize, defaulted);
+  if (failed(sizes))
+    return failure();
+  SmallVector<std::pair<unsigned, unsigned>> aliases = getAliases(program);
+  if (privatize)
+    privatizeTensors(program, *sizes, aliases);
+
   // Tensors: element kinds GPU kernels can hold.
   Block &body = program.getBodyBlock();
   SmallVector<ElementKind> kinds;
@@ -147,11 +156,6 @@ LogicalResult TileLowerToGPUPass::lower(ProgramOp program) {
         MemRefType::get({std::max<int64_t>(1, numElements.back())}, storage));
   }
 
-  llvm::StringSet<> defaulted;
-  FailureOr<llvm::StringMap<int64_t>> sizes =
-      resolveTileSizes(program, tileSizes, maxTileSize, defaulted);
-  if (failed(sizes))
-    return failure();
   PartitionOptions partitionOptions;
   partitionOptions.sharedMemoryBytes = sharedMemoryBytes;
   partitionOptions.blockSize = blockSize;
@@ -165,7 +169,6 @@ LogicalResult TileLowerToGPUPass::lower(ProgramOp program) {
   partitionOptions.mma = mma;
   partitionOptions.vectorAtomics = vectorAtomics;
   partitionOptions.tensorKinds = kinds;
-  SmallVector<std::pair<unsigned, unsigned>> aliases = getAliases(program);
   TileInterpreterOptions planOptions;
   planOptions.precision = Precision::F32;
   planOptions.tileSizes = *sizes;

@@ -14,6 +14,7 @@
 #ifndef TILEDIALECT_LIB_CONVERSION_TILETOGPU_PARTITION_H
 #define TILEDIALECT_LIB_CONVERSION_TILETOGPU_PARTITION_H
 
+#include "TileDialect/IR/TileOps.h"
 #include "TileDialect/IR/TileTypes.h"
 #include "TileDialect/Interpreter/Plan.h"
 
@@ -243,6 +244,14 @@ llvm::BitVector
 findOverwrittenTensors(const interp::Plan &plan, llvm::ArrayRef<Kernel> kernels,
                        llvm::ArrayRef<llvm::ArrayRef<int64_t>> shapes,
                        llvm::ArrayRef<std::pair<unsigned, unsigned>> aliases);
+
+/// Gives each iteration of a top-level loop its own copy of the
+/// intermediates the loop clears and recomputes in every iteration
+/// (Privatize.cpp), so that the loop can be the grid; `sizes` binds the
+/// symbolic steps. Returns how many tensors were expanded.
+unsigned
+privatizeTensors(ProgramOp program, const llvm::StringMap<int64_t> &sizes,
+                 llvm::ArrayRef<std::pair<unsigned, unsigned>> aliases);
 
 } // namespace mlir::tileir::gpu_lowering
 

@@ -1,0 +1,180 @@
+//===- Privatize.cpp - One copy of a scratch tensor per loop iteration ----===//
+//
+// A top-level loop whose every iteration first clears an intermediate
+// tensor T and then recomputes it (`loop s (T = 0; T += ...; ... T ...)`,
+// what `loop-insertion-recompute` produces: the RMSNorm statistic inside
+// the projection kernel) computes the same T in every iteration, but its
+// iterations all write the same elements, so the loop cannot be the grid:
+// it would run on one block. Giving each iteration its own copy of T
+// (array expansion: T of shape S becomes [trips] + S, indexed by
+// `tile.elem s`) removes those conflicts without changing what any
+// iteration reads, and the loop becomes parallel.
+//
+// T qualifies when it is an intermediate that no alias pair names, only
+// that loop touches it, none of its accesses there uses the loop variable,
+// and the first statement of the loop body that touches it is a store of
+// the whole of T whose value does not read T (so no iteration reads what
+// an earlier one left).
+//
+//===----------------------------------------------------------------------===//
+
+#include "Partition.h"
+
+#include "TileDialect/IR/TileOps.h"
+
+#include "mlir/IR/Builders.h"
+#include "llvm/ADT/SetVector.h"
+
+using namespace mlir;
+using namespace mlir::tileir;
+
+/// The loads and stores reachable from `root` through operands.
+static void collectLoadsStores(Value root, llvm::SetVector<Operation *> &out) {
+  SmallVector<Value> work{root};
+  llvm::DenseSet<Operation *> seen;
+  while (!work.empty()) {
+    Operation *op = work.pop_back_val().getDefiningOp();
+    if (!op || !seen.insert(op).second)
+      continue;
+    if (isa<LoadOp, StoreOp>(op))
+      out.insert(op);
+    for (Value operand : op->getOperands())
+      work.push_back(operand);
+  }
+}
+
+static Value tensorOf(Operation *op) {
+  if (auto load = dyn_cast<LoadOp>(op))
+    return load.getTensor();
+  return cast<StoreOp>(op).getTensor();
+}
+
+static OperandRange indicesOf(Operation *op) {
+  if (auto load = dyn_cast<LoadOp>(op))
+    return load.getIndices();
+  return cast<StoreOp>(op).getIndices();
+}
+
+static bool usesVar(OperandRange indices, Value var) {
+  return llvm::any_of(indices, [&](Value index) {
+    Operation *def = index.getDefiningOp();
+    return def && llvm::is_contained(def->getOperands(), var);
+  });
+}
+
+/// Whether the first statement of `body` touching `tensor` stores all of it
+/// without reading it.
+static bool clearedFirst(Value body, Value tensor) {
+  SmallVector<Value> leaves;
+  collectSequenceLeaves(body, leaves);
+  for (Value leaf : leaves) {
+    llvm::SetVector<Operation *> accesses;
+    collectLoadsStores(leaf, accesses);
+    if (llvm::none_of(accesses,
+                      [&](Operation *op) { return tensorOf(op) == tensor; }))
+      continue;
+    auto store = leaf.getDefiningOp<StoreOp>();
+    if (!store || store.getTensor() != tensor ||
+        !llvm::all_of(store.getIndices(), [](Value index) {
+          return index.getDefiningOp<FullIndexOp>();
+        }))
+      return false;
+    llvm::SetVector<Operation *> valueAccesses;
+    collectLoadsStores(store.getValue(), valueAccesses);
+    return llvm::none_of(valueAccesses,
+                         [&](Operation *op) { return tensorOf(op) == tensor; });
+  }
+  return false;
+}
+
+/// `[1] + shape` of `type`.
+static TileType withUnitDim(TileType type) {
+  SmallVector<TileDim> shape{TileDim::concrete(1)};
+  llvm::append_range(shape, type.getShape());
+  return TileType::get(type.getContext(), shape, type.getElementType());
+}
+
+/// Rewrites every access of `tensor` (all inside `loop`) to its copy for the
+/// iteration: `T[idx]` becomes `reshape(T'[elem v, idx])`.
+static void expand(BlockArgument tensor, LoopOp loop, int64_t trips,
+                   ArrayRef<Operation *> accesses) {
+  auto type = cast<TensorRefType>(tensor.getType());
+  SmallVector<int64_t> shape{trips};
+  llvm::append_range(shape, type.getShape());
+  tensor.setType(TensorRefType::get(type.getContext(), shape,
+                                    type.getElementType(), type.getRole()));
+  OpBuilder b(loop.getVarOp());
+  b.setInsertionPointAfter(loop.getVarOp());
+  Value elem = ElemIndexOp::create(b, loop.getLoc(), loop.getVar());
+  for (Operation *op : accesses) {
+    b.setInsertionPoint(op);
+    SmallVector<Value> indices{elem};
+    llvm::append_range(indices, indicesOf(op));
+    if (auto load = dyn_cast<LoadOp>(op)) {
+      Value wide = LoadOp::create(b, op->getLoc(), withUnitDim(load.getType()),
+                                  tensor, indices);
+      Value back = ReshapeOp::create(b, op->getLoc(), load.getType(), wide);
+      load.replaceAllUsesWith(back);
+    } else {
+      auto store = cast<StoreOp>(op);
+      Value value = store.getValue();
+      Value wide = ReshapeOp::create(
+          b, op->getLoc(), withUnitDim(cast<TileType>(value.getType())), value);
+      Value stmt = StoreOp::create(b, op->getLoc(), wide, tensor, indices);
+      store.replaceAllUsesWith(stmt);
+    }
+    op->erase();
+  }
+}
+
+unsigned gpu_lowering::privatizeTensors(
+    ProgramOp program, const llvm::StringMap<int64_t> &sizes,
+    ArrayRef<std::pair<unsigned, unsigned>> aliases) {
+  SmallVector<Value> leaves;
+  collectSequenceLeaves(program.getRoot(), leaves);
+  // Per tensor: the one top-level statement touching it (null: several).
+  llvm::MapVector<Value, Value> owner;
+  llvm::DenseMap<Value, SmallVector<Operation *>> accessesOf;
+  for (Value leaf : leaves) {
+    llvm::SetVector<Operation *> accesses;
+    collectLoadsStores(leaf, accesses);
+    for (Operation *op : accesses) {
+      Value t = tensorOf(op);
+      auto [it, fresh] = owner.try_emplace(t, leaf);
+      if (!fresh && it->second != leaf)
+        it->second = nullptr;
+      accessesOf[t].push_back(op);
+    }
+  }
+  unsigned count = 0;
+  for (auto [t, leaf] : owner) {
+    auto arg = dyn_cast<BlockArgument>(t);
+    auto loop = leaf ? leaf.getDefiningOp<LoopOp>() : LoopOp();
+    if (!arg || !loop ||
+        cast<TensorRefType>(arg.getType()).getRole() !=
+            TensorRole::Intermediate ||
+        llvm::any_of(aliases,
+                     [&](auto pair) {
+                       return pair.first == arg.getArgNumber() ||
+                              pair.second == arg.getArgNumber();
+                     }) ||
+        llvm::any_of(accessesOf[t],
+                     [&](Operation *op) {
+                       return usesVar(indicesOf(op), loop.getVar());
+                     }) ||
+        !clearedFirst(loop.getBody(), t))
+      continue;
+    std::optional<TileDim> step = loop.getStepDim();
+    int64_t stepValue = 0;
+    if (step && step->isConcrete())
+      stepValue = step->getConcrete();
+    else if (step && step->coeff == 1)
+      stepValue = sizes.lookup(step->sym.getValue());
+    if (stepValue <= 0 || loop.getEndIndex() <= loop.getStartIndex())
+      continue;
+    int64_t trips = (loop.getEndIndex() - 1) / stepValue + 1;
+    expand(arg, loop, trips, accessesOf[t]);
+    ++count;
+  }
+  return count;
+}
