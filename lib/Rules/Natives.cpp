@@ -121,16 +121,13 @@ static const ProgramFacts::Writer *accumulatorWriter(RuleContext &ctx,
   return &it->second;
 }
 
-/// RecomputeBeforeLegal(v, b1, b2): `b1; loop v b2` ==
-/// `loop v (T = 0; b1; b2)` where b1 is the input's whole writer of a
-/// zero-start accumulator T (ProgramFacts::accumulatorWriters) and writes
-/// nothing else: every iteration clears T and recomputes it, so b2 reads
-/// the value b1 left, and T holds it after the loop. b1 may contain loops
-/// and read T (it accumulates); the guards are that it neither uses nor
-/// binds v, that b2 reads T (elsewhere the copy is pure cost) and writes
-/// nothing b1 reads or writes, and that the loop runs at least once.
-static bool recomputeBeforeLegal(RuleContext &ctx,
-                                 llvm::ArrayRef<const PdlSlot *> args) {
+/// The guards both recomputing insertions share, for `b1; loop v b2` ==
+/// `loop v (...; b1; b2)`: the loop runs at least once, b1 neither uses nor
+/// binds v, b2 reads something b1 writes (elsewhere the copy is pure cost)
+/// but no part of it that moves with v (that is loop fusion's case), and
+/// b2 writes nothing b1 reads or writes.
+static bool recomputeLegal(RuleContext &ctx,
+                           llvm::ArrayRef<const PdlSlot *> args) {
   if (!isClass(args, 3))
     return false;
   uint32_t v = varOf(ctx, args[0]);
@@ -138,15 +135,52 @@ static bool recomputeBeforeLegal(RuleContext &ctx,
     return false;
   const LoopRange *range = ctx.tg.getLoopRange(v);
   const ClassData &b1 = dataOf(ctx, args[1]), &b2 = dataOf(ctx, args[2]);
-  if (!range || range->end <= range->start || b1.usesVar(v) || b1.bindsVar(v) ||
-      !accumulatorWriter(ctx, args[1]))
+  if (!range || range->end <= range->start || b1.usesVar(v) || b1.bindsVar(v))
     return false;
-  // Only into loops that read T: elsewhere the copy is pure cost.
-  uint32_t t = *onlyWrittenTensor(b1);
-  bool readsT = llvm::any_of(
-      b2.accesses, [&](const Access &a) { return !a.write && a.tensor == t; });
-  return readsT && readsMissWrites(ctx, b1, b2) &&
+  // b2 reads what b1 writes, and never a part that moves with v: each
+  // iteration needs all of it (otherwise fusing the two loops splits the
+  // producer across the iterations instead of repeating it).
+  bool readsWritten = false;
+  for (const Access &r : b2.accesses) {
+    if (r.write || llvm::none_of(b1.accesses, [&](const Access &w) {
+          return w.write && w.tensor == r.tensor;
+        }))
+      continue;
+    if (llvm::any_of(r.dims, [&](const IndexTerm &t) {
+          return (t.kind == IndexTerm::Tile || t.kind == IndexTerm::Elem) &&
+                 t.var == v;
+        }))
+      return false;
+    readsWritten = true;
+  }
+  return readsWritten && readsMissWrites(ctx, b1, b2) &&
          writesMissWrites(ctx, b1, b2);
+}
+
+/// RecomputeBeforeLegal(v, b1, b2): `b1; loop v b2` ==
+/// `loop v (T = 0; b1; b2)` where b1 is the input's whole writer of a
+/// zero-start accumulator T (ProgramFacts::accumulatorWriters) and writes
+/// nothing else: every iteration clears T and recomputes it, so b2 reads
+/// the value b1 left, and T holds it after the loop. b1 may contain loops
+/// and read T (it accumulates). See recomputeLegal for the other guards.
+static bool recomputeBeforeLegal(RuleContext &ctx,
+                                 llvm::ArrayRef<const PdlSlot *> args) {
+  return recomputeLegal(ctx, args) && accumulatorWriter(ctx, args[1]);
+}
+
+/// ProducerBeforeLegal(v, b1, b2): `b1; loop v b2` == `loop v (b1; b2)`
+/// for a loop nest b1 that is idempotent (reads nothing it writes), so
+/// every iteration recomputes the same values: an elementwise producer
+/// (RMSNorm's normalized rows) moving into the loop of the projection that
+/// reads it. Contractions are not repeated (b1 computes no matmul);
+/// straight-line b1 is LoopInsertion2's. See recomputeLegal for the rest.
+static bool producerBeforeLegal(RuleContext &ctx,
+                                llvm::ArrayRef<const PdlSlot *> args) {
+  if (!recomputeLegal(ctx, args))
+    return false;
+  const ClassData &b1 = dataOf(ctx, args[1]);
+  return !b1.boundVars.empty() && !b1.hasMatmul && b1.hasNonSeqNode &&
+         isIdempotent(ctx.tg, b1);
 }
 
 /// LoopInvariant(v, body): `loop v body` == `body`.
@@ -614,6 +648,7 @@ const NativeRegistry &mlir::tileir::getTileNatives() {
     r.constraints["InsertAfterLegal"] = insertAfterLegal;
     r.constraints["InsertBeforeLegal"] = insertBeforeLegal;
     r.constraints["RecomputeBeforeLegal"] = recomputeBeforeLegal;
+    r.constraints["ProducerBeforeLegal"] = producerBeforeLegal;
     r.constraints["LoopInvariant"] = loopInvariant;
     r.constraints["NotUsesVar"] = notUsesVar;
     r.constraints["ZeroInitAccumulator"] = zeroInitAccumulator;

@@ -55,6 +55,7 @@ ClassData TileAnalysis::compute(const ENode &node) const {
     unionInto(d.accesses, cd.accesses);
     unionInto(d.freeVars, cd.freeVars);
     unionInto(d.boundVars, cd.boundVars);
+    d.hasMatmul |= cd.hasMatmul;
   }
   if (kind == NodeKind::Seq)
     d.hasSeqNode = true;
@@ -111,6 +112,10 @@ ClassData TileAnalysis::compute(const ENode &node) const {
     insertSorted(d.boundVars, v);
     break;
   }
+  case NodeKind::Compute:
+    if (tg.getOpName(node.op).getStringRef() == "tile.matmul")
+      d.hasMatmul = true;
+    break;
   case NodeKind::Constant:
     if (auto dense = attrs.getAs<DenseElementsAttr>("value")) {
       if (dense.isSplat())
@@ -156,6 +161,10 @@ bool TileAnalysis::join(ClassData &into, const ClassData &from) const {
   changed |= unionInto(into.boundVars, from.boundVars);
   if (from.hasSeqNode && !into.hasSeqNode) {
     into.hasSeqNode = true;
+    changed = true;
+  }
+  if (from.hasMatmul && !into.hasMatmul) {
+    into.hasMatmul = true;
     changed = true;
   }
   if (from.hasNonSeqNode && !into.hasNonSeqNode) {

@@ -37,6 +37,8 @@ struct ClassData {
   /// Loop variables used and not bound inside, and bound inside; sorted.
   llvm::SmallVector<uint32_t, 4> freeVars, boundVars;
   bool hasSeqNode = false, hasNonSeqNode = false;
+  /// Some member, or something it computes from, is a `tile.matmul`.
+  bool hasMatmul = false;
 
   bool usesVar(uint32_t v) const;
   bool bindsVar(uint32_t v) const;

@@ -12,9 +12,11 @@
 //
 // T qualifies when it is an intermediate that no alias pair names, only
 // that loop touches it, none of its accesses there uses the loop variable,
-// and the first statement of the loop body that touches it is a store of
-// the whole of T whose value does not read T (so no iteration reads what
-// an earlier one left).
+// and the first statement of the loop body that touches it writes all of T
+// without reading it (a store of the whole of T, or a loop nest storing it
+// tile by tile), so no iteration reads what an earlier one left. Besides
+// the cleared statistic, this covers a producer nest recomputed per
+// iteration (`loop-insertion-producer`: RMSNorm's normalized rows).
 //
 //===----------------------------------------------------------------------===//
 
@@ -62,27 +64,53 @@ static bool usesVar(OperandRange indices, Value var) {
   });
 }
 
-/// Whether the first statement of `body` touching `tensor` stores all of it
-/// without reading it.
+/// Whether `stmt` writes every element of `tensor` without reading it: a
+/// store whose indices are `full`, or tiles of loops of a perfect nest
+/// around it that walk the whole dimension in steps of the tile's extent,
+/// and whose value reads nothing of `tensor`.
+static bool writesAll(Value stmt, Value tensor) {
+  SmallVector<LoopOp> loops;
+  while (auto loop = stmt.getDefiningOp<LoopOp>()) {
+    loops.push_back(loop);
+    stmt = loop.getBody();
+  }
+  auto store = stmt.getDefiningOp<StoreOp>();
+  if (!store || store.getTensor() != tensor)
+    return false;
+  ArrayRef<int64_t> shape = cast<TensorRefType>(tensor.getType()).getShape();
+  ArrayRef<TileDim> extents =
+      cast<TileType>(store.getValue().getType()).getShape();
+  llvm::SmallDenseSet<Operation *> walked;
+  for (auto [d, index] : llvm::enumerate(store.getIndices())) {
+    if (index.getDefiningOp<FullIndexOp>())
+      continue;
+    auto tile = index.getDefiningOp<TileIndexOp>();
+    if (!tile)
+      return false;
+    auto loop = llvm::find_if(
+        loops, [&](LoopOp l) { return l.getVar() == tile.getVar(); });
+    if (loop == loops.end() || !walked.insert(*loop).second ||
+        loop->getStartIndex() != 0 || loop->getEndIndex() != shape[d] ||
+        loop->getStepDim() != extents[d])
+      return false;
+  }
+  llvm::SetVector<Operation *> valueAccesses;
+  collectLoadsStores(store.getValue(), valueAccesses);
+  return llvm::none_of(valueAccesses,
+                       [&](Operation *op) { return tensorOf(op) == tensor; });
+}
+
+/// Whether the first statement of `body` touching `tensor` writes all of
+/// it without reading it.
 static bool clearedFirst(Value body, Value tensor) {
   SmallVector<Value> leaves;
   collectSequenceLeaves(body, leaves);
   for (Value leaf : leaves) {
     llvm::SetVector<Operation *> accesses;
     collectLoadsStores(leaf, accesses);
-    if (llvm::none_of(accesses,
-                      [&](Operation *op) { return tensorOf(op) == tensor; }))
-      continue;
-    auto store = leaf.getDefiningOp<StoreOp>();
-    if (!store || store.getTensor() != tensor ||
-        !llvm::all_of(store.getIndices(), [](Value index) {
-          return index.getDefiningOp<FullIndexOp>();
-        }))
-      return false;
-    llvm::SetVector<Operation *> valueAccesses;
-    collectLoadsStores(store.getValue(), valueAccesses);
-    return llvm::none_of(valueAccesses,
-                         [&](Operation *op) { return tensorOf(op) == tensor; });
+    if (llvm::any_of(accesses,
+                     [&](Operation *op) { return tensorOf(op) == tensor; }))
+      return writesAll(leaf, tensor);
   }
   return false;
 }
