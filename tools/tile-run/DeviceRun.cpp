@@ -39,6 +39,7 @@ FailureOr<runtime::Artifact> tileir::compileArtifact(
   pipeline.threadElements = options.threadElements;
   pipeline.kSlices = options.kSlices;
   pipeline.fissionBlocks = options.fissionBlocks;
+  pipeline.privatize = options.privatize;
   pipeline.mma = options.mma;
   // The host emulation cannot run the inline PTX of vector reductions.
   pipeline.vectorAtomics = options.vectorAtomics && !options.emulate;
@@ -95,7 +96,20 @@ FailureOr<runtime::Artifact> tileir::compileArtifact(
         host.getArgAttrOfType<StringAttr>(i, "tile.role").str());
     if (i < programBody.getNumArguments()) {
       auto type = cast<TensorRefType>(programBody.getArgument(i).getType());
-      decl.shape.assign(type.getShape().begin(), type.getShape().end());
+      // The lowered shape: `privatize` gives some intermediates a copy per
+      // iteration of a loop.
+      ArrayRef<int64_t> shape = type.getShape();
+      if (auto lowered =
+              host.getArgAttrOfType<DenseI64ArrayAttr>(i, "tile.shape"))
+        shape = lowered.asArrayRef();
+      decl.shape.assign(shape.begin(), shape.end());
+      int64_t elements = 1;
+      for (int64_t n : shape)
+        elements *= n;
+      auto memref = dyn_cast<MemRefType>(arg.getType());
+      if (!memref || memref.getNumElements() != std::max<int64_t>(1, elements))
+        return emitError(loc, "the lowered buffer of tensor '")
+               << decl.name << "' does not match its shape";
       decl.elementKind = *elementKindOf(type.getElementType());
       decl.init = inits[i];
       // The launches clear it themselves (--tile-merge-kernels zero-buffers).
@@ -161,6 +175,7 @@ std::string tileir::tuningEntryJSON(ProgramOp program,
                            {"thread_elements", int64_t(options.threadElements)},
                            {"k_slices", int64_t(options.kSlices)},
                            {"fission_blocks", options.fissionBlocks},
+                           {"privatize", options.privatize},
                            {"mma", options.mma},
                            {"vector_atomics", options.vectorAtomics},
                            {"pipeline_loads", int64_t(options.pipelineLoads)},
@@ -221,6 +236,8 @@ tileir::applyTuning(StringRef path, ProgramOp program,
         options.kSlices = unsigned(*v);
       if (std::optional<int64_t> v = entry->getInteger("fission_blocks"))
         options.fissionBlocks = *v;
+      if (std::optional<bool> v = entry->getBoolean("privatize"))
+        options.privatize = *v;
       if (std::optional<bool> v = entry->getBoolean("mma"))
         options.mma = *v;
       if (std::optional<bool> v = entry->getBoolean("vector_atomics"))

@@ -38,6 +38,7 @@ struct DeviceCompileOptions {
   unsigned threadElements = 16;
   unsigned kSlices = 8;
   int64_t fissionBlocks = 0;
+  bool privatize = true;
   bool mma = false;
   /// Vector reductions for split accumulations where the target has them
   /// (--tile-lower-to-nvvm vector-atomics; never when emulating).

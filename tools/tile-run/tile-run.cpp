@@ -131,6 +131,11 @@ static cl::opt<int64_t> fissionBlocks(
     cl::desc("GPU: split kernels with fewer blocks than this into one kernel "
              "per statement of their body (--tile-lower-to-gpu "
              "fission-blocks; 0: never)"));
+static cl::opt<bool>
+    privatize("privatize", cl::init(true),
+              cl::desc("GPU: one copy per iteration of a top-level loop of an "
+                       "intermediate each iteration clears and recomputes "
+                       "(--tile-lower-to-gpu privatize)"));
 static cl::opt<bool> mma(
     "mma", cl::init(false),
     cl::desc("GPU: f16 matmuls on the matrix units: mma.sync in element "
@@ -370,6 +375,7 @@ int runOnDevice(Runnable &runnable, Runnable *reference,
   options.threadElements = threadElements;
   options.kSlices = kSlices;
   options.fissionBlocks = fissionBlocks;
+  options.privatize = privatize;
   options.mma = mma;
   options.vectorAtomics = vectorAtomics;
   options.pipelineLoads = pipelineLoads;
@@ -386,7 +392,7 @@ int runOnDevice(Runnable &runnable, Runnable *reference,
         vectorAtomics.getNumOccurrences() || mergeKernels.getNumOccurrences() ||
         zeroInKernels.getNumOccurrences() ||
         threadElements.getNumOccurrences() || kSlices.getNumOccurrences() ||
-        fissionBlocks.getNumOccurrences();
+        fissionBlocks.getNumOccurrences() || privatize.getNumOccurrences();
     llvm::Expected<std::string> line =
         applyTuning(tuningCache, program, options, fixed, keepLowering);
     if (!line)

@@ -174,6 +174,7 @@ void tileir::addTileLowerToGPUPass(OpPassManager &pm,
   lower.threadElements = options.threadElements;
   lower.kSlices = options.kSlices;
   lower.fissionBlocks = options.fissionBlocks;
+  lower.privatize = options.privatize;
   lower.mma = options.mma && !rocdl;
   lower.vectorAtomics =
       options.vectorAtomics && !rocdl &&

@@ -61,6 +61,11 @@ struct GPUPipelineOptions : public PassPipelineOptions<GPUPipelineOptions> {
       llvm::cl::desc("Split kernels with fewer blocks than this into one "
                      "kernel per statement of their body (0: never)"),
       llvm::cl::init(0)};
+  Option<bool> privatize{
+      *this, "privatize",
+      llvm::cl::desc("One copy per iteration of a top-level loop of an "
+                     "intermediate each iteration clears and recomputes"),
+      llvm::cl::init(true)};
   Option<bool> mma{*this, "mma",
                    llvm::cl::desc("Matmuls on the matrix units (NVVM wmma)"),
                    llvm::cl::init(false)};
