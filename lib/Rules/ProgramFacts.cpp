@@ -24,40 +24,38 @@ static void collectStores(Value stmt, llvm::SmallVectorImpl<StoreOp> &out) {
   }
 }
 
-/// Whether `store` is `T[i] = f(T[i], ...)`.
-static bool isAccumulation(StoreOp store) {
+/// Whether some op of the expression `store` writes satisfies `pred` (the
+/// walk stops below loads).
+static bool valueHasOp(StoreOp store,
+                       llvm::function_ref<bool(Operation *)> pred) {
   llvm::SmallVector<Value> work{store.getValue()};
   llvm::DenseSet<Operation *> seen;
   while (!work.empty()) {
     Operation *op = work.pop_back_val().getDefiningOp();
     if (!op || !seen.insert(op).second)
       continue;
-    if (auto load = dyn_cast<LoadOp>(op)) {
-      if (load.getTensor() == store.getTensor() &&
-          load.getIndices() == store.getIndices())
-        return true;
+    if (pred(op))
+      return true;
+    if (isa<LoadOp>(op))
       continue;
-    }
     for (Value operand : op->getOperands())
       work.push_back(operand);
   }
   return false;
 }
 
+/// Whether `store` is `T[i] = f(T[i], ...)`.
+static bool isAccumulation(StoreOp store) {
+  return valueHasOp(store, [&](Operation *op) {
+    auto load = dyn_cast<LoadOp>(op);
+    return load && load.getTensor() == store.getTensor() &&
+           load.getIndices() == store.getIndices();
+  });
+}
+
 /// Whether a matmul computes any value `store` writes.
 static bool storesMatmul(StoreOp store) {
-  llvm::SmallVector<Value> work{store.getValue()};
-  llvm::DenseSet<Operation *> seen;
-  while (!work.empty()) {
-    Operation *op = work.pop_back_val().getDefiningOp();
-    if (!op || !seen.insert(op).second)
-      continue;
-    if (isa<MatmulOp>(op))
-      return true;
-    for (Value operand : op->getOperands())
-      work.push_back(operand);
-  }
-  return false;
+  return valueHasOp(store, [](Operation *op) { return isa<MatmulOp>(op); });
 }
 
 /// The classes of top-level statement `stmt` and of tensor `t`'s leaf (read
