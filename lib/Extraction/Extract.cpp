@@ -143,8 +143,10 @@ private:
         break;
       case NodeKind::Loop: {
         Id body = eg.find(n.children.back());
+        uint32_t var = tg.data(n.children[0]).var;
         for (const DerivPtr &b : get(body, Nested))
-          add(cands, cls, &n, {m == Top ? 1u : 0u, 0, 1, 0}, {b});
+          add(cands, cls, &n,
+              {m == Top ? 1u : 0u, 0, 1, 0, countRepeated(*b, var)}, {b});
         break;
       }
       case NodeKind::Seq: {
@@ -262,6 +264,23 @@ private:
     d.openReads = open();
   }
   bool isTop(const Deriv &d) const { return d.cost.kernels > 0; }
+
+  /// The statements of loop body `d` (through its sequences) that do not
+  /// use the loop's variable `var`.
+  unsigned countRepeated(const Deriv &d, uint32_t var) const {
+    switch (tg.getKind(*d.node)) {
+    case NodeKind::Seq: {
+      unsigned n = 0;
+      for (const DerivPtr &c : d.children)
+        n += countRepeated(*c, var);
+      return n;
+    }
+    case NodeKind::Nop:
+      return 0;
+    default:
+      return tg.data(d.cls).usesVar(var) ? 0 : 1;
+    }
+  }
 
   uint64_t signature(const ENode &n, llvm::ArrayRef<DerivPtr> children) {
     switch (tg.getKind(n)) {

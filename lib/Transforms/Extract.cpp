@@ -129,6 +129,7 @@ LogicalResult tileir::extractProgram(ProgramOp program,
                              {"kernels", (int64_t)c.structure.kernels},
                              {"loops", (int64_t)c.structure.loops},
                              {"crossings", (int64_t)c.structure.crossings},
+                             {"repeated", (int64_t)c.structure.repeated},
                              {"value_cost", c.valueCost}};
     if (opts.check) {
       entry["check"] = check.passed ? "passed" : "failed";

@@ -52,22 +52,27 @@ struct TargetDesc;
 ExtractOptions costsFor(ExtractOptions options, const TargetDesc &target);
 
 /// Pass 1's cost of a loop structure (compared lexicographically): kernels,
-/// then loop crossings (an intermediate a store reads that is not stored
-/// inside the innermost loop around that store, so it makes an HBM round
-/// trip under Trinity's placement), then loops and stores.
+/// then repeated statements (inside a loop, not using its variable: the
+/// same work every iteration, which the recompute insertions create), then
+/// loop crossings (an intermediate a store reads that is not stored inside
+/// the innermost loop around that store, so it makes an HBM round trip
+/// under Trinity's placement), then loops and stores.
 struct StructureCost {
   unsigned kernels = 0, crossings = 0, loops = 0, stores = 0;
+  /// Statements a loop repeats without using its variable (the same work
+  /// every iteration: a recomputed statistic), counted per enclosing loop.
+  unsigned repeated = 0;
   bool operator<(const StructureCost &o) const {
-    return std::tie(kernels, crossings, loops, stores) <
-           std::tie(o.kernels, o.crossings, o.loops, o.stores);
+    return std::tie(kernels, repeated, crossings, loops, stores) <
+           std::tie(o.kernels, o.repeated, o.crossings, o.loops, o.stores);
   }
   bool operator==(const StructureCost &o) const {
-    return kernels == o.kernels && crossings == o.crossings &&
-           loops == o.loops && stores == o.stores;
+    return kernels == o.kernels && repeated == o.repeated &&
+           crossings == o.crossings && loops == o.loops && stores == o.stores;
   }
   StructureCost operator+(const StructureCost &o) const {
     return {kernels + o.kernels, crossings + o.crossings, loops + o.loops,
-            stores + o.stores};
+            stores + o.stores, repeated + o.repeated};
   }
 };
 

@@ -13,9 +13,10 @@
 // T qualifies when it is an intermediate that no alias pair names, only
 // that loop touches it, none of its accesses there uses the loop variable,
 // and the first statement of the loop body that touches it writes all of T
-// without reading it (a store of the whole of T, or a loop nest storing it
-// tile by tile), so no iteration reads what an earlier one left. Besides
-// the cleared statistic, this covers a producer nest recomputed per
+// before reading any of it (a store of the whole of T, or loops around one
+// store walking all of T tile by tile, after which only the tile just
+// stored is loaded back), so no iteration reads what an earlier one left.
+// Besides the cleared statistic, this covers a producer nest recomputed per
 // iteration (`loop-insertion-producer`: RMSNorm's normalized rows).
 //
 //===----------------------------------------------------------------------===//
@@ -64,18 +65,12 @@ static bool usesVar(OperandRange indices, Value var) {
   });
 }
 
-/// Whether `stmt` writes every element of `tensor` without reading it: a
-/// store whose indices are `full`, or tiles of loops of a perfect nest
-/// around it that walk the whole dimension in steps of the tile's extent,
-/// and whose value reads nothing of `tensor`.
-static bool writesAll(Value stmt, Value tensor) {
-  SmallVector<LoopOp> loops;
-  while (auto loop = stmt.getDefiningOp<LoopOp>()) {
-    loops.push_back(loop);
-    stmt = loop.getBody();
-  }
-  auto store = stmt.getDefiningOp<StoreOp>();
-  if (!store || store.getTensor() != tensor)
+/// Whether `store`, run for every iteration of `loops`, writes every element
+/// of `tensor` without reading it: each index is `full` or the tile of one
+/// of those loops walking the whole dimension in steps of the tile's
+/// extent, and the stored value reads nothing of `tensor`.
+static bool coversAll(StoreOp store, ArrayRef<LoopOp> loops, Value tensor) {
+  if (store.getTensor() != tensor)
     return false;
   ArrayRef<int64_t> shape = cast<TensorRefType>(tensor.getType()).getShape();
   ArrayRef<TileDim> extents =
@@ -87,11 +82,13 @@ static bool writesAll(Value stmt, Value tensor) {
     auto tile = index.getDefiningOp<TileIndexOp>();
     if (!tile)
       return false;
-    auto loop = llvm::find_if(
+    auto it = llvm::find_if(
         loops, [&](LoopOp l) { return l.getVar() == tile.getVar(); });
-    if (loop == loops.end() || !walked.insert(*loop).second ||
-        loop->getStartIndex() != 0 || loop->getEndIndex() != shape[d] ||
-        loop->getStepDim() != extents[d])
+    if (it == loops.end())
+      return false;
+    LoopOp loop = *it;
+    if (!walked.insert(loop).second || loop.getStartIndex() != 0 ||
+        loop.getEndIndex() != shape[d] || loop.getStepDim() != extents[d])
       return false;
   }
   llvm::SetVector<Operation *> valueAccesses;
@@ -100,17 +97,61 @@ static bool writesAll(Value stmt, Value tensor) {
                        [&](Operation *op) { return tensorOf(op) == tensor; });
 }
 
+/// The accesses of `tensor` in `stmt`.
+static SmallVector<Operation *> accessesIn(Value stmt, Value tensor) {
+  llvm::SetVector<Operation *> all;
+  collectLoadsStores(stmt, all);
+  SmallVector<Operation *> out;
+  for (Operation *op : all)
+    if (tensorOf(op) == tensor)
+      out.push_back(op);
+  return out;
+}
+
+/// Whether `stmt` (inside `loops`) writes all of `tensor` before reading
+/// any of it. It descends through loops and, in each sequence, into the
+/// first statement touching the tensor, down to one store that covers it
+/// (coversAll); the statements after that store in its sequence may load
+/// exactly the region it stored (the same iteration's tile), and nothing
+/// else in `stmt` touches the tensor.
+static bool writesAllFirst(Value stmt, Value tensor,
+                           SmallVectorImpl<LoopOp> &loops) {
+  if (auto loop = stmt.getDefiningOp<LoopOp>()) {
+    loops.push_back(loop);
+    bool ok = writesAllFirst(loop.getBody(), tensor, loops);
+    loops.pop_back();
+    return ok;
+  }
+  SmallVector<Value> leaves;
+  collectSequenceLeaves(stmt, leaves);
+  auto first = llvm::find_if(
+      leaves, [&](Value leaf) { return !accessesIn(leaf, tensor).empty(); });
+  if (first == leaves.end())
+    return false;
+  auto store = first->getDefiningOp<StoreOp>();
+  if (store ? !coversAll(store, loops, tensor)
+            : !writesAllFirst(*first, tensor, loops))
+    return false;
+  for (Value later : llvm::make_range(std::next(first), leaves.end()))
+    for (Operation *op : accessesIn(later, tensor)) {
+      auto load = dyn_cast<LoadOp>(op);
+      if (!store || !load || load.getIndices() != store.getIndices())
+        return false;
+    }
+  return true;
+}
+
 /// Whether the first statement of `body` touching `tensor` writes all of
-/// it without reading it.
+/// it before reading any of it (the statements after it may then read it
+/// freely).
 static bool clearedFirst(Value body, Value tensor) {
   SmallVector<Value> leaves;
   collectSequenceLeaves(body, leaves);
   for (Value leaf : leaves) {
-    llvm::SetVector<Operation *> accesses;
-    collectLoadsStores(leaf, accesses);
-    if (llvm::any_of(accesses,
-                     [&](Operation *op) { return tensorOf(op) == tensor; }))
-      return writesAll(leaf, tensor);
+    if (accessesIn(leaf, tensor).empty())
+      continue;
+    SmallVector<LoopOp> loops;
+    return writesAllFirst(leaf, tensor, loops);
   }
   return false;
 }

@@ -6,6 +6,8 @@
 // RUN: tile-run %s --entry recompute --device emulate --element-loops=false | FileCheck %s --check-prefix=EMU
 // RUN: tile-run %s --entry read_after --device emulate | FileCheck %s --check-prefix=EMU
 // RUN: tile-run %s --entry not_cleared --device emulate | FileCheck %s --check-prefix=EMU
+// RUN: tile-run %s --entry fused --device emulate | FileCheck %s --check-prefix=EMU
+// RUN: tile-run %s --entry reads_ahead --device emulate | FileCheck %s --check-prefix=EMU
 // EMU-NOT: MISMATCH
 // EMU: PASS
 
@@ -137,5 +139,76 @@ tile.program @not_cleared(
   %use = tile.store %q, %O[%full, %ts] : !tile.tile<[4, 8], f32>, !tile.tensor<4x16xf32, output>
   %b = tile.seq %stat, %use
   %l = tile.loop %s = 0 to 16 step %c8 body %b
+  tile.yield %l
+}
+
+// -----
+
+// A scratch tile stored and read back in the same iteration of an inner
+// loop (a producer fused into its consumer): the j loop stores all of N
+// before anything else reads it, so N gets one copy per s (2 x 64 floats),
+// and both s and j (each iteration its own tile of its copy) are the grid.
+// CHECK-LABEL: func.func @fused
+// CHECK: gpu.launch_func @fused_kernels::@fused_k0 blocks in (%c8, %c1, %c1)
+// CHECK-SAME: memref<128xf32>
+tile.program @fused(
+    %A: !tile.tensor<4x16xf32, input>,
+    %B: !tile.tensor<4x16xf32, input>,
+    %N: !tile.tensor<4x16xf32, intermediate>,
+    %Q: !tile.tensor<2x4x16xf32, output>) {
+  %full = tile.full
+  %s = tile.var "s"
+  %j = tile.var "j"
+  %c4 = tile.size 4
+  %c8 = tile.size 8
+  %es = tile.elem %s
+  %tj = tile.tile %j
+  %b = tile.load %B[%full, %tj] : !tile.tensor<4x16xf32, input> -> !tile.tile<[4, 4], f32>
+  %b2 = tile.mul %b, %b : !tile.tile<[4, 4], f32>
+  %st = tile.store %b2, %N[%full, %tj] : !tile.tile<[4, 4], f32>, !tile.tensor<4x16xf32, intermediate>
+  %n = tile.load %N[%full, %tj] : !tile.tensor<4x16xf32, intermediate> -> !tile.tile<[4, 4], f32>
+  %a = tile.load %A[%full, %tj] : !tile.tensor<4x16xf32, input> -> !tile.tile<[4, 4], f32>
+  %q = tile.add %n, %a : !tile.tile<[4, 4], f32>
+  %q3 = tile.reshape %q : !tile.tile<[4, 4], f32> -> !tile.tile<[1, 4, 4], f32>
+  %use = tile.store %q3, %Q[%es, %full, %tj] : !tile.tile<[1, 4, 4], f32>, !tile.tensor<2x4x16xf32, output>
+  %body = tile.seq %st, %use
+  %lj = tile.loop %j = 0 to 16 step %c4 body %body
+  %l = tile.loop %s = 0 to 16 step %c8 body %lj
+  tile.yield %l
+}
+
+// -----
+
+// Must not: after storing its tile, the j loop reads all of N, most of it
+// not yet written in this iteration of s (the previous iteration's values
+// as written); N keeps one copy and the loop one block.
+// CHECK-LABEL: func.func @reads_ahead
+// CHECK: gpu.launch_func @reads_ahead_kernels::@reads_ahead_k0 blocks in (%c1, %c1, %c1)
+// CHECK-SAME: memref<64xf32>, %{{.*}} : memref<128xf32>)
+tile.program @reads_ahead(
+    %A: !tile.tensor<4x16xf32, input>,
+    %B: !tile.tensor<4x16xf32, input>,
+    %N: !tile.tensor<4x16xf32, intermediate>,
+    %Q: !tile.tensor<2x4x16xf32, output>) {
+  %full = tile.full
+  %s = tile.var "s"
+  %j = tile.var "j"
+  %c4 = tile.size 4
+  %c8 = tile.size 8
+  %es = tile.elem %s
+  %tj = tile.tile %j
+  %b = tile.load %B[%full, %tj] : !tile.tensor<4x16xf32, input> -> !tile.tile<[4, 4], f32>
+  %b2 = tile.mul %b, %b : !tile.tile<[4, 4], f32>
+  %st = tile.store %b2, %N[%full, %tj] : !tile.tile<[4, 4], f32>, !tile.tensor<4x16xf32, intermediate>
+  %n = tile.load %N[%full, %full] : !tile.tensor<4x16xf32, intermediate> -> !tile.tile<[4, 16], f32>
+  %r = tile.rsum %n, 1 : !tile.tile<[4, 16], f32> -> !tile.tile<[4], f32>
+  %rb = tile.bcast %r [1] : !tile.tile<[4], f32> -> !tile.tile<[4, 4], f32>
+  %a = tile.load %A[%full, %tj] : !tile.tensor<4x16xf32, input> -> !tile.tile<[4, 4], f32>
+  %q = tile.add %rb, %a : !tile.tile<[4, 4], f32>
+  %q3 = tile.reshape %q : !tile.tile<[4, 4], f32> -> !tile.tile<[1, 4, 4], f32>
+  %use = tile.store %q3, %Q[%es, %full, %tj] : !tile.tile<[1, 4, 4], f32>, !tile.tensor<2x4x16xf32, output>
+  %body = tile.seq %st, %use
+  %lj = tile.loop %j = 0 to 16 step %c4 body %body
+  %l = tile.loop %s = 0 to 16 step %c8 body %lj
   tile.yield %l
 }
