@@ -146,10 +146,7 @@ static bool recomputeLegal(RuleContext &ctx,
           return w.write && w.tensor == r.tensor;
         }))
       continue;
-    if (llvm::any_of(r.dims, [&](const IndexTerm &t) {
-          return (t.kind == IndexTerm::Tile || t.kind == IndexTerm::Elem) &&
-                 t.var == v;
-        }))
+    if (llvm::any_of(r.dims, [&](const IndexTerm &t) { return t.usesVar(v); }))
       return false;
     readsWritten = true;
   }
@@ -504,8 +501,7 @@ static ClassData renamed(const ClassData &d, uint32_t from, uint32_t to) {
   ClassData out = d;
   for (Access &a : out.accesses)
     for (IndexTerm &t : a.dims)
-      if ((t.kind == IndexTerm::Tile || t.kind == IndexTerm::Elem) &&
-          t.var == from)
+      if (t.usesVar(from))
         t.var = to;
   for (uint32_t &v : out.freeVars)
     if (v == from)

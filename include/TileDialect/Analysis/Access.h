@@ -24,6 +24,11 @@ struct IndexTerm {
   uint32_t var = ~0u; ///< loop variable id for Tile and Elem
   int64_t base = 0, size = 0; ///< for Const
 
+  /// Whether the index moves with loop variable `v` (a tile or an element
+  /// of its iteration).
+  bool usesVar(uint32_t v) const {
+    return (kind == Tile || kind == Elem) && var == v;
+  }
   bool operator==(const IndexTerm &o) const {
     return kind == o.kind && var == o.var && base == o.base && size == o.size;
   }
