@@ -4,6 +4,7 @@
 
 #include "TileDialect/Conversion/Passes.h"
 #include "TileDialect/Support/ElementKindOf.h"
+#include "TileDialect/Support/HostTensor.h"
 
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/IR/BuiltinOps.h"
@@ -96,18 +97,15 @@ FailureOr<runtime::Artifact> tileir::compileArtifact(
         host.getArgAttrOfType<StringAttr>(i, "tile.role").str());
     if (i < programBody.getNumArguments()) {
       auto type = cast<TensorRefType>(programBody.getArgument(i).getType());
-      // The lowered shape: `privatize` gives some intermediates a copy per
-      // iteration of a loop.
-      ArrayRef<int64_t> shape = type.getShape();
-      if (auto lowered =
-              host.getArgAttrOfType<DenseI64ArrayAttr>(i, "tile.shape"))
-        shape = lowered.asArrayRef();
-      decl.shape.assign(shape.begin(), shape.end());
-      int64_t elements = 1;
-      for (int64_t n : shape)
-        elements *= n;
+      // The lowered shape, which `privatize` may have widened to one copy
+      // per iteration of a loop.
+      auto shape = host.getArgAttrOfType<DenseI64ArrayAttr>(i, "tile.shape");
       auto memref = dyn_cast<MemRefType>(arg.getType());
-      if (!memref || memref.getNumElements() != std::max<int64_t>(1, elements))
+      if (shape)
+        decl.shape.assign(shape.asArrayRef().begin(), shape.asArrayRef().end());
+      if (!shape || !memref ||
+          memref.getNumElements() !=
+              std::max<int64_t>(1, HostTensor::numElements(decl.shape)))
         return emitError(loc, "the lowered buffer of tensor '")
                << decl.name << "' does not match its shape";
       decl.elementKind = *elementKindOf(type.getElementType());
