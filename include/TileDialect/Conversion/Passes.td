@@ -238,7 +238,9 @@ def TileLowerToGPU : Pass<"tile-lower-to-gpu", "::mlir::ModuleOp"> {
     Statistic<"numKernels", "kernels", "Number of kernels emitted">,
     Statistic<"numGridLoops", "grid-loops", "Number of loops mapped to the grid">,
     Statistic<"numElidedCopies", "elided-copies",
-              "Number of copy kernels dropped for a shared buffer">
+              "Number of copy kernels dropped for a shared buffer">,
+    Statistic<"numPrivatized", "privatized-tensors",
+              "Number of intermediates given one copy per loop iteration">
   ];
 }
 

@@ -130,7 +130,7 @@ LogicalResult TileLowerToGPUPass::lower(ProgramOp program) {
     return failure();
   SmallVector<std::pair<unsigned, unsigned>> aliases = getAliases(program);
   if (privatize)
-    privatizeTensors(program, *sizes, aliases);
+    numPrivatized += privatizeTensors(program, *sizes, aliases);
 
   // Tensors: element kinds GPU kernels can hold.
   Block &body = program.getBodyBlock();
