@@ -41,6 +41,7 @@ FailureOr<runtime::Artifact> tileir::compileArtifact(
   pipeline.kSlices = options.kSlices;
   pipeline.fissionBlocks = options.fissionBlocks;
   pipeline.privatize = options.privatize;
+  pipeline.warpLoops = options.warpLoops;
   pipeline.mma = options.mma;
   // The host emulation cannot run the inline PTX of vector reductions.
   pipeline.vectorAtomics = options.vectorAtomics && !options.emulate;
@@ -174,6 +175,7 @@ std::string tileir::tuningEntryJSON(ProgramOp program,
                            {"k_slices", int64_t(options.kSlices)},
                            {"fission_blocks", options.fissionBlocks},
                            {"privatize", options.privatize},
+                           {"warp_loops", options.warpLoops},
                            {"mma", options.mma},
                            {"vector_atomics", options.vectorAtomics},
                            {"pipeline_loads", int64_t(options.pipelineLoads)},
@@ -236,6 +238,8 @@ tileir::applyTuning(StringRef path, ProgramOp program,
         options.fissionBlocks = *v;
       if (std::optional<bool> v = entry->getBoolean("privatize"))
         options.privatize = *v;
+      if (std::optional<bool> v = entry->getBoolean("warp_loops"))
+        options.warpLoops = *v;
       if (std::optional<bool> v = entry->getBoolean("mma"))
         options.mma = *v;
       if (std::optional<bool> v = entry->getBoolean("vector_atomics"))

@@ -39,6 +39,7 @@ struct DeviceCompileOptions {
   unsigned kSlices = 8;
   int64_t fissionBlocks = 0;
   bool privatize = true;
+  bool warpLoops = true;
   bool mma = false;
   /// Vector reductions for split accumulations where the target has them
   /// (--tile-lower-to-nvvm vector-atomics; never when emulating).

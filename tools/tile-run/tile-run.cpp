@@ -136,6 +136,11 @@ static cl::opt<bool>
               cl::desc("GPU: one copy per iteration of a top-level loop of an "
                        "intermediate each iteration clears and recomputes "
                        "(--tile-lower-to-gpu privatize)"));
+static cl::opt<bool>
+    warpLoops("warp-loops", cl::init(true),
+              cl::desc("GPU, with --mma: FlashAttention-style loops one warp "
+                       "per iteration, their tiles in registers "
+                       "(--tile-lower-to-gpu warp-loops)"));
 static cl::opt<bool> mma(
     "mma", cl::init(false),
     cl::desc("GPU: f16 matmuls on the matrix units: mma.sync in element "
@@ -376,6 +381,7 @@ int runOnDevice(Runnable &runnable, Runnable *reference,
   options.kSlices = kSlices;
   options.fissionBlocks = fissionBlocks;
   options.privatize = privatize;
+  options.warpLoops = warpLoops;
   options.mma = mma;
   options.vectorAtomics = vectorAtomics;
   options.pipelineLoads = pipelineLoads;
@@ -392,7 +398,8 @@ int runOnDevice(Runnable &runnable, Runnable *reference,
         vectorAtomics.getNumOccurrences() || mergeKernels.getNumOccurrences() ||
         zeroInKernels.getNumOccurrences() ||
         threadElements.getNumOccurrences() || kSlices.getNumOccurrences() ||
-        fissionBlocks.getNumOccurrences() || privatize.getNumOccurrences();
+        fissionBlocks.getNumOccurrences() || privatize.getNumOccurrences() ||
+        warpLoops.getNumOccurrences();
     llvm::Expected<std::string> line =
         applyTuning(tuningCache, program, options, fixed, keepLowering);
     if (!line)

@@ -206,6 +206,11 @@ def TileLowerToGPU : Pass<"tile-lower-to-gpu", "::mlir::ModuleOp"> {
            "Give each iteration of a top-level loop its own copy of an "
            "intermediate that every iteration clears and recomputes (a "
            "statistic recomputed per block), so the loop can be the grid">,
+    Option<"warpLoops", "warp-loops", "bool", "true",
+           "With mma: run a FlashAttention-style loop (16-row tiles from "
+           "matmuls, then row sums and products of them accumulated) one "
+           "warp per iteration, its tiles in mma.sync registers "
+           "(docs/GPULowering.md, warp loops)">,
     Option<"mma", "mma", "bool", "false",
            "Compute matmuls with f16 operands and an f32 result on the "
            "matrix units (NVVM only): in element loops with lane blocks, "

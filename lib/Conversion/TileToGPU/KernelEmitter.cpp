@@ -224,6 +224,10 @@ private:
   /// A loop of `Kernel::perElementLoops`: each thread runs every iteration
   /// for its elements.
   void emitPerElementLoop(const StmtNode &loop);
+  /// The kernel's warp loop (`Kernel::warpLoop`): false, emitting nothing,
+  /// when its tile's matmuls or its products' right operands do not load as
+  /// the matrix-unit lanes need (the block then runs the loop as any other).
+  bool emitWarpLoop(const StmtNode &loop);
   /// The kernel's split accumulation loop: this block's chunk of iterations
   /// summed per element, then added to the accumulator atomically.
   void emitSplitAccumulation(const StmtNode &loop);
@@ -979,18 +983,24 @@ Value Emitter::gatherSource(const StridedCopy &copy, Value flat) {
 
 std::optional<unsigned> Emitter::transposedHalf(unsigned id) const {
   const ExprNode &node = plan.exprs[id];
-  auto permute = dyn_cast_or_null<PermuteOp>(node.op);
-  if (node.kind != Kind::Gather || !permute)
+  int64_t rank = node.shape.size();
+  if (node.kind != Kind::Gather || rank < 2 || !loadsHalf(node.operands[0], 4))
     return std::nullopt;
-  // [0, 1, ..., r-3, r-1, r-2]
-  SmallVector<int64_t> swapLast =
-      llvm::to_vector(llvm::seq<int64_t>(0, node.shape.size()));
-  if (swapLast.size() < 2 || !loadsHalf(node.operands[0], 4))
-    return std::nullopt;
-  std::swap(swapLast.end()[-1], swapLast.end()[-2]);
-  if (permute.getPermutation() != ArrayRef<int64_t>(swapLast))
-    return std::nullopt;
-  return node.operands[0];
+  // A permute [0, 1, ..., r-3, r-1, r-2], or a transpose of the last two.
+  if (auto permute = dyn_cast_or_null<PermuteOp>(node.op)) {
+    SmallVector<int64_t> swapLast =
+        llvm::to_vector(llvm::seq<int64_t>(0, rank));
+    std::swap(swapLast.end()[-1], swapLast.end()[-2]);
+    if (permute.getPermutation() == ArrayRef<int64_t>(swapLast))
+      return node.operands[0];
+  }
+  if (auto transpose = dyn_cast_or_null<TransposeOp>(node.op)) {
+    int64_t lo = std::min(transpose.dim0(), transpose.dim1()),
+            hi = std::max(transpose.dim0(), transpose.dim1());
+    if (lo == rank - 2 && hi == rank - 1)
+      return node.operands[0];
+  }
+  return std::nullopt;
 }
 
 bool Emitter::fitsMatrixUnits(unsigned id, const LaneBlock &block) const {
@@ -1623,6 +1633,182 @@ void Emitter::emitSplitAccumulation(const StmtNode &loop) {
   gpu::BarrierOp::create(b, loc);
 }
 
+/// The columns of one pass of a warp loop's product over its result's n
+/// columns: a 16 x 4w tile held as w / 2 accumulator tiles of 16 x 8.
+static int64_t productTileWidth(int64_t n) {
+  return n % 64 == 0 ? 64 : n % 32 == 0 ? 32 : 16;
+}
+
+bool Emitter::emitWarpLoop(const StmtNode &loop) {
+  const WarpLoop &warp = *kernel.warpLoop;
+  const StmtNode &firstTile = plan.stmts[warp.tiles.front().first];
+  ArrayRef<int64_t> tileShape = plan.exprs[firstTile.first].shape;
+  // The warp's lanes hold each 16 x 4w tile as a matrix-unit block: lane
+  // (g, t) rows g and g + 8, columns w t .. w t + w - 1.
+  int64_t columns = tileShape.back(), width = columns / 4;
+  LaneBlock block{2, width, columns, /*rowStride=*/8, /*mma=*/true};
+  bool fits = true;
+  for (auto [tile, stored] : warp.tiles)
+    forEachLaneMatmul(plan, plan.stmts[tile].first,
+                      [&](unsigned id) { fits &= fitsMatrixUnits(id, block); });
+  for (auto [store, g] : warp.accumulations) {
+    const ExprNode &node = plan.exprs[g];
+    if (node.kind == Kind::Matmul)
+      fits &= loadsHalf(node.operands[1], productTileWidth(node.sizes[3]) / 8);
+  }
+  if (!fits)
+    return false;
+
+  auto f16 = Float16Type::get(b.getContext());
+  auto aType = VectorType::get({4, 2}, f16);
+  auto bType = VectorType::get({2, 2}, f16);
+  auto cType = VectorType::get({2, 2}, f32);
+  auto at = [&](Value vec, ArrayRef<int64_t> i) -> Value {
+    return vector::ExtractOp::create(b, loc, vec, i);
+  };
+  Value lane = rem(threadId, 32);
+  Value g = div(lane, 4), t = rem(lane, 4);
+  Lanes flats = blockFlats(lane, block);
+  SmallVector<Value> inits;
+  Value zero = arith::ConstantOp::create(
+      b, loc, cType, DenseElementsAttr::get(cType, b.getF32FloatAttr(0.0)));
+  for (auto [store, id] : warp.accumulations) {
+    const ExprNode &node = plan.exprs[id];
+    if (node.kind == Kind::Reduce)
+      inits.append(2, constant(0.0));
+    else
+      inits.append(node.sizes[3] / 8, zero);
+  }
+  auto [first, last] = iterationBounds(kernel.body);
+  Value from = add(first, mul(div(threadId, 32), loop.step));
+  auto iterations = scf::ForOp::create(
+      b, loc, from, last, index(loop.step * warp.warps), inits,
+      [&](OpBuilder &, Location, Value iv, ValueRange accs) {
+        vars[loop.var] = iv;
+        // The tiles, as their tensors hold them, in registers; stored only
+        // if read elsewhere.
+        for (auto [id, stored] : warp.tiles) {
+          const StmtNode &store = plan.stmts[id];
+          ElementKind kind = tensorKinds[store.access.tensor];
+          Lanes tile;
+          inLaneBlock(flats, block, [&] {
+            tile = formula(store.first, flats);
+            for (Value &v : tile)
+              v = toF32(fromF32(v, kind), kind);
+            if (stored)
+              storeLanes(store, tile, flats, {});
+          });
+          carried[store.access.tensor] = tile;
+        }
+        SmallVector<Value> next(accs);
+        unsigned a = 0;
+        for (auto [store, id] : warp.accumulations) {
+          const ExprNode &node = plan.exprs[id];
+          Lanes x = formula(node.operands[0], flats);
+          if (node.kind == Kind::Reduce) {
+            // Each row's sum over this lane's columns.
+            for (int64_t r = 0; r < 2; ++r, ++a)
+              for (int64_t i = 0; i < width; ++i)
+                next[a] =
+                    arith::AddFOp::create(b, loc, next[a], x[r * width + i]);
+            continue;
+          }
+          // The lane's columns are its left operand's k values: in step s,
+          // mma's k index 2t + e is column w t + 4s + e and 2t + 8 + e is
+          // w t + 4s + 2 + e, so that the right operand's rows for the step
+          // are w t + 4s + q (q < 4).
+          auto half = [&](int64_t r, int64_t i) -> Value {
+            return arith::TruncFOp::create(b, loc, f16, x[r * width + i]);
+          };
+          SmallVector<Value> aFragments;
+          for (int64_t i = 0; i < width; i += 4)
+            aFragments.push_back(vector::FromElementsOp::create(
+                b, loc, aType,
+                ValueRange{half(0, i), half(0, i + 1), half(1, i),
+                           half(1, i + 1), half(0, i + 2), half(0, i + 3),
+                           half(1, i + 2), half(1, i + 3)}));
+          // Column n of accumulator tile j of pass o is real column
+          // o * tileWidth + n * c + j: a lane's column of every tile of a
+          // pass is one run of c elements of the right operand's row.
+          int64_t n = node.sizes[3], tileWidth = productTileWidth(n);
+          int64_t c = tileWidth / 8;
+          for (int64_t o = 0; o < n / tileWidth; ++o) {
+            Value column = add(index(o * tileWidth), mul(g, c));
+            for (auto [s, aFragment] : llvm::enumerate(aFragments)) {
+              Lanes runs;
+              for (int64_t q = 0; q < 4; ++q) {
+                Value k = add(mul(t, width), index(4 * int64_t(s) + q));
+                runs.push_back(
+                    halfRun(node.operands[1], add(mul(k, n), column), c));
+              }
+              for (int64_t j = 0; j < c; ++j) {
+                Value bFragment = vector::FromElementsOp::create(
+                    b, loc, bType,
+                    ValueRange{at(runs[0], j), at(runs[1], j), at(runs[2], j),
+                               at(runs[3], j)});
+                Value &acc = next[a + o * c + j];
+                acc =
+                    nvgpu::MmaSyncOp::create(b, loc, aFragment, bFragment, acc,
+                                             ArrayRef<int64_t>{16, 8, 16});
+              }
+            }
+          }
+          a += n / 8;
+        }
+        carried.clear();
+        scf::YieldOp::create(b, loc, next);
+      });
+
+  // Each warp adds its partial sums to the accumulated tensors atomically
+  // (the warps of a block share them, as do the blocks of a split loop):
+  // a row's sums after adding the four lanes of the row's quad, a
+  // product's rows in runs.
+  unsigned a = 0;
+  for (auto [store, id] : warp.accumulations) {
+    const StmtNode &accumulation = plan.stmts[store];
+    const ExprNode &node = plan.exprs[id];
+    if (node.kind == Kind::Reduce) {
+      Value first =
+          arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, t, index(0));
+      for (int64_t r = 0; r < 2; ++r, ++a) {
+        Value sum = iterations.getResult(a);
+        for (int64_t offset : {1, 2}) {
+          Value other = gpu::ShuffleOp::create(b, loc, sum, offset, 32,
+                                               gpu::ShuffleMode::XOR)
+                            .getShuffleResult();
+          sum = arith::AddFOp::create(b, loc, sum, other);
+        }
+        auto ifFirst = scf::IfOp::create(b, loc, first, false);
+        OpBuilder::InsertionGuard guard(b);
+        b.setInsertionPoint(ifFirst.thenBlock()->getTerminator());
+        atomicAddRun(accumulation, add(g, index(8 * r)), sum);
+      }
+      continue;
+    }
+    // Row g + 8r of pass o holds c consecutive columns per h: run
+    // o * tileWidth + (2t + h) c.
+    int64_t n = node.sizes[3], tileWidth = productTileWidth(n);
+    int64_t c = tileWidth / 8;
+    int64_t runWidth = std::min(c, atomicRunWidth(accumulation, c));
+    for (int64_t o = 0; o < n / tileWidth; ++o)
+      for (int64_t r = 0; r < 2; ++r)
+        for (int64_t h = 0; h < 2; ++h) {
+          Value row = add(g, index(8 * r));
+          Value col = add(index(o * tileWidth + h * c), mul(t, 2 * c));
+          Value flat = add(mul(row, n), col);
+          for (int64_t j = 0; j < c; j += runWidth) {
+            Lanes values;
+            for (int64_t i = j; i < j + runWidth; ++i)
+              values.push_back(at(iterations.getResult(a + o * c + i), {r, h}));
+            atomicAddRun(accumulation, add(flat, index(j)), values);
+          }
+        }
+    a += n / 8;
+  }
+  gpu::BarrierOp::create(b, loc);
+  return true;
+}
+
 void Emitter::emitPerElementLoop(const StmtNode &loop) {
   if (kernel.splitChunks > 1 && &loop == &plan.stmts[kernel.body])
     return emitSplitAccumulation(loop);
@@ -1704,6 +1890,8 @@ void Emitter::emitStmt(unsigned id) {
       id = stmt.second;
       continue;
     case StmtNode::Kind::Loop: {
+      if (kernel.warpLoop && id == kernel.body && emitWarpLoop(stmt))
+        return;
       if (kernel.perElementLoops.contains(id)) {
         emitPerElementLoop(stmt);
         return;

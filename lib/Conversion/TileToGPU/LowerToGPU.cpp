@@ -167,8 +167,10 @@ LogicalResult TileLowerToGPUPass::lower(ProgramOp program) {
   partitionOptions.reduceLanes = reduceLanes;
   partitionOptions.fissionBlocks = fissionBlocks;
   partitionOptions.mma = mma;
+  partitionOptions.warpLoops = warpLoops;
   partitionOptions.vectorAtomics = vectorAtomics;
   partitionOptions.tensorKinds = kinds;
+  partitionOptions.tensorRoles = roles;
   TileInterpreterOptions planOptions;
   planOptions.precision = Precision::F32;
   planOptions.tileSizes = *sizes;

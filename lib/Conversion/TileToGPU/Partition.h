@@ -60,6 +60,29 @@ struct StoreBuffers {
   llvm::DenseSet<unsigned> mma;
 };
 
+/// A warp loop (`mma`): a loop the whole block runs whose body computes
+/// per-iteration tiles of 16 rows, `X[.., tile v] = f(A B)` on the matrix
+/// units and then elementwise functions of it (`E = exp(X)`), and
+/// accumulates into tensors at regions that do not move with the loop, from
+/// those tiles only: row sums `T = T + rsum(h(X), last)` and products
+/// `O = O + h(X) V` with f16 operands (a FlashAttention loop: the scores,
+/// the running sum, the unnormalized output). Each warp of the block runs
+/// every `warps`-th iteration of the block's share with the tiles in
+/// `mma.sync` accumulator registers, from which the row sums are summed and
+/// the products' left operands packed (the m16n8k16 accumulator layout is
+/// the left operand's), and adds its partial sums to the tensors
+/// atomically at the end.
+struct WarpLoop {
+  /// The stores of the per-iteration tiles (the first from matmuls, later
+  /// ones elementwise of earlier ones), each with whether it is stored:
+  /// something outside the loop may read it.
+  llvm::SmallVector<std::pair<unsigned, bool>> tiles;
+  /// The accumulation stores, in body order, with their addends (a `Reduce`
+  /// or a `Matmul` node).
+  llvm::SmallVector<std::pair<unsigned, unsigned>> accumulations;
+  unsigned warps = 1;
+};
+
 /// One statement of a kernel's body. A part with a loop runs iteration b of
 /// that loop on block b (blocks past its trip count skip it).
 struct KernelPart {
@@ -137,6 +160,8 @@ struct Kernel {
   int64_t sharedElements = 0, sharedHalfElements = 0, scratchElements = 0;
   /// The tensors the kernel reads or writes, by argument number, ascending.
   llvm::SmallVector<unsigned> tensors;
+  /// The kernel's body as a warp loop (`WarpLoop`), if it is one.
+  std::optional<WarpLoop> warpLoop;
   /// Tensors that hold zeros when the kernel starts and that it accumulates
   /// in registers in one element loop run once per block, touching them
   /// nowhere else: the loop starts from zero instead of loading them
@@ -152,6 +177,8 @@ struct PartitionOptions {
   /// `StoreBuffers::mma`, those of element loops with lane blocks through
   /// `Kernel::matrixUnits`.
   bool mma = false;
+  /// Whether, with `mma`, loops may run as `Kernel::warpLoop`.
+  bool warpLoops = true;
   /// Whether split accumulations add aligned runs of 2 or 4 f32 elements
   /// with one `red.global.add.v4.f32` / `.v2` (PTX 8.1, sm_90 and later;
   /// NVVM only), else element by element with `memref.atomic_rmw`.
@@ -176,6 +203,9 @@ struct PartitionOptions {
   int64_t fissionBlocks = 0;
   /// Each tensor's element kind (split accumulations need f32 atomics).
   llvm::ArrayRef<ElementKind> tensorKinds;
+  /// Each tensor's role (a warp loop stores its tile unless the tile is an
+  /// intermediate nothing outside the loop reads; empty: always stores).
+  llvm::ArrayRef<TensorRole> tensorRoles;
   /// Bytes of shared memory per kernel for tile buffers.
   int64_t sharedMemoryBytes = 48 * 1024;
 };

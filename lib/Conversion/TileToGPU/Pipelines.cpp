@@ -175,6 +175,7 @@ void tileir::addTileLowerToGPUPass(OpPassManager &pm,
   lower.kSlices = options.kSlices;
   lower.fissionBlocks = options.fissionBlocks;
   lower.privatize = options.privatize;
+  lower.warpLoops = options.warpLoops;
   lower.mma = options.mma && !rocdl;
   lower.vectorAtomics =
       options.vectorAtomics && !rocdl &&

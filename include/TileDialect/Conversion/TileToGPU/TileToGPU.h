@@ -66,6 +66,11 @@ struct GPUPipelineOptions : public PassPipelineOptions<GPUPipelineOptions> {
       llvm::cl::desc("One copy per iteration of a top-level loop of an "
                      "intermediate each iteration clears and recomputes"),
       llvm::cl::init(true)};
+  Option<bool> warpLoops{
+      *this, "warp-loops",
+      llvm::cl::desc("With mma: FlashAttention-style loops one warp per "
+                     "iteration, their tiles in registers"),
+      llvm::cl::init(true)};
   Option<bool> mma{*this, "mma",
                    llvm::cl::desc("Matmuls on the matrix units (NVVM wmma)"),
                    llvm::cl::init(false)};
