@@ -164,6 +164,15 @@ private:
   /// time), an f32 result, rows of the block's length, m and k multiples of
   /// 16, width 4, 8 or 16.
   bool fitsMatrixUnits(unsigned id, const LaneBlock &block) const;
+  /// The m16n8k16 A fragment of lane (g, t) from its four f16 values of
+  /// rows g and g + 8: mma's k indices 2t, 2t + 1 are `rowG[0..1]` and
+  /// `rowG8[0..1]`, 2t + 8, 2t + 9 are `rowG[2..3]` and `rowG8[2..3]`.
+  Value aFragment(ArrayRef<Value> rowG, ArrayRef<Value> rowG8);
+  /// `acc + A B` on the matrix units, B the four f16 values of lane (g, t)'s
+  /// column g at mma's k indices 2t, 2t + 1, 2t + 8, 2t + 9.
+  Value mmaStep(Value a, ArrayRef<Value> bValues, Value acc);
+  /// A zero m16n8k16 accumulator (vector<2x2xf32>).
+  Value zeroAccumulator();
   /// The lanes of a matrix-unit block (`LaneBlock::mma`) of matmul `id`:
   /// per 16 steps of k, one `nvgpu.mma.sync` per 16 x 8 tile.
   Lanes matrixUnitLanes(unsigned id, ValueRange flats, const LaneBlock &block);
@@ -1015,6 +1024,27 @@ bool Emitter::fitsMatrixUnits(unsigned id, const LaneBlock &block) const {
           transposedHalf(node.operands[1]));
 }
 
+Value Emitter::aFragment(ArrayRef<Value> rowG, ArrayRef<Value> rowG8) {
+  auto type = VectorType::get({4, 2}, Float16Type::get(b.getContext()));
+  return vector::FromElementsOp::create(b, loc, type,
+                                        ValueRange{rowG[0], rowG[1], rowG8[0],
+                                                   rowG8[1], rowG[2], rowG[3],
+                                                   rowG8[2], rowG8[3]});
+}
+
+Value Emitter::mmaStep(Value a, ArrayRef<Value> bValues, Value acc) {
+  auto type = VectorType::get({2, 2}, Float16Type::get(b.getContext()));
+  Value bFragment = vector::FromElementsOp::create(b, loc, type, bValues);
+  return nvgpu::MmaSyncOp::create(b, loc, a, bFragment, acc,
+                                  ArrayRef<int64_t>{16, 8, 16});
+}
+
+Value Emitter::zeroAccumulator() {
+  auto type = VectorType::get({2, 2}, f32);
+  return arith::ConstantOp::create(
+      b, loc, type, DenseElementsAttr::get(type, b.getF32FloatAttr(0.0)));
+}
+
 Lanes Emitter::matrixUnitLanes(unsigned id, ValueRange flats,
                                const LaneBlock &block) {
   const ExprNode &node = plan.exprs[id];
@@ -1055,15 +1085,9 @@ Lanes Emitter::matrixUnitLanes(unsigned id, ValueRange flats,
   // tileCol + g c, its k values one run along it.
   Value bTBase =
       add(add(mul(batch, k * n), mul(add(tileCol, mul(g, c)), k)), mul(t, run));
-  auto f16 = Float16Type::get(b.getContext());
-  auto aType = VectorType::get({4, 2}, f16);
-  auto bType = VectorType::get({2, 2}, f16);
-  auto cType = VectorType::get({2, 2}, f32);
-  Value zero = arith::ConstantOp::create(
-      b, loc, cType, DenseElementsAttr::get(cType, b.getF32FloatAttr(0.0)));
   auto loop = scf::ForOp::create(
       b, loc, index(0), index(steps / unroll), index(1),
-      SmallVector<Value>(c, zero),
+      SmallVector<Value>(c, zeroAccumulator()),
       [&](OpBuilder &, Location, Value j, ValueRange accs) {
         SmallVector<std::array<Value, 2>> as;
         // Per group: B's `run` rows k0 + run t + q (c columns each), or,
@@ -1096,20 +1120,14 @@ Lanes Emitter::matrixUnitLanes(unsigned id, ValueRange flats,
           auto bValue = [&](int64_t tile, int64_t q) {
             return bT ? at(bs[group][tile], p + q) : at(bs[group][p + q], tile);
           };
-          Value aFragment = vector::FromElementsOp::create(
-              b, loc, aType,
-              ValueRange{at(a0, p), at(a0, p + 1), at(a1, p), at(a1, p + 1),
-                         at(a0, p + 2), at(a0, p + 3), at(a1, p + 2),
-                         at(a1, p + 3)});
-          for (int64_t tile = 0; tile < c; ++tile) {
-            Value bFragment = vector::FromElementsOp::create(
-                b, loc, bType,
-                ValueRange{bValue(tile, 0), bValue(tile, 1), bValue(tile, 2),
-                           bValue(tile, 3)});
-            next[tile] = nvgpu::MmaSyncOp::create(b, loc, aFragment, bFragment,
-                                                  next[tile],
-                                                  ArrayRef<int64_t>{16, 8, 16});
-          }
+          Value a = aFragment(
+              {at(a0, p), at(a0, p + 1), at(a0, p + 2), at(a0, p + 3)},
+              {at(a1, p), at(a1, p + 1), at(a1, p + 2), at(a1, p + 3)});
+          for (int64_t tile = 0; tile < c; ++tile)
+            next[tile] = mmaStep(a,
+                                 {bValue(tile, 0), bValue(tile, 1),
+                                  bValue(tile, 2), bValue(tile, 3)},
+                                 next[tile]);
         }
         scf::YieldOp::create(b, loc, next);
       });
@@ -1660,9 +1678,6 @@ bool Emitter::emitWarpLoop(const StmtNode &loop) {
     return false;
 
   auto f16 = Float16Type::get(b.getContext());
-  auto aType = VectorType::get({4, 2}, f16);
-  auto bType = VectorType::get({2, 2}, f16);
-  auto cType = VectorType::get({2, 2}, f32);
   auto at = [&](Value vec, ArrayRef<int64_t> i) -> Value {
     return vector::ExtractOp::create(b, loc, vec, i);
   };
@@ -1670,8 +1685,7 @@ bool Emitter::emitWarpLoop(const StmtNode &loop) {
   Value g = div(lane, 4), t = rem(lane, 4);
   Lanes flats = blockFlats(lane, block);
   SmallVector<Value> inits;
-  Value zero = arith::ConstantOp::create(
-      b, loc, cType, DenseElementsAttr::get(cType, b.getF32FloatAttr(0.0)));
+  Value zero = zeroAccumulator();
   for (auto [store, id] : warp.accumulations) {
     const ExprNode &node = plan.exprs[id];
     if (node.kind == Kind::Reduce)
@@ -1722,11 +1736,9 @@ bool Emitter::emitWarpLoop(const StmtNode &loop) {
           };
           SmallVector<Value> aFragments;
           for (int64_t i = 0; i < width; i += 4)
-            aFragments.push_back(vector::FromElementsOp::create(
-                b, loc, aType,
-                ValueRange{half(0, i), half(0, i + 1), half(1, i),
-                           half(1, i + 1), half(0, i + 2), half(0, i + 3),
-                           half(1, i + 2), half(1, i + 3)}));
+            aFragments.push_back(aFragment(
+                {half(0, i), half(0, i + 1), half(0, i + 2), half(0, i + 3)},
+                {half(1, i), half(1, i + 1), half(1, i + 2), half(1, i + 3)}));
           // Column n of accumulator tile j of pass o is real column
           // o * tileWidth + n * c + j: a lane's column of every tile of a
           // pass is one run of c elements of the right operand's row.
@@ -1734,7 +1746,7 @@ bool Emitter::emitWarpLoop(const StmtNode &loop) {
           int64_t c = tileWidth / 8;
           for (int64_t o = 0; o < n / tileWidth; ++o) {
             Value column = add(index(o * tileWidth), mul(g, c));
-            for (auto [s, aFragment] : llvm::enumerate(aFragments)) {
+            for (auto [s, fragment] : llvm::enumerate(aFragments)) {
               Lanes runs;
               for (int64_t q = 0; q < 4; ++q) {
                 Value k = add(mul(t, width), index(4 * int64_t(s) + q));
@@ -1742,14 +1754,11 @@ bool Emitter::emitWarpLoop(const StmtNode &loop) {
                     halfRun(node.operands[1], add(mul(k, n), column), c));
               }
               for (int64_t j = 0; j < c; ++j) {
-                Value bFragment = vector::FromElementsOp::create(
-                    b, loc, bType,
-                    ValueRange{at(runs[0], j), at(runs[1], j), at(runs[2], j),
-                               at(runs[3], j)});
                 Value &acc = next[a + o * c + j];
-                acc =
-                    nvgpu::MmaSyncOp::create(b, loc, aFragment, bFragment, acc,
-                                             ArrayRef<int64_t>{16, 8, 16});
+                acc = mmaStep(fragment,
+                              {at(runs[0], {j}), at(runs[1], {j}),
+                               at(runs[2], {j}), at(runs[3], {j})},
+                              acc);
               }
             }
           }

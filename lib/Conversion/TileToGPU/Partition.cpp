@@ -422,35 +422,15 @@ static bool isElementwiseOver(const Plan &plan, unsigned id,
   }
 }
 
-/// Appends the store statements under statement `id`.
-static void collectStores(const Plan &plan, unsigned id,
-                          llvm::DenseSet<unsigned> &out) {
-  const StmtNode &stmt = plan.stmts[id];
-  switch (stmt.kind) {
-  case StmtNode::Kind::Nop:
-    return;
-  case StmtNode::Kind::Seq:
-    collectStores(plan, stmt.first, out);
-    collectStores(plan, stmt.second, out);
-    return;
-  case StmtNode::Kind::Loop:
-    collectStores(plan, stmt.first, out);
-    return;
-  case StmtNode::Kind::Store:
-    out.insert(id);
-    return;
-  }
-}
-
-/// Loop `id` as a warp loop (`WarpLoop`), warps and shared offsets not yet
-/// set: its body starts with stores of tiles of one shape, 16 rows of 16,
-/// 32 or 64 columns, moving with the loop, each computed elementwise from
-/// matmuls (16 rows, f32 results, f16 operands) and loads of earlier tiles'
-/// regions, the first from at least one matmul; every other statement is an
-/// accumulation of `getSplitStores` whose addend is a row sum over a tile's
-/// columns or a matmul of an f16 expression of the tiles (16 rows, a
-/// multiple of 16 columns) by an f16 load. The tiles' tensors are read only
-/// through loads of the regions their stores write, after those stores.
+/// Loop `id` as a warp loop (`WarpLoop`), `warps` not yet set: its body starts
+/// with stores of tiles of one shape, 16 rows of 16, 32 or 64 columns, moving
+/// with the loop, each computed elementwise from matmuls (16 rows, f32 results,
+/// f16 operands) and loads of earlier tiles' regions, the first from at least
+/// one matmul; every other statement is an accumulation of `getSplitStores`
+/// whose addend is a row sum over a tile's columns or a matmul of an f16
+/// expression of the tiles (16 rows, a multiple of 16 columns) by an f16 load.
+/// The tiles' tensors are read only through loads of the regions their stores
+/// write, after those stores.
 static std::optional<WarpLoop>
 getWarpLoop(const Plan &plan, unsigned id,
             ArrayRef<std::pair<unsigned, unsigned>> aliases,
@@ -554,18 +534,20 @@ getWarpLoop(const Plan &plan, unsigned id,
   }
   // A tile need not be stored when it is an intermediate that no store
   // outside the loop reads (and no other tensor may alias).
-  llvm::DenseSet<unsigned> inside;
-  collectStores(plan, id, inside);
+  SmallVector<const Access *> inside, insideReads;
+  collectAccesses(plan, id, inside, insideReads);
   ArrayRef<TensorRole> roles = options.tensorRoles;
-  for (auto &[leaf, stored] : warp.tiles) {
-    unsigned tensor = plan.stmts[leaf].access.tensor;
+  for (std::pair<unsigned, bool> &tile : warp.tiles) {
+    unsigned tensor = plan.stmts[tile.first].access.tensor;
+    bool &stored = tile.second;
     stored = tensor >= roles.size() ||
              roles[tensor] != TensorRole::Intermediate ||
              llvm::any_of(aliases, [&](std::pair<unsigned, unsigned> p) {
                return p.first == tensor || p.second == tensor;
              });
     for (unsigned s = 0, e = plan.stmts.size(); s < e && !stored; ++s) {
-      if (plan.stmts[s].kind != StmtNode::Kind::Store || inside.contains(s))
+      if (plan.stmts[s].kind != StmtNode::Kind::Store ||
+          llvm::is_contained(inside, &plan.stmts[s].access))
         continue;
       postOrder(plan, plan.stmts[s].first, [&](unsigned n) {
         const ExprNode &node = plan.exprs[n];
