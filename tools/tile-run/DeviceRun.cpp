@@ -42,6 +42,7 @@ FailureOr<runtime::Artifact> tileir::compileArtifact(
   pipeline.fissionBlocks = options.fissionBlocks;
   pipeline.privatize = options.privatize;
   pipeline.warpLoops = options.warpLoops;
+  pipeline.tf32 = options.tf32;
   pipeline.mma = options.mma;
   // The host emulation cannot run the inline PTX of vector reductions.
   pipeline.vectorAtomics = options.vectorAtomics && !options.emulate;
@@ -176,6 +177,7 @@ std::string tileir::tuningEntryJSON(ProgramOp program,
                            {"fission_blocks", options.fissionBlocks},
                            {"privatize", options.privatize},
                            {"warp_loops", options.warpLoops},
+                           {"tf32", options.tf32},
                            {"mma", options.mma},
                            {"vector_atomics", options.vectorAtomics},
                            {"pipeline_loads", int64_t(options.pipelineLoads)},
@@ -240,6 +242,8 @@ tileir::applyTuning(StringRef path, ProgramOp program,
         options.privatize = *v;
       if (std::optional<bool> v = entry->getBoolean("warp_loops"))
         options.warpLoops = *v;
+      if (std::optional<bool> v = entry->getBoolean("tf32"))
+        options.tf32 = *v;
       if (std::optional<bool> v = entry->getBoolean("mma"))
         options.mma = *v;
       if (std::optional<bool> v = entry->getBoolean("vector_atomics"))

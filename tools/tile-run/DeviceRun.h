@@ -40,6 +40,7 @@ struct DeviceCompileOptions {
   int64_t fissionBlocks = 0;
   bool privatize = true;
   bool warpLoops = true;
+  bool tf32 = false;
   bool mma = false;
   /// Vector reductions for split accumulations where the target has them
   /// (--tile-lower-to-nvvm vector-atomics; never when emulating).

@@ -141,6 +141,11 @@ static cl::opt<bool>
               cl::desc("GPU, with --mma: FlashAttention-style loops one warp "
                        "per iteration, their tiles in registers "
                        "(--tile-lower-to-gpu warp-loops)"));
+static cl::opt<bool>
+    tf32("tf32", cl::init(false),
+         cl::desc("GPU, with --mma: a warp loop's f32 products of its tiles "
+                  "by f16 loads on the matrix units as tf32, the tiles "
+                  "rounded to tf32 (--tile-lower-to-gpu tf32)"));
 static cl::opt<bool> mma(
     "mma", cl::init(false),
     cl::desc("GPU: f16 matmuls on the matrix units: mma.sync in element "
@@ -382,6 +387,7 @@ int runOnDevice(Runnable &runnable, Runnable *reference,
   options.fissionBlocks = fissionBlocks;
   options.privatize = privatize;
   options.warpLoops = warpLoops;
+  options.tf32 = tf32;
   options.mma = mma;
   options.vectorAtomics = vectorAtomics;
   options.pipelineLoads = pipelineLoads;
@@ -399,7 +405,7 @@ int runOnDevice(Runnable &runnable, Runnable *reference,
         zeroInKernels.getNumOccurrences() ||
         threadElements.getNumOccurrences() || kSlices.getNumOccurrences() ||
         fissionBlocks.getNumOccurrences() || privatize.getNumOccurrences() ||
-        warpLoops.getNumOccurrences();
+        warpLoops.getNumOccurrences() || tf32.getNumOccurrences();
     llvm::Expected<std::string> line =
         applyTuning(tuningCache, program, options, fixed, keepLowering);
     if (!line)

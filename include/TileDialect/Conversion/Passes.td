@@ -211,6 +211,14 @@ def TileLowerToGPU : Pass<"tile-lower-to-gpu", "::mlir::ModuleOp"> {
            "matmuls, then row sums and products of them accumulated) one "
            "warp per iteration, its tiles in mma.sync registers "
            "(docs/GPULowering.md, warp loops)">,
+    Option<"tf32", "tf32", "bool", "false",
+           "With mma and warp-loops: a warp loop's products of an f32 "
+           "expression of its tiles by an f16 load cast to f32 (Figure "
+           "4(f)'s E @ cast(V)) run on the matrix units as tf32 "
+           "(mma.sync m16n8k8), the tiles rounded to nearest tf32 (10 "
+           "mantissa bits and f32's range: the rounding of the f16 cast "
+           "the unfused program applies to E / S, without its overflow); "
+           "off: such products keep f32 and the loop is not a warp loop">,
     Option<"mma", "mma", "bool", "false",
            "Compute matmuls with f16 operands and an f32 result on the "
            "matrix units (NVVM only): in element loops with lane blocks, "

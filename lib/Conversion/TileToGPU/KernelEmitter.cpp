@@ -173,6 +173,15 @@ private:
   Value mmaStep(Value a, ArrayRef<Value> bValues, Value acc);
   /// A zero m16n8k16 accumulator (vector<2x2xf32>).
   Value zeroAccumulator();
+  /// tf32 (m16n8k8) forms: the left operand's fragment from f32 values
+  /// (a0 .. a3: rows g, g + 8 at k = t, then at k = t + 4), rounded to
+  /// tf32; one step with the right operand's two f16 values (k = t, t + 4).
+  Value tf32AFragment(ArrayRef<Value> values);
+  /// A warp loop's partial sums (`sums`, this lane's) added up over the
+  /// block's warps in shared memory (`WarpLoop::reduceInBlock`): the first
+  /// warp's result holds the block's.
+  SmallVector<Value> reduceWarpSums(ArrayRef<Value> sums, Value lane);
+  Value tf32MmaStep(Value a, ArrayRef<Value> halves, Value acc);
   /// The lanes of a matrix-unit block (`LaneBlock::mma`) of matmul `id`:
   /// per 16 steps of k, one `nvgpu.mma.sync` per 16 x 8 tile.
   Lanes matrixUnitLanes(unsigned id, ValueRange flats, const LaneBlock &block);
@@ -1039,6 +1048,36 @@ Value Emitter::mmaStep(Value a, ArrayRef<Value> bValues, Value acc) {
                                   ArrayRef<int64_t>{16, 8, 16});
 }
 
+Value Emitter::tf32AFragment(ArrayRef<Value> values) {
+  // Round to nearest (ties away from zero) at tf32's 10 mantissa bits, as
+  // cvt.rna.tf32.f32 does; mma.sync would drop the low 13 bits.
+  auto i32 = b.getI32Type();
+  SmallVector<Value> rounded;
+  for (Value v : values) {
+    Value bits = arith::BitcastOp::create(b, loc, i32, v);
+    bits = arith::AddIOp::create(
+        b, loc, bits, arith::ConstantIntOp::create(b, loc, i32, 0x1000));
+    bits = arith::AndIOp::create(
+        b, loc, bits,
+        arith::ConstantIntOp::create(b, loc, i32, int64_t(0xFFFFE000)));
+    rounded.push_back(arith::BitcastOp::create(b, loc, f32, bits));
+  }
+  return vector::FromElementsOp::create(b, loc, VectorType::get({4, 1}, f32),
+                                        rounded);
+}
+
+Value Emitter::tf32MmaStep(Value a, ArrayRef<Value> halves, Value acc) {
+  // f16 values are exact in tf32.
+  SmallVector<Value> wide;
+  for (Value h : halves)
+    wide.push_back(arith::ExtFOp::create(b, loc, f32, h));
+  Value bFragment = vector::FromElementsOp::create(
+      b, loc, VectorType::get({2, 1}, f32), wide);
+  return nvgpu::MmaSyncOp::create(b, loc, a, bFragment, acc,
+                                  ArrayRef<int64_t>{16, 8, 8},
+                                  /*tf32Enabled=*/true);
+}
+
 Value Emitter::zeroAccumulator() {
   auto type = VectorType::get({2, 2}, f32);
   return arith::ConstantOp::create(
@@ -1669,10 +1708,17 @@ bool Emitter::emitWarpLoop(const StmtNode &loop) {
   for (auto [tile, stored] : warp.tiles)
     forEachLaneMatmul(plan, plan.stmts[tile].first,
                       [&](unsigned id) { fits &= fitsMatrixUnits(id, block); });
+  // The products' right operands, f16 loads (`getWarpProductLoad`; the
+  // partition checked the tf32 option).
+  llvm::DenseMap<unsigned, unsigned> rightLoads;
   for (auto [store, g] : warp.accumulations) {
     const ExprNode &node = plan.exprs[g];
-    if (node.kind == Kind::Matmul)
-      fits &= loadsHalf(node.operands[1], productTileWidth(node.sizes[3]) / 8);
+    if (node.kind != Kind::Matmul)
+      continue;
+    std::optional<unsigned> right = getWarpProductLoad(plan, g, /*tf32=*/true);
+    fits &= right && loadsHalf(*right, productTileWidth(node.sizes[3]) / 8);
+    if (right)
+      rightLoads[g] = *right;
   }
   if (!fits)
     return false;
@@ -1727,38 +1773,49 @@ bool Emitter::emitWarpLoop(const StmtNode &loop) {
                     arith::AddFOp::create(b, loc, next[a], x[r * width + i]);
             continue;
           }
-          // The lane's columns are its left operand's k values: in step s,
-          // mma's k index 2t + e is column w t + 4s + e and 2t + 8 + e is
-          // w t + 4s + 2 + e, so that the right operand's rows for the step
-          // are w t + 4s + q (q < 4).
+          // The lane's columns are its left operand's k values. f16 (m16n8k16):
+          // in step s, mma's k index 2t + e is column w t + 4s + e and
+          // 2t + 8 + e is w t + 4s + 2 + e, so that the right operand's rows
+          // for the step are w t + 4s + q (q < 4). tf32 (m16n8k8): k index
+          // t is column w t + 2s and t + 4 is w t + 2s + 1 (rows
+          // w t + 2s + q, q < 2).
+          bool tf32 =
+              plan.exprs[node.operands[0]].elementKind == ElementKind::F32;
+          int64_t rowsPerStep = tf32 ? 2 : 4;
           auto half = [&](int64_t r, int64_t i) -> Value {
             return arith::TruncFOp::create(b, loc, f16, x[r * width + i]);
           };
           SmallVector<Value> aFragments;
-          for (int64_t i = 0; i < width; i += 4)
-            aFragments.push_back(aFragment(
-                {half(0, i), half(0, i + 1), half(0, i + 2), half(0, i + 3)},
-                {half(1, i), half(1, i + 1), half(1, i + 2), half(1, i + 3)}));
+          for (int64_t i = 0; i < width; i += rowsPerStep)
+            aFragments.push_back(
+                tf32 ? tf32AFragment(
+                           {x[i], x[width + i], x[i + 1], x[width + i + 1]})
+                     : aFragment({half(0, i), half(0, i + 1), half(0, i + 2),
+                                  half(0, i + 3)},
+                                 {half(1, i), half(1, i + 1), half(1, i + 2),
+                                  half(1, i + 3)}));
           // Column n of accumulator tile j of pass o is real column
           // o * tileWidth + n * c + j: a lane's column of every tile of a
           // pass is one run of c elements of the right operand's row.
           int64_t n = node.sizes[3], tileWidth = productTileWidth(n);
           int64_t c = tileWidth / 8;
+          unsigned right = rightLoads.lookup(id);
           for (int64_t o = 0; o < n / tileWidth; ++o) {
             Value column = add(index(o * tileWidth), mul(g, c));
             for (auto [s, fragment] : llvm::enumerate(aFragments)) {
               Lanes runs;
-              for (int64_t q = 0; q < 4; ++q) {
-                Value k = add(mul(t, width), index(4 * int64_t(s) + q));
-                runs.push_back(
-                    halfRun(node.operands[1], add(mul(k, n), column), c));
+              for (int64_t q = 0; q < rowsPerStep; ++q) {
+                Value k =
+                    add(mul(t, width), index(rowsPerStep * int64_t(s) + q));
+                runs.push_back(halfRun(right, add(mul(k, n), column), c));
               }
               for (int64_t j = 0; j < c; ++j) {
                 Value &acc = next[a + o * c + j];
-                acc = mmaStep(fragment,
-                              {at(runs[0], {j}), at(runs[1], {j}),
-                               at(runs[2], {j}), at(runs[3], {j})},
-                              acc);
+                SmallVector<Value> bValues;
+                for (Value run : runs)
+                  bValues.push_back(at(run, {j}));
+                acc = tf32 ? tf32MmaStep(fragment, bValues, acc)
+                           : mmaStep(fragment, bValues, acc);
               }
             }
           }
@@ -1768,10 +1825,19 @@ bool Emitter::emitWarpLoop(const StmtNode &loop) {
         scf::YieldOp::create(b, loc, next);
       });
 
-  // Each warp adds its partial sums to the accumulated tensors atomically
-  // (the warps of a block share them, as do the blocks of a split loop):
-  // a row's sums after adding the four lanes of the row's quad, a
-  // product's rows in runs.
+  SmallVector<Value> sums(iterations.getResults());
+  std::optional<scf::IfOp> firstWarp;
+  if (warp.reduceInBlock) {
+    sums = reduceWarpSums(sums, lane);
+    Value isFirst = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq,
+                                          div(threadId, 32), index(0));
+    firstWarp = scf::IfOp::create(b, loc, isFirst, false);
+    b.setInsertionPoint(firstWarp->thenBlock()->getTerminator());
+  }
+  // Each warp (with `reduceInBlock`, the first, for the block) adds its
+  // partial sums to the accumulated tensors atomically (the blocks of a
+  // split loop share them): a row's sums after adding the four lanes of the
+  // row's quad, a product's rows in runs.
   unsigned a = 0;
   for (auto [store, id] : warp.accumulations) {
     const StmtNode &accumulation = plan.stmts[store];
@@ -1780,7 +1846,7 @@ bool Emitter::emitWarpLoop(const StmtNode &loop) {
       Value first =
           arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, t, index(0));
       for (int64_t r = 0; r < 2; ++r, ++a) {
-        Value sum = iterations.getResult(a);
+        Value sum = sums[a];
         for (int64_t offset : {1, 2}) {
           Value other = gpu::ShuffleOp::create(b, loc, sum, offset, 32,
                                                gpu::ShuffleMode::XOR)
@@ -1808,14 +1874,99 @@ bool Emitter::emitWarpLoop(const StmtNode &loop) {
           for (int64_t j = 0; j < c; j += runWidth) {
             Lanes values;
             for (int64_t i = j; i < j + runWidth; ++i)
-              values.push_back(at(iterations.getResult(a + o * c + i), {r, h}));
+              values.push_back(at(sums[a + o * c + i], {r, h}));
             atomicAddRun(accumulation, add(flat, index(j)), values);
           }
         }
     a += n / 8;
   }
+  if (firstWarp)
+    b.setInsertionPointAfter(*firstWarp);
   gpu::BarrierOp::create(b, loc);
   return true;
+}
+
+SmallVector<Value> Emitter::reduceWarpSums(ArrayRef<Value> sums, Value lane) {
+  int64_t warps = kernel.warpLoop->warps;
+  int64_t count = kernel.warpLoop->laneSums;
+  Value warpId = div(threadId, 32);
+  // Scalars of the sums (an accumulator's four in row-major order), and
+  // back.
+  auto flatten = [&](ArrayRef<Value> values) {
+    SmallVector<Value> flat;
+    for (Value v : values) {
+      if (!isa<VectorType>(v.getType())) {
+        flat.push_back(v);
+        continue;
+      }
+      for (int64_t i = 0; i < 4; ++i)
+        flat.push_back(vector::ExtractOp::create(
+            b, loc, v, ArrayRef<int64_t>{i / 2, i % 2}));
+    }
+    return flat;
+  };
+  auto rebuild = [&](ArrayRef<Value> flat) {
+    SmallVector<Value> values;
+    size_t i = 0;
+    for (Value v : sums) {
+      if (!isa<VectorType>(v.getType())) {
+        values.push_back(flat[i++]);
+        continue;
+      }
+      values.push_back(vector::FromElementsOp::create(
+          b, loc, cast<VectorType>(v.getType()), flat.slice(i, 4)));
+      i += 4;
+    }
+    return values;
+  };
+  SmallVector<Value> flat = flatten(sums);
+  assert(int64_t(flat.size()) == count && "lane sums miscounted");
+  // Sum i of slot s at (s * count + i) * 32 + lane: a warp's accesses are
+  // 32 consecutive words, free of bank conflicts.
+  auto address = [&](Value slot, int64_t i) {
+    return add(mul(add(mul(slot, count), index(i)), 32), lane);
+  };
+  // Round `step`: warp w with w mod 2 step = step stores its sums in slot
+  // w / (2 step); warp w - step adds them to its own.
+  for (int64_t step = 1; step < warps; step *= 2) {
+    Value position = rem(warpId, 2 * step);
+    Value slot = div(warpId, 2 * step);
+    Value sends = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq,
+                                        position, index(step));
+    {
+      auto ifSend = scf::IfOp::create(b, loc, sends, false);
+      OpBuilder::InsertionGuard guard(b);
+      b.setInsertionPoint(ifSend.thenBlock()->getTerminator());
+      for (int64_t i = 0; i < count; ++i)
+        memref::StoreOp::create(b, loc, flat[i], shared,
+                                ValueRange{address(slot, i)});
+    }
+    gpu::BarrierOp::create(b, loc);
+    Value receives = arith::AndIOp::create(
+        b, loc,
+        arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, position,
+                              index(0)),
+        arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult,
+                              add(warpId, index(step)), index(warps)));
+    SmallVector<Type> types(count, f32);
+    auto ifReceive = scf::IfOp::create(b, loc, types, receives, true);
+    {
+      OpBuilder::InsertionGuard guard(b);
+      b.setInsertionPointToStart(ifReceive.thenBlock());
+      SmallVector<Value> added;
+      for (int64_t i = 0; i < count; ++i)
+        added.push_back(arith::AddFOp::create(
+            b, loc, flat[i],
+            memref::LoadOp::create(b, loc, shared,
+                                   ValueRange{address(slot, i)})));
+      scf::YieldOp::create(b, loc, added);
+      b.setInsertionPointToStart(ifReceive.elseBlock());
+      scf::YieldOp::create(b, loc, flat);
+    }
+    flat.assign(ifReceive.getResults().begin(), ifReceive.getResults().end());
+    gpu::BarrierOp::create(b, loc);
+  }
+  return rebuild(flat);
 }
 
 void Emitter::emitPerElementLoop(const StmtNode &loop) {

@@ -168,6 +168,7 @@ LogicalResult TileLowerToGPUPass::lower(ProgramOp program) {
   partitionOptions.fissionBlocks = fissionBlocks;
   partitionOptions.mma = mma;
   partitionOptions.warpLoops = warpLoops;
+  partitionOptions.tf32 = tf32;
   partitionOptions.vectorAtomics = vectorAtomics;
   partitionOptions.tensorKinds = kinds;
   partitionOptions.tensorRoles = roles;

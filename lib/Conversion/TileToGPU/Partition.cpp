@@ -422,13 +422,36 @@ static bool isElementwiseOver(const Plan &plan, unsigned id,
   }
 }
 
+std::optional<unsigned>
+gpu_lowering::getWarpProductLoad(const Plan &plan, unsigned matmul, bool tf32) {
+  auto below = [&](unsigned e) {
+    while (plan.exprs[e].kind == Kind::Alias)
+      e = plan.exprs[e].operands[0];
+    return e;
+  };
+  const ExprNode &node = plan.exprs[matmul];
+  if (node.kind != Kind::Matmul || node.elementKind != ElementKind::F32)
+    return std::nullopt;
+  // An exact cast (f16 to f32) is an alias in the plan.
+  ElementKind left = plan.exprs[node.operands[0]].elementKind;
+  ElementKind rightKind = plan.exprs[node.operands[1]].elementKind;
+  unsigned right = below(node.operands[1]);
+  bool half = left == ElementKind::F16 && rightKind == ElementKind::F16;
+  bool wide = tf32 && left == ElementKind::F32 && rightKind == ElementKind::F32;
+  if ((!half && !wide) || plan.exprs[right].kind != Kind::Load ||
+      plan.exprs[right].elementKind != ElementKind::F16)
+    return std::nullopt;
+  return right;
+}
+
 /// Loop `id` as a warp loop (`WarpLoop`), `warps` not yet set: its body starts
 /// with stores of tiles of one shape, 16 rows of 16, 32 or 64 columns, moving
 /// with the loop, each computed elementwise from matmuls (16 rows, f32 results,
 /// f16 operands) and loads of earlier tiles' regions, the first from at least
 /// one matmul; every other statement is an accumulation of `getSplitStores`
-/// whose addend is a row sum over a tile's columns or a matmul of an f16
-/// expression of the tiles (16 rows, a multiple of 16 columns) by an f16 load.
+/// whose addend is a row sum over a tile's columns or a matmul of an
+/// expression of the tiles (16 rows, a multiple of 16 columns) by an f16 load
+/// (`getWarpProductLoad`: both f16, or with `tf32` f32 by a cast-up load).
 /// The tiles' tensors are read only through loads of the regions their stores
 /// write, after those stores.
 static std::optional<WarpLoop>
@@ -518,19 +541,16 @@ getWarpLoop(const Plan &plan, unsigned id,
           !isElementwiseOver(plan, g.operands[0], shape, /*matmuls=*/false))
         return std::nullopt;
     } else if (g.kind == Kind::Matmul) {
-      unsigned right = g.operands[1];
-      while (plan.exprs[right].kind == Kind::Alias)
-        right = plan.exprs[right].operands[0];
-      if (g.elementKind != ElementKind::F32 || g.sizes[0] != 1 ||
-          g.sizes[1] != 16 || g.sizes[2] != columns || g.sizes[3] % 16 != 0 ||
-          !isHalf(g.operands[0]) || !isHalf(g.operands[1]) ||
-          !isElementwiseOver(plan, g.operands[0], shape, /*matmuls=*/false) ||
-          plan.exprs[right].kind != Kind::Load)
+      if (!getWarpProductLoad(plan, addend->second, options.tf32) ||
+          g.sizes[0] != 1 || g.sizes[1] != 16 || g.sizes[2] != columns ||
+          g.sizes[3] % 16 != 0 ||
+          !isElementwiseOver(plan, g.operands[0], shape, /*matmuls=*/false))
         return std::nullopt;
     } else {
       return std::nullopt;
     }
     warp.accumulations.push_back({leaf, addend->second});
+    warp.laneSums += g.kind == Kind::Reduce ? 2 : g.sizes[3] / 2;
   }
   // A tile need not be stored when it is an intermediate that no store
   // outside the loop reads (and no other tensor may alias).
@@ -947,6 +967,15 @@ static Kernel buildKernel(const Plan &plan,
       warp->warps = unsigned(std::clamp<int64_t>(
           iterations, 1, std::max(1u, options.blockSize / 32)));
       kernel.threads = 32 * warp->warps;
+      // The reduction's first round stores half the warps' sums.
+      int64_t slots = (warp->warps + 1) / 2;
+      int64_t elements = slots * warp->laneSums * 32;
+      if (warp->warps > 1 &&
+          (std::max(kernel.sharedElements, elements) * 4 +
+           kernel.sharedHalfElements * 2) <= options.sharedMemoryBytes) {
+        warp->reduceInBlock = true;
+        kernel.sharedElements = std::max(kernel.sharedElements, elements);
+      }
       kernel.warpLoop = std::move(*warp);
     }
   kernel.maxLanes = std::max(1u, options.threadElements);

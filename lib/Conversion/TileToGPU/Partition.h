@@ -81,6 +81,14 @@ struct WarpLoop {
   /// or a `Matmul` node).
   llvm::SmallVector<std::pair<unsigned, unsigned>> accumulations;
   unsigned warps = 1;
+  /// f32 partial sums a lane holds at the end: 2 per row sum, n / 2 per
+  /// product of n columns.
+  int64_t laneSums = 0;
+  /// Whether the block's warps add up their partial sums in shared memory
+  /// (a tree of ceil(log2(warps)) rounds over `Kernel::sharedElements`)
+  /// before its first warp adds them to the tensors atomically, instead of
+  /// every warp adding its own: fewer atomics to the same addresses.
+  bool reduceInBlock = false;
 };
 
 /// One statement of a kernel's body. A part with a loop runs iteration b of
@@ -179,6 +187,10 @@ struct PartitionOptions {
   bool mma = false;
   /// Whether, with `mma`, loops may run as `Kernel::warpLoop`.
   bool warpLoops = true;
+  /// Whether a warp loop's f32 products of its tiles by f16 loads (cast up)
+  /// may run on the matrix units as tf32 (m16n8k8), the tiles rounded to
+  /// tf32 (10 mantissa bits, as f16 has); else only f16 products qualify.
+  bool tf32 = false;
   /// Whether split accumulations add aligned runs of 2 or 4 f32 elements
   /// with one `red.global.add.v4.f32` / `.v2` (PTX 8.1, sm_90 and later;
   /// NVVM only), else element by element with `memref.atomic_rmw`.
@@ -229,6 +241,14 @@ void collectAccesses(const interp::Plan &plan, unsigned id,
 /// computed at the same element indices as `id`'s.
 void forEachLaneMatmul(const interp::Plan &plan, unsigned id,
                        llvm::function_ref<void(unsigned)> fn);
+
+/// The load of f16 elements a warp loop's product `matmul` (`WarpLoop`)
+/// multiplies its tiles by: its right operand below aliases when both
+/// operands are f16; with `tf32`, also when the left operand is f32 and the
+/// right one casts such a load to f32 (Figure 4(f)'s `E @ cast(V)`, whose
+/// right operand tf32 holds exactly). Nothing for any other matmul.
+std::optional<unsigned> getWarpProductLoad(const interp::Plan &plan,
+                                           unsigned matmul, bool tf32);
 
 /// The kernels of `plan`, in launch order. `aliases` lists pairs of tensors
 /// that may overlap (`tile.may_alias`).

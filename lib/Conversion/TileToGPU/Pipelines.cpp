@@ -176,6 +176,7 @@ void tileir::addTileLowerToGPUPass(OpPassManager &pm,
   lower.fissionBlocks = options.fissionBlocks;
   lower.privatize = options.privatize;
   lower.warpLoops = options.warpLoops;
+  lower.tf32 = options.tf32;
   lower.mma = options.mma && !rocdl;
   lower.vectorAtomics =
       options.vectorAtomics && !rocdl &&

@@ -1,6 +1,7 @@
 // RUN: tile-opt %s --split-input-file --tile-lower-to-gpu="tile-sizes=tile_p=16 split-k=4 min-blocks=16 fission-blocks=16 mma=true" --canonicalize --cse | FileCheck %s
 // RUN: tile-opt %s --split-input-file --tile-lower-to-gpu="tile-sizes=tile_p=16 split-k=4 min-blocks=16 fission-blocks=16 mma=true warp-loops=false" --canonicalize --cse | FileCheck %s --check-prefix=OFF
 // RUN: tile-opt %s --split-input-file --tile-lower-to-gpu="tile-sizes=tile_p=32 split-k=1 min-blocks=16 fission-blocks=16 mma=true" --canonicalize --cse | FileCheck %s --check-prefix=WHOLE
+// RUN: tile-opt %s --split-input-file --tile-lower-to-gpu="tile-sizes=tile_p=16 split-k=4 min-blocks=16 fission-blocks=16 mma=true tf32=true" --canonicalize --cse | FileCheck %s --check-prefix=TF32
 
 // Warp loops (`mma`, docs/GPULowering.md): the FlashAttention loop of
 // Trinity Figure 4(d), split 4 ways (one 16-wide tile per chunk), runs one
@@ -34,11 +35,22 @@
 // OFF: gpu.subgroup_mma_compute
 // OFF: gpu.return
 // Not split: the whole loop (2 iterations of 32) on 2 warps of one block
-// per head, still adding atomically (the warps share the sums).
+// per head. The block adds its warps' sums in shared memory (warp 1 stores
+// its 10 per lane, warp 0 adds them), then warp 0 alone adds them to the
+// tensors atomically (other blocks of a split loop share them).
 // WHOLE-LABEL: func.func @flash
 // WHOLE: gpu.launch_func @flash_kernels::@flash_k0 blocks in (%c4, %c1, %c1) threads in (%c64, %c1, %c1)
 // WHOLE: gpu.func @flash_k0
 // WHOLE: nvgpu.mma.sync
+// WHOLE: scf.yield
+// WHOLE: scf.if
+// WHOLE-COUNT-10: memref.store %{{.*}}, %arg6
+// WHOLE: gpu.barrier
+// WHOLE: scf.if %{{.*}} -> (f32, f32, f32, f32, f32, f32, f32, f32, f32, f32)
+// WHOLE-COUNT-10: memref.load %arg6
+// WHOLE: gpu.barrier
+// WHOLE: scf.if
+// WHOLE: gpu.shuffle xor
 // WHOLE: memref.atomic_rmw addf %{{.*}}, %arg3
 // WHOLE: gpu.return
 tile.program @flash(
@@ -148,6 +160,28 @@ tile.program @read_after(
 // CHECK: gpu.func @f32_product_k0
 // CHECK-NOT: nvgpu.mma.sync
 // CHECK: gpu.return
+// With tf32 it is a warp loop (Figure 4(f)'s E @ cast(V)): the scores on
+// f16 units, then P.V as tf32 m16n8k8 steps whose left operand is the
+// accumulators rounded to nearest tf32 (add 0x1000, clear the low 13 bits)
+// and whose right operand is Vc's f16 elements widened (exact).
+// TF32-LABEL: func.func @f32_product
+// TF32: gpu.launch_func @f32_product_kernels::@f32_product_k0 blocks in (%c16, %c1, %c1) threads in (%c32, %c1, %c1)
+// TF32: gpu.func @f32_product_k0
+// TF32: scf.for
+// TF32-COUNT-2: nvgpu.mma.sync({{.*}}) {mmaShape = [16, 8, 16]}
+// TF32: math.exp
+// TF32: arith.addi %{{.*}}, %c4096_i32
+// TF32-NEXT: arith.andi %{{.*}}, %c-8192_i32
+// TF32: arith.extf %{{.*}} : f16 to f32
+// TF32: nvgpu.mma.sync({{.*}}) {mmaShape = [16, 8, 8], tf32Enabled} : (vector<4x1xf32>, vector<2x1xf32>, vector<2x2xf32>)
+// TF32: scf.yield
+// TF32: gpu.shuffle xor
+// TF32: memref.atomic_rmw addf %{{.*}}, %arg3
+// TF32: gpu.return
+// Still not with tf32: 32-row tiles.
+// TF32-LABEL: func.func @rows32
+// TF32-NOT: nvgpu.mma.sync
+// TF32: gpu.return
 tile.program @f32_product(
     %Q: !tile.tensor<4x16x16xf16, input>,
     %Kc: !tile.tensor<4x64x16xf16, input>,

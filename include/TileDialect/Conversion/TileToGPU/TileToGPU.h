@@ -71,6 +71,11 @@ struct GPUPipelineOptions : public PassPipelineOptions<GPUPipelineOptions> {
       llvm::cl::desc("With mma: FlashAttention-style loops one warp per "
                      "iteration, their tiles in registers"),
       llvm::cl::init(true)};
+  Option<bool> tf32{
+      *this, "tf32",
+      llvm::cl::desc("With mma: a warp loop's f32 products of its tiles by "
+                     "f16 loads on the matrix units as tf32"),
+      llvm::cl::init(false)};
   Option<bool> mma{*this, "mma",
                    llvm::cl::desc("Matmuls on the matrix units (NVVM wmma)"),
                    llvm::cl::init(false)};

@@ -1,0 +1,67 @@
+#!/usr/bin/env bash
+# Artifacts of the fused llama vanilla attention (Trinity Figure 4(f)) with
+# warp loops and tf32 P.V, against the unfused program the benchmark times:
+#   core-4f-*   the attention core of Figure 4(f) (figure4f-llama.mlir): P.V
+#               multiplies the unnormalized f32 logits by cast(V); Q drawn
+#               as the workload's projections are, N(0, 1.28^2), so that
+#               exp(Q K^T) reaches about 1e9 (beyond f16's range)
+#   core-4d-*   Figure 4(d) (f16 P), Q = N(0, 0.05^2) to keep exp in range
+#   vanilla-4f-*  the whole vanilla goal examples/goals/vanilla-fig4f.mlir
+#               (one head loop; fission-blocks gives its parts own grids),
+#               checked against the linalg workload with its data
+#   vanilla-4d-*  the goal examples/goals/vanilla-fig4d.mlir: the naive
+#               projections, then the fused attention loop
+#   vanilla-naive  the unfused program with the H100 tuning cache's entry
+#               (the benchmark's best, bench/results/...-vecatomics.md)
+# "-block" variants lower without tf32: the f32 product keeps the loop on
+# the block-level path. Run on the GPU machine with run.sh.
+#   bench/gpu/flash/make-vanilla.sh OUT_DIR [BUILD_DIR]
+set -euo pipefail
+out=${1:?usage: make-vanilla.sh OUT_DIR [BUILD_DIR]}
+bin=${2:-build}/bin
+here=$(dirname "$0")
+root=$here/../../..
+common=(--device cuda --chip sm_90 --compile-only --mma --min-blocks 2048
+        --fission-blocks 264)
+core=(${common[@]} --init "Q=normal(0,1.28)")
+# tile_p, split-k: blocks of 1024 / tile_p / split-k warps, whose sums are
+# added up in shared memory when there are several.
+for v in 16:8 16:16 32:4 32:8 32:16 64:4 64:8 64:16; do
+  tp=${v%:*} s=${v#*:}
+  "$bin/tile-run" "$here/figure4f-llama.mlir" "${core[@]}" --tf32 \
+    --tile-sizes tile_p=$tp --split-k $s --artifact "$out/core-4f-p$tp-s$s"
+done
+"$bin/tile-run" "$here/figure4f-llama.mlir" "${core[@]}" --tile-sizes tile_p=64 \
+  --split-k 8 --artifact "$out/core-4f-block-p64-s8"
+"$bin/tile-run" "$here/figure4d-llama.mlir" "${common[@]}" \
+  --init "Q=normal(0,0.05)" --tile-sizes tile_p=64 --split-k 16 \
+  --artifact "$out/core-4d-p64-s16"
+
+ref=$root/bench/workloads/llama/vanilla.mlir
+goal=$root/examples/goals/vanilla-fig4f.mlir
+whole=(--reference "$ref" ${common[@]} --max-tile-size 64 --k-slices 2
+       --pipeline-loads 2)
+for tk in 32 64; do
+  for s in 8 16; do
+    "$bin/tile-run" "$goal" "${whole[@]}" --tf32 \
+      --tile-sizes tile_p=64,tile_k=$tk --split-k $s \
+      --artifact "$out/vanilla-4f-k$tk-s$s"
+  done
+done
+"$bin/tile-run" "$goal" "${whole[@]}" --tile-sizes tile_p=64,tile_k=64 \
+  --split-k 8 --artifact "$out/vanilla-4f-block-k64-s8"
+# Figure 4(d): the naive projections (their tiles as the tuning cache's
+# naive entry: 64 columns, k by 32), then the fused attention loop.
+goal4d=$root/examples/goals/vanilla-fig4d.mlir
+for v in 16:8 32:8 64:8 64:16; do
+  tp=${v%:*} s=${v#*:}
+  "$bin/tile-run" "$goal4d" "${whole[@]}" --tf32 --thread-elements 16 \
+    --tile-sizes tile_p=$tp,tile_k=32,tile_n=64 --split-k $s \
+    --artifact "$out/vanilla-4d-p$tp-s$s"
+done
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+"$bin/tile-opt" "$ref" --convert-linalg-to-tile -o "$tmp/naive.mlir"
+"$bin/tile-run" "$tmp/naive.mlir" --reference "$ref" --device cuda \
+  --chip sm_90 --compile-only --tuning "$root/bench/tuning/nvidia-h100.json" \
+  --artifact "$out/vanilla-naive"
