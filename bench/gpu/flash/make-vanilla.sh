@@ -41,19 +41,19 @@ ref=$root/bench/workloads/llama/vanilla.mlir
 goal=$root/examples/goals/vanilla-fig4f.mlir
 whole=(--reference "$ref" ${common[@]} --max-tile-size 64 --k-slices 2
        --pipeline-loads 2)
-for tk in 32 64; do
-  for s in 8 16; do
-    "$bin/tile-run" "$goal" "${whole[@]}" --tf32 \
-      --tile-sizes tile_p=64,tile_k=$tk --split-k $s \
-      --artifact "$out/vanilla-4f-k$tk-s$s"
-  done
+for v in 16:32:8 32:32:8 64:32:8 32:32:16 32:64:8; do
+  tp=${v%%:*} rest=${v#*:}
+  tk=${rest%:*} s=${rest#*:}
+  "$bin/tile-run" "$goal" "${whole[@]}" --tf32 \
+    --tile-sizes tile_p=$tp,tile_k=$tk --split-k $s \
+    --artifact "$out/vanilla-4f-p$tp-k$tk-s$s"
 done
-"$bin/tile-run" "$goal" "${whole[@]}" --tile-sizes tile_p=64,tile_k=64 \
-  --split-k 8 --artifact "$out/vanilla-4f-block-k64-s8"
+"$bin/tile-run" "$goal" "${whole[@]}" --tile-sizes tile_p=64,tile_k=32 \
+  --split-k 8 --artifact "$out/vanilla-4f-block-p64-k32-s8"
 # Figure 4(d): the naive projections (their tiles as the tuning cache's
 # naive entry: 64 columns, k by 32), then the fused attention loop.
 goal4d=$root/examples/goals/vanilla-fig4d.mlir
-for v in 16:8 32:8 64:8 64:16; do
+for v in 16:8 64:8; do
   tp=${v%:*} s=${v#*:}
   "$bin/tile-run" "$goal4d" "${whole[@]}" --tf32 --thread-elements 16 \
     --tile-sizes tile_p=$tp,tile_k=32,tile_n=64 --split-k $s \

@@ -201,7 +201,8 @@ def TileLowerToGPU : Pass<"tile-lower-to-gpu", "::mlir::ModuleOp"> {
            "Split a kernel with fewer blocks than this whose body below the "
            "grid is a sequence into one kernel per statement, under the same "
            "(parallel) grid loops: gives a fused kernel's parts their own "
-           "grids and split-k (0: never)">,
+           "grids and split-k; consecutive statements without loops that "
+           "would get no more blocks stay one kernel (0: never)">,
     Option<"privatize", "privatize", "bool", "true",
            "Give each iteration of a top-level loop its own copy of an "
            "intermediate that every iteration clears and recomputes (a "

@@ -151,6 +151,12 @@ static std::optional<Copy> getCopy(const Plan &plan, const Kernel &kernel,
   return copy;
 }
 
+bool gpu_lowering::isCopyKernel(const Plan &plan, const Kernel &kernel,
+                                ArrayRef<ElementKind> kinds,
+                                ArrayRef<int64_t> numElements) {
+  return getCopy(plan, kernel, kinds, numElements).has_value();
+}
+
 SmallVector<unsigned> gpu_lowering::elideCopies(
     const Plan &plan, std::vector<Kernel> &kernels, ArrayRef<TensorRole> roles,
     ArrayRef<ElementKind> kinds, ArrayRef<int64_t> numElements,

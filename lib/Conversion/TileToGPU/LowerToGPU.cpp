@@ -172,6 +172,7 @@ LogicalResult TileLowerToGPUPass::lower(ProgramOp program) {
   partitionOptions.vectorAtomics = vectorAtomics;
   partitionOptions.tensorKinds = kinds;
   partitionOptions.tensorRoles = roles;
+  partitionOptions.tensorElements = numElements;
   TileInterpreterOptions planOptions;
   planOptions.precision = Precision::F32;
   planOptions.tileSizes = *sizes;

@@ -996,8 +996,14 @@ static Kernel buildKernel(const Plan &plan,
 /// kernel, or, when it has fewer than `fissionBlocks` blocks and its body is
 /// a sequence, the kernels of each statement of the sequence under the same
 /// grid loops. That is loop fission of the grid loops, legal because they
-/// are parallel: no iteration touches what another writes.
-static void addKernels(const Plan &plan,
+/// are parallel: no iteration touches what another writes. Consecutive
+/// statements without loops that would get no more blocks of their own stay
+/// together, in one kernel whose body is a new sequence of them: fission
+/// would only add launches (the casts and cache appends of a fused head
+/// loop, its division and output copy). A loop gets its own kernel even
+/// then (as a kernel's body it may run as an element loop or a warp loop),
+/// as does a copy `elideCopies` may remove.
+static void addKernels(Plan &plan,
                        ArrayRef<std::pair<unsigned, unsigned>> aliases,
                        const PartitionOptions &options, unsigned id,
                        ArrayRef<GridLoop> outer, std::vector<Kernel> &kernels) {
@@ -1010,12 +1016,44 @@ static void addKernels(const Plan &plan,
     kernels.push_back(std::move(kernel));
     return;
   }
-  for (unsigned leaf : leaves)
+  SmallVector<unsigned> small;
+  auto flush = [&] {
+    if (small.size() == 1)
+      addKernels(plan, aliases, options, small.front(), kernel.grid, kernels);
+    if (small.size() > 1) {
+      // seq(s1, seq(s2, ... sn)), built from the back.
+      unsigned sequence = small.back();
+      for (unsigned leaf : llvm::reverse(ArrayRef(small).drop_back())) {
+        StmtNode seq;
+        seq.kind = StmtNode::Kind::Seq;
+        seq.first = leaf;
+        seq.second = sequence;
+        sequence = unsigned(plan.stmts.size());
+        plan.stmts.push_back(seq);
+      }
+      kernels.push_back(
+          buildKernel(plan, aliases, options, sequence, kernel.grid));
+    }
+    small.clear();
+  };
+  for (unsigned leaf : leaves) {
+    if (plan.stmts[leaf].kind != StmtNode::Kind::Loop) {
+      Kernel alone = buildKernel(plan, aliases, options, leaf, kernel.grid);
+      if (alone.numBlocks == kernel.numBlocks &&
+          !isCopyKernel(plan, alone, options.tensorKinds,
+                        options.tensorElements)) {
+        small.push_back(leaf);
+        continue;
+      }
+    }
+    flush();
     addKernels(plan, aliases, options, leaf, kernel.grid, kernels);
+  }
+  flush();
 }
 
 std::vector<Kernel>
-gpu_lowering::partitionPlan(const Plan &plan,
+gpu_lowering::partitionPlan(Plan &plan,
                             ArrayRef<std::pair<unsigned, unsigned>> aliases,
                             const PartitionOptions &options) {
   SmallVector<unsigned> topLevel;

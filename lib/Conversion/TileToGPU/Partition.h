@@ -218,6 +218,8 @@ struct PartitionOptions {
   /// Each tensor's role (a warp loop stores its tile unless the tile is an
   /// intermediate nothing outside the loop reads; empty: always stores).
   llvm::ArrayRef<TensorRole> tensorRoles;
+  /// Elements of each tensor.
+  llvm::ArrayRef<int64_t> tensorElements;
   /// Bytes of shared memory per kernel for tile buffers.
   int64_t sharedMemoryBytes = 48 * 1024;
 };
@@ -253,7 +255,7 @@ std::optional<unsigned> getWarpProductLoad(const interp::Plan &plan,
 /// The kernels of `plan`, in launch order. `aliases` lists pairs of tensors
 /// that may overlap (`tile.may_alias`).
 std::vector<Kernel>
-partitionPlan(const interp::Plan &plan,
+partitionPlan(interp::Plan &plan,
               llvm::ArrayRef<std::pair<unsigned, unsigned>> aliases,
               const PartitionOptions &options);
 
@@ -268,6 +270,12 @@ partitionPlan(const interp::Plan &plan,
 /// buffer when nothing writes the intermediate after the copy (both start
 /// as zeros). Tensors that `aliases` names (`tile.may_alias`) keep their
 /// buffers.
+/// Whether `kernel` is a copy `elideCopies` may remove (tensor to tensor
+/// of one layout and element kind, every element once).
+bool isCopyKernel(const interp::Plan &plan, const Kernel &kernel,
+                  llvm::ArrayRef<ElementKind> kinds,
+                  llvm::ArrayRef<int64_t> numElements);
+
 llvm::SmallVector<unsigned>
 elideCopies(const interp::Plan &plan, std::vector<Kernel> &kernels,
             llvm::ArrayRef<TensorRole> roles, llvm::ArrayRef<ElementKind> kinds,

@@ -697,21 +697,20 @@ tile.program @ragged_lanes(%A: !tile.tensor<5x16x8xf32, input>,
 // -----
 
 // A parallel loop over 4 tiles whose body is two stores: one kernel of 4
-// blocks. With fission-blocks=8 (more than 4), the loop is split into one
-// kernel per store, each over the same 4 tiles; the second reads what the
-// first wrote, in the same tile.
+// blocks. fission-blocks=8 (more than 4) does not split it: neither store
+// would get more blocks of its own, so a kernel each would only add a
+// launch.
 // CHECK-LABEL: func.func @fission
 // CHECK: gpu.launch_func @fission_kernels::@fission_k0 blocks in (%c4,
 // CHECK-NOT: gpu.launch_func
 // CHECK: gpu.func @fission_k0
 // FISSION-LABEL: func.func @fission
-// FISSION: gpu.launch_func @fission_kernels::@fission_k0 blocks in (%c4, {{.*}} args(%arg0 : memref<64xf32>, %arg1 : memref<64xf32>)
-// FISSION-NEXT: gpu.launch_func @fission_kernels::@fission_k1 blocks in (%c4, {{.*}} args(%arg1 : memref<64xf32>, %arg2 : memref<64xf32>)
+// FISSION: gpu.launch_func @fission_kernels::@fission_k0 blocks in (%c4,
+// FISSION-NOT: gpu.launch_func
 // FISSION: gpu.func @fission_k0
 // FISSION: math.exp
-// FISSION: gpu.func @fission_k1
-// FISSION-NOT: math.exp
 // FISSION: arith.mulf
+// FISSION: gpu.return
 tile.program @fission(%X: !tile.tensor<64xf32, input>,
                       %A: !tile.tensor<64xf32, intermediate>,
                       %B: !tile.tensor<64xf32, output>) attributes {tile.tile_sizes = {tile_i = 16}} {
@@ -726,6 +725,58 @@ tile.program @fission(%X: !tile.tensor<64xf32, input>,
   %m = tile.mul %a, %two : !tile.tile<[tile_i], f32>
   %sb = tile.store %m, %B[%t] : !tile.tile<[tile_i], f32>, !tile.tensor<64xf32, output>
   %body = tile.seq %sa, %sb
+  %l = tile.loop %i = 0 to 64 step %ti body %body
+  tile.yield %l
+}
+
+// -----
+
+// As @fission, then a parallel loop over 4 column tiles of a 64 x 64
+// output per row tile. With fission-blocks=8 the loop is split: the two
+// stores that gain no blocks stay one kernel of 4 blocks (in order: the
+// second reads what the first wrote, in the same tile), the inner loop
+// becomes a kernel of 4 x 4 blocks reading both.
+// CHECK-LABEL: func.func @fission_gain
+// CHECK: gpu.launch_func @fission_gain_kernels::@fission_gain_k0 blocks in (%c4,
+// CHECK-NOT: gpu.launch_func
+// CHECK: gpu.func @fission_gain_k0
+// FISSION-LABEL: func.func @fission_gain
+// FISSION: gpu.launch_func @fission_gain_kernels::@fission_gain_k0 blocks in (%c4, {{.*}} args(%arg0 : memref<64xf32>, %arg1 : memref<64xf32>, %arg2 : memref<64xf32>)
+// FISSION-NEXT: gpu.launch_func @fission_gain_kernels::@fission_gain_k1 blocks in (%c16, {{.*}} args(%arg1 : memref<64xf32>, %arg2 : memref<64xf32>, %arg3 : memref<4096xf32>)
+// FISSION-NOT: gpu.launch_func
+// FISSION: gpu.func @fission_gain_k0
+// FISSION: math.exp
+// FISSION: gpu.barrier
+// FISSION: arith.mulf
+// FISSION: gpu.func @fission_gain_k1
+// FISSION-NOT: math.exp
+// FISSION: arith.addf
+// FISSION: gpu.return
+tile.program @fission_gain(%X: !tile.tensor<64xf32, input>,
+                           %A: !tile.tensor<64xf32, intermediate>,
+                           %B: !tile.tensor<64xf32, intermediate>,
+                           %C: !tile.tensor<64x64xf32, output>) attributes {tile.tile_sizes = {tile_i = 16, tile_j = 16}} {
+  %i = tile.var "i"
+  %j = tile.var "j"
+  %ti = tile.size "tile_i"
+  %tj = tile.size "tile_j"
+  %t = tile.tile %i
+  %u = tile.tile %j
+  %x = tile.load %X[%t] : !tile.tensor<64xf32, input> -> !tile.tile<[tile_i], f32>
+  %e = tile.exp %x : !tile.tile<[tile_i], f32>
+  %sa = tile.store %e, %A[%t] : !tile.tile<[tile_i], f32>, !tile.tensor<64xf32, intermediate>
+  %a = tile.load %A[%t] : !tile.tensor<64xf32, intermediate> -> !tile.tile<[tile_i], f32>
+  %two = tile.constant 2.0 : !tile.tile<[tile_i], f32>
+  %m = tile.mul %a, %two : !tile.tile<[tile_i], f32>
+  %sb = tile.store %m, %B[%t] : !tile.tile<[tile_i], f32>, !tile.tensor<64xf32, intermediate>
+  %a2 = tile.load %A[%t] : !tile.tensor<64xf32, intermediate> -> !tile.tile<[tile_i], f32>
+  %b2 = tile.load %B[%t] : !tile.tensor<64xf32, intermediate> -> !tile.tile<[tile_i], f32>
+  %ab = tile.add %a2, %b2 : !tile.tile<[tile_i], f32>
+  %abb = tile.bcast %ab [1] : !tile.tile<[tile_i], f32> -> !tile.tile<[tile_i, tile_j], f32>
+  %sc = tile.store %abb, %C[%t, %u] : !tile.tile<[tile_i, tile_j], f32>, !tile.tensor<64x64xf32, output>
+  %lj = tile.loop %j = 0 to 64 step %tj body %sc
+  %s2 = tile.seq %sb, %lj
+  %body = tile.seq %sa, %s2
   %l = tile.loop %i = 0 to 64 step %ti body %body
   tile.yield %l
 }
