@@ -180,7 +180,8 @@ private:
   /// A warp loop's partial sums (`sums`, this lane's) added up over the
   /// block's warps in shared memory (`WarpLoop::reduceInBlock`): the first
   /// warp's result holds the block's.
-  SmallVector<Value> reduceWarpSums(ArrayRef<Value> sums, Value lane);
+  SmallVector<Value> reduceWarpSums(ArrayRef<Value> sums, Value lane,
+                                    Value warpId);
   Value tf32MmaStep(Value a, ArrayRef<Value> halves, Value acc);
   /// The lanes of a matrix-unit block (`LaneBlock::mma`) of matmul `id`:
   /// per 16 steps of k, one `nvgpu.mma.sync` per 16 x 8 tile.
@@ -1708,18 +1709,8 @@ bool Emitter::emitWarpLoop(const StmtNode &loop) {
   for (auto [tile, stored] : warp.tiles)
     forEachLaneMatmul(plan, plan.stmts[tile].first,
                       [&](unsigned id) { fits &= fitsMatrixUnits(id, block); });
-  // The products' right operands, f16 loads (`getWarpProductLoad`; the
-  // partition checked the tf32 option).
-  llvm::DenseMap<unsigned, unsigned> rightLoads;
-  for (auto [store, g] : warp.accumulations) {
-    const ExprNode &node = plan.exprs[g];
-    if (node.kind != Kind::Matmul)
-      continue;
-    std::optional<unsigned> right = getWarpProductLoad(plan, g, /*tf32=*/true);
-    fits &= right && loadsHalf(*right, productTileWidth(node.sizes[3]) / 8);
-    if (right)
-      rightLoads[g] = *right;
-  }
+  for (auto [g, right] : warp.productLoads)
+    fits &= loadsHalf(right, productTileWidth(plan.exprs[g].sizes[3]) / 8);
   if (!fits)
     return false;
 
@@ -1727,7 +1718,7 @@ bool Emitter::emitWarpLoop(const StmtNode &loop) {
   auto at = [&](Value vec, ArrayRef<int64_t> i) -> Value {
     return vector::ExtractOp::create(b, loc, vec, i);
   };
-  Value lane = rem(threadId, 32);
+  Value lane = rem(threadId, 32), warpId = div(threadId, 32);
   Value g = div(lane, 4), t = rem(lane, 4);
   Lanes flats = blockFlats(lane, block);
   SmallVector<Value> inits;
@@ -1740,7 +1731,7 @@ bool Emitter::emitWarpLoop(const StmtNode &loop) {
       inits.append(node.sizes[3] / 8, zero);
   }
   auto [first, last] = iterationBounds(kernel.body);
-  Value from = add(first, mul(div(threadId, 32), loop.step));
+  Value from = add(first, mul(warpId, loop.step));
   auto iterations = scf::ForOp::create(
       b, loc, from, last, index(loop.step * warp.warps), inits,
       [&](OpBuilder &, Location, Value iv, ValueRange accs) {
@@ -1799,7 +1790,7 @@ bool Emitter::emitWarpLoop(const StmtNode &loop) {
           // pass is one run of c elements of the right operand's row.
           int64_t n = node.sizes[3], tileWidth = productTileWidth(n);
           int64_t c = tileWidth / 8;
-          unsigned right = rightLoads.lookup(id);
+          unsigned right = warp.productLoads.lookup(id);
           for (int64_t o = 0; o < n / tileWidth; ++o) {
             Value column = add(index(o * tileWidth), mul(g, c));
             for (auto [s, fragment] : llvm::enumerate(aFragments)) {
@@ -1828,9 +1819,9 @@ bool Emitter::emitWarpLoop(const StmtNode &loop) {
   SmallVector<Value> sums(iterations.getResults());
   std::optional<scf::IfOp> firstWarp;
   if (warp.reduceInBlock) {
-    sums = reduceWarpSums(sums, lane);
+    sums = reduceWarpSums(sums, lane, warpId);
     Value isFirst = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq,
-                                          div(threadId, 32), index(0));
+                                          warpId, index(0));
     firstWarp = scf::IfOp::create(b, loc, isFirst, false);
     b.setInsertionPoint(firstWarp->thenBlock()->getTerminator());
   }
@@ -1886,10 +1877,10 @@ bool Emitter::emitWarpLoop(const StmtNode &loop) {
   return true;
 }
 
-SmallVector<Value> Emitter::reduceWarpSums(ArrayRef<Value> sums, Value lane) {
+SmallVector<Value> Emitter::reduceWarpSums(ArrayRef<Value> sums, Value lane,
+                                           Value warpId) {
   int64_t warps = kernel.warpLoop->warps;
   int64_t count = kernel.warpLoop->laneSums;
-  Value warpId = div(threadId, 32);
   // Scalars of the sums (an accumulator's four in row-major order), and
   // back.
   auto flatten = [&](ArrayRef<Value> values) {

@@ -541,11 +541,13 @@ getWarpLoop(const Plan &plan, unsigned id,
           !isElementwiseOver(plan, g.operands[0], shape, /*matmuls=*/false))
         return std::nullopt;
     } else if (g.kind == Kind::Matmul) {
-      if (!getWarpProductLoad(plan, addend->second, options.tf32) ||
-          g.sizes[0] != 1 || g.sizes[1] != 16 || g.sizes[2] != columns ||
-          g.sizes[3] % 16 != 0 ||
+      std::optional<unsigned> right =
+          getWarpProductLoad(plan, addend->second, options.tf32);
+      if (!right || g.sizes[0] != 1 || g.sizes[1] != 16 ||
+          g.sizes[2] != columns || g.sizes[3] % 16 != 0 ||
           !isElementwiseOver(plan, g.operands[0], shape, /*matmuls=*/false))
         return std::nullopt;
+      warp.productLoads[addend->second] = *right;
     } else {
       return std::nullopt;
     }
@@ -1016,14 +1018,17 @@ static void addKernels(Plan &plan,
     kernels.push_back(std::move(kernel));
     return;
   }
-  SmallVector<unsigned> small;
+  // The run of small statements so far, each with its kernel alone (a
+  // statement without loops is never split further).
+  std::vector<std::pair<unsigned, Kernel>> small;
   auto flush = [&] {
     if (small.size() == 1)
-      addKernels(plan, aliases, options, small.front(), kernel.grid, kernels);
+      kernels.push_back(std::move(small.front().second));
     if (small.size() > 1) {
       // seq(s1, seq(s2, ... sn)), built from the back.
-      unsigned sequence = small.back();
-      for (unsigned leaf : llvm::reverse(ArrayRef(small).drop_back())) {
+      unsigned sequence = small.back().first;
+      for (const auto &[leaf, alone] :
+           llvm::reverse(ArrayRef(small).drop_back())) {
         StmtNode seq;
         seq.kind = StmtNode::Kind::Seq;
         seq.first = leaf;
@@ -1042,9 +1047,12 @@ static void addKernels(Plan &plan,
       if (alone.numBlocks == kernel.numBlocks &&
           !isCopyKernel(plan, alone, options.tensorKinds,
                         options.tensorElements)) {
-        small.push_back(leaf);
+        small.push_back({leaf, std::move(alone)});
         continue;
       }
+      flush();
+      kernels.push_back(std::move(alone));
+      continue;
     }
     flush();
     addKernels(plan, aliases, options, leaf, kernel.grid, kernels);

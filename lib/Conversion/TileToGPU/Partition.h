@@ -80,6 +80,9 @@ struct WarpLoop {
   /// The accumulation stores, in body order, with their addends (a `Reduce`
   /// or a `Matmul` node).
   llvm::SmallVector<std::pair<unsigned, unsigned>> accumulations;
+  /// Each product addend's right operand, the f16 load it multiplies the
+  /// tiles by (`getWarpProductLoad`).
+  llvm::DenseMap<unsigned, unsigned> productLoads;
   unsigned warps = 1;
   /// f32 partial sums a lane holds at the end: 2 per row sum, n / 2 per
   /// product of n columns.
