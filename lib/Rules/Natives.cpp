@@ -633,6 +633,74 @@ static LogicalResult reindexFuse(RuleContext &ctx,
 }
 
 //===----------------------------------------------------------------------===//
+// Whole loops
+//===----------------------------------------------------------------------===//
+
+/// The largest range a loop may be run whole over: one tile of this many
+/// elements still fits the register and shared-memory tiles the lowering
+/// uses (the targets' largest default tile size).
+static constexpr int64_t kMaxWholeLoopExtent = 128;
+
+/// How `loop v = 0 to n step tile_v body b` runs as one iteration: tiles of
+/// v become [0, n) and tile_v becomes n in the body.
+static std::optional<Substitution>
+planWhole(RuleContext &ctx, llvm::ArrayRef<const PdlSlot *> args) {
+  if (!isClass(args, 2))
+    return std::nullopt;
+  TileEGraph &tg = ctx.tg;
+  uint32_t v = varOf(ctx, args[0]);
+  const LoopRange *r = v == ~0u ? nullptr : tg.getLoopRange(v);
+  if (!r || r->start != 0 || r->step.isConcrete() || r->step.coeff != 1)
+    return std::nullopt;
+  int64_t n = r->end - r->start;
+  if (n <= 1 || n > kMaxWholeLoopExtent)
+    return std::nullopt;
+  const ClassData &b = tg.data(args[1]->cls);
+  for (const Access &a : b.accesses) {
+    for (const IndexTerm &t : a.dims)
+      if (t.kind == IndexTerm::Elem && t.var == v)
+        return std::nullopt;
+    // Only parallel loops: every write is to the iteration's own tile.
+    if (a.write && llvm::none_of(a.dims, [&](const IndexTerm &t) {
+          return t.kind == IndexTerm::Tile && t.var == v;
+        }))
+      return std::nullopt;
+  }
+  // Another free variable stepping by the symbol would change too.
+  for (uint32_t w : b.freeVars) {
+    const LoopRange *rw = tg.getLoopRange(w);
+    if (w != v && rw && rw->step.sym == r->step.sym)
+      return std::nullopt;
+  }
+  Substitution subst;
+  subst.wholeVar = v;
+  subst.wholeExtent = n;
+  subst.sizeSymbol = r->step.sym;
+  subst.sizeValue = n;
+  return subst;
+}
+
+/// WholeLoopLegal(v, b).
+static bool wholeLoopLegal(RuleContext &ctx,
+                           llvm::ArrayRef<const PdlSlot *> args) {
+  return planWhole(ctx, args).has_value();
+}
+
+/// WholeLoop(v, b) -> `b` with v's one tile and tile_v specialized.
+static LogicalResult wholeLoop(RuleContext &ctx,
+                               llvm::ArrayRef<const PdlSlot *> args,
+                               llvm::SmallVectorImpl<PdlSlot> &results) {
+  std::optional<Substitution> subst = planWhole(ctx, args);
+  if (!subst)
+    return failure();
+  FailureOr<Id> body = substitute(ctx.tg, args[1]->cls, *subst);
+  if (failed(body))
+    return failure();
+  results.push_back(PdlSlot::ofClass(*body));
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
 // Registry
 //===----------------------------------------------------------------------===//
 
@@ -649,6 +717,7 @@ const NativeRegistry &mlir::tileir::getTileNatives() {
     r.constraints["NotUsesVar"] = notUsesVar;
     r.constraints["ZeroInitAccumulator"] = zeroInitAccumulator;
     r.constraints["ReindexFusionLegal"] = reindexFusionLegal;
+    r.constraints["WholeLoopLegal"] = wholeLoopLegal;
     r.constraints["BroadcastsLastDim"] = broadcastsLastDim;
     r.constraints["SameElementType"] = sameElementType;
     r.constraints["SameType"] = sameType;
@@ -661,6 +730,7 @@ const NativeRegistry &mlir::tileir::getTileNatives() {
     r.rewrites["SplatLike"] = splatLike;
     r.rewrites["CastLike"] = castLike;
     r.rewrites["ReindexFuse"] = reindexFuse;
+    r.rewrites["WholeLoop"] = wholeLoop;
     r.rewrites["ConcatOf"] = concatOf;
     r.rewrites["ResetOf"] = resetOf;
     r.rewrites["MatmulOf"] = matmulOf;

@@ -43,6 +43,9 @@ private:
   }
   /// Whether anything below `c` can change.
   bool affected(Id c);
+  /// The replacement of index class `c` in dimension `dim` of `tensor` (a
+  /// tensor leaf class), when it is a tile of the whole variable.
+  std::optional<Id> wholeIndex(Id c, Id tensor, unsigned dim);
 
   TileEGraph &tg;
   const Substitution &s;
@@ -62,7 +65,8 @@ bool Substituter::affected(Id c) {
     return it->second;
   const ClassData &d = tg.data(c);
   bool result = false;
-  if (s.fromVar != ~0u && d.usesVar(s.fromVar))
+  if ((s.fromVar != ~0u && d.usesVar(s.fromVar)) ||
+      (s.wholeVar != ~0u && d.usesVar(s.wholeVar)))
     result = true;
   else if (s.sizeSymbol && typeMentions(d.type))
     result = true;
@@ -107,12 +111,40 @@ FailureOr<Id> Substituter::visit(Id c) {
     if ((kind == NodeKind::TileIdx || kind == NodeKind::Elem) &&
         s.fromVar != ~0u && tg.data(node.children[0]).var == s.fromVar) {
       children.push_back(tg.getVarClass(s.toVar));
+    } else if ((kind == NodeKind::TileIdx || kind == NodeKind::Elem) &&
+               s.wholeVar != ~0u &&
+               tg.data(node.children[0]).var == s.wholeVar) {
+      // Outside a load or store (where wholeIndex picks tile.full).
+      if (kind == NodeKind::Elem)
+        continue;
+      MLIRContext *ctx = tg.getContext();
+      auto i64 = IntegerType::get(ctx, 64);
+      Id id = tg.add("tile.const_tile", {},
+                     {NamedAttribute(StringAttr::get(ctx, "base"),
+                                     IntegerAttr::get(i64, 0)),
+                      NamedAttribute(StringAttr::get(ctx, "size"),
+                                     IntegerAttr::get(i64, s.wholeExtent))},
+                     type);
+      if (result)
+        eg.merge(*result, id);
+      else
+        result = id;
+      continue;
     } else if (kind == NodeKind::Size && s.sizeSymbol &&
                attrs.get("value") == s.sizeSymbol) {
       sawSize = true;
       continue;
     } else {
-      for (Id child : node.children) {
+      bool access = kind == NodeKind::Load || kind == NodeKind::Store;
+      unsigned tensorPos = kind == NodeKind::Load ? 0 : 1;
+      for (auto [i, child] : llvm::enumerate(node.children)) {
+        if (access && s.wholeVar != ~0u && i > tensorPos) {
+          if (std::optional<Id> full = wholeIndex(
+                  child, node.children[tensorPos], i - tensorPos - 1)) {
+            children.push_back(*full);
+            continue;
+          }
+        }
         FailureOr<Id> mapped = visit(child);
         if (failed(mapped)) {
           ok = false;
@@ -134,6 +166,22 @@ FailureOr<Id> Substituter::visit(Id c) {
     return failure();
   done[c] = *result;
   return *result;
+}
+
+std::optional<Id> Substituter::wholeIndex(Id c, Id tensor, unsigned dim) {
+  egraph::EGraph &eg = tg.graph();
+  const ClassData &d = tg.data(eg.find(c));
+  if (!d.index || d.index->kind != IndexTerm::Tile ||
+      d.index->var != s.wholeVar)
+    return std::nullopt;
+  for (const ENode &leaf : eg.getClass(eg.find(tensor)).nodes) {
+    auto ref = dyn_cast<TensorRefType>(tg.getType(leaf));
+    if (!ref || dim >= ref.getShape().size() ||
+        ref.getShape()[dim] != s.wholeExtent)
+      continue;
+    return tg.add("tile.full", {}, {}, IndexExprType::get(tg.getContext()));
+  }
+  return std::nullopt;
 }
 
 FailureOr<Id> mlir::tileir::substitute(TileEGraph &tg, Id root,

@@ -1,4 +1,4 @@
-// RUN: tile-opt %S/../Examples/vanilla.mlir --tile-extract="report=%t.json" 2>&1 | FileCheck %s --check-prefix=VANILLA
+// RUN: tile-opt %S/../Examples/vanilla.mlir --tile-extract="report=%t.json disable=loop-whole" 2>&1 | FileCheck %s --check-prefix=VANILLA
 // RUN: FileCheck %s --check-prefix=REPORT < %t.json
 // RUN: tile-opt %s --tile-extract 2>&1 | FileCheck %s
 // RUN: not tile-opt %s --tile-extract="rules=%S/Inputs/extract-unsound-rule.pdl.mlir only=exp-is-identity top-k=2" 2>&1 | FileCheck %s --check-prefix=UNSOUND
@@ -8,6 +8,8 @@
 // over the heads in which the QKV projections share one loop over k, and
 // the scores, exp, the running sum S and P.V accumulate in one loop over the
 // KV length p with the division after it (Trinity Figures 4(d) and 4(f)).
+// At these sizes (loops of 16) loop-whole would run every loop once, so
+// it is disabled here; tile-saturate.mlir shows it at full size.
 // VANILLA: remark: extracted 4 candidate(s) of @vanilla (0 dropped by the check)
 // VANILLA-SAME: best has 1 kernel(s)
 // VANILLA-LABEL: tile.program @vanilla_c0

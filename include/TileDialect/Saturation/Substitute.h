@@ -2,8 +2,9 @@
 //
 // Builds the e-class of a term with some of its subterms replaced: classes
 // mapped to other classes (expression propagation), a loop variable renamed
-// (iteration-space reindexing), a symbolic tile size specialized to a
-// concrete one. Every node of every reached class is copied, so the result
+// (iteration-space reindexing) or replaced by the one tile of a loop that
+// runs once (whole loops), a symbolic tile size specialized to a concrete
+// one. Every node of every reached class is copied, so the result
 // represents all alternatives of the original.
 //
 //===----------------------------------------------------------------------===//
@@ -20,6 +21,11 @@ struct Substitution {
   llvm::DenseMap<egraph::Id, egraph::Id> classes;
   /// `tile.tile %from` / `tile.elem %from` become `%to`'s.
   uint32_t fromVar = ~0u, toVar = ~0u;
+  /// `tile.tile %wholeVar` becomes the slice [0, wholeExtent): `tile.full`
+  /// in a dimension of that extent, `tile.const_tile 0, wholeExtent`
+  /// elsewhere. A `tile.elem %wholeVar` fails the node using it.
+  uint32_t wholeVar = ~0u;
+  int64_t wholeExtent = 0;
   /// Every extent `c*sym` becomes `c*value`.
   StringAttr sizeSymbol;
   int64_t sizeValue = 0;
