@@ -14,6 +14,10 @@
 // RUN: tile-opt %S/../../examples/vanilla.mlir --tile-saturate="goal=%S/../../examples/goals/vanilla-fig4d.mlir" -o /dev/null 2>&1 | FileCheck %s --check-prefix=GOAL4D
 // RUN: tile-opt %S/../../examples/vanilla.mlir --tile-saturate="goal=%S/../../examples/goals/vanilla-fig4f.mlir" -o /dev/null 2>&1 | FileCheck %s --check-prefix=GOAL4F
 // GOAL4D: remark: goal @vanilla_fig4d is represented in the saturated e-graph of @vanilla
+// From the full-size linalg vanilla: P.V factored as (E @ cast(Vc)) / S, which
+// needs loop-whole to drop P.V's loop over the head dimension.
+// RUN: tile-opt %S/../../bench/workloads/llama/vanilla.mlir --convert-linalg-to-tile --tile-saturate="goal=%S/Inputs/vanilla-linalg-factored.mlir" -o /dev/null 2>&1 | FileCheck %s --check-prefix=FACTORED
+// FACTORED: remark: goal @vanilla_factored is represented in the saturated e-graph of @vanilla
 // GOAL4F: remark: goal @vanilla_fig4f is represented in the saturated e-graph of @vanilla
 
 // Two iterations are too few for Figure 4(f): the error names the first goal
