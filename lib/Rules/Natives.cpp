@@ -521,6 +521,16 @@ static bool usesTileOf(RuleContext &ctx, Id cls, uint32_t var) {
   return false;
 }
 
+/// Whether a free variable of `d` other than `var` steps by tile size `sym`
+/// (specializing `sym` in `d` would change that loop too).
+static bool otherVarStepsBy(TileEGraph &tg, const ClassData &d, uint32_t var,
+                            StringAttr sym) {
+  return llvm::any_of(d.freeVars, [&](uint32_t w) {
+    const LoopRange *r = tg.getLoopRange(w);
+    return w != var && r && r->step.sym == sym;
+  });
+}
+
 static std::optional<ReindexPlan>
 planReindex(RuleContext &ctx, llvm::ArrayRef<const PdlSlot *> args) {
   if (!isClass(args, 4))
@@ -563,14 +573,8 @@ planReindex(RuleContext &ctx, llvm::ArrayRef<const PdlSlot *> args) {
     return std::nullopt;
   if (srcStep != dst.step && usesTileOf(ctx, srcBody, plan.from))
     return std::nullopt;
-  if (plan.sizeSymbol) {
-    // Another free variable stepping by the symbol would change too.
-    for (uint32_t v : sb.freeVars) {
-      const LoopRange *r = tg.getLoopRange(v);
-      if (v != plan.from && r && r->step.sym == plan.sizeSymbol)
-        return std::nullopt;
-    }
-  }
+  if (plan.sizeSymbol && otherVarStepsBy(tg, sb, plan.from, plan.sizeSymbol))
+    return std::nullopt;
   return plan;
 }
 
@@ -666,12 +670,8 @@ planWhole(RuleContext &ctx, llvm::ArrayRef<const PdlSlot *> args) {
         }))
       return std::nullopt;
   }
-  // Another free variable stepping by the symbol would change too.
-  for (uint32_t w : b.freeVars) {
-    const LoopRange *rw = tg.getLoopRange(w);
-    if (w != v && rw && rw->step.sym == r->step.sym)
-      return std::nullopt;
-  }
+  if (otherVarStepsBy(tg, b, v, r->step.sym))
+    return std::nullopt;
   Substitution subst;
   subst.wholeVar = v;
   subst.wholeExtent = n;
