@@ -43,9 +43,12 @@ private:
   }
   /// Whether anything below `c` can change.
   bool affected(Id c);
-  /// The replacement of index class `c` in dimension `dim` of `tensor` (a
-  /// tensor leaf class), when it is a tile of the whole variable.
-  std::optional<Id> wholeIndex(Id c, Id tensor, unsigned dim);
+  /// Whether index class `c` is a tile or an element of the whole variable.
+  bool indexesWhole(Id c) const;
+  /// The replacement of `c`, a tile of the whole variable, indexing dimension
+  /// `dim` of the tensor leaf class `tensor`: `tile.full` when the dimension
+  /// is the whole range long.
+  std::optional<Id> wholeFull(Id c, Id tensor, unsigned dim);
 
   TileEGraph &tg;
   const Substitution &s;
@@ -96,6 +99,20 @@ FailureOr<Id> Substituter::visit(Id c) {
     return it->second;
   if (!affected(c))
     return c;
+  if (indexesWhole(c)) {
+    // An element of the whole variable fails the node using it; a tile
+    // becomes [0, n) (wholeFull gives tile.full where it can).
+    if (tg.data(c).index->kind == IndexTerm::Elem)
+      return failure();
+    MLIRContext *ctx = tg.getContext();
+    auto i64 = IntegerType::get(ctx, 64);
+    return tg.add(
+        "tile.const_tile", {},
+        {NamedAttribute(StringAttr::get(ctx, "base"), IntegerAttr::get(i64, 0)),
+         NamedAttribute(StringAttr::get(ctx, "size"),
+                        IntegerAttr::get(i64, s.wholeExtent))},
+        IndexExprType::get(ctx));
+  }
   if (!inProgress.insert(c).second)
     return failure(); // cyclic through this class: skip the node using it
   // Copy the node list: adding nodes may reallocate the class storage.
@@ -111,25 +128,6 @@ FailureOr<Id> Substituter::visit(Id c) {
     if ((kind == NodeKind::TileIdx || kind == NodeKind::Elem) &&
         s.fromVar != ~0u && tg.data(node.children[0]).var == s.fromVar) {
       children.push_back(tg.getVarClass(s.toVar));
-    } else if ((kind == NodeKind::TileIdx || kind == NodeKind::Elem) &&
-               s.wholeVar != ~0u &&
-               tg.data(node.children[0]).var == s.wholeVar) {
-      // Outside a load or store (where wholeIndex picks tile.full).
-      if (kind == NodeKind::Elem)
-        continue;
-      MLIRContext *ctx = tg.getContext();
-      auto i64 = IntegerType::get(ctx, 64);
-      Id id = tg.add("tile.const_tile", {},
-                     {NamedAttribute(StringAttr::get(ctx, "base"),
-                                     IntegerAttr::get(i64, 0)),
-                      NamedAttribute(StringAttr::get(ctx, "size"),
-                                     IntegerAttr::get(i64, s.wholeExtent))},
-                     type);
-      if (result)
-        eg.merge(*result, id);
-      else
-        result = id;
-      continue;
     } else if (kind == NodeKind::Size && s.sizeSymbol &&
                attrs.get("value") == s.sizeSymbol) {
       sawSize = true;
@@ -138,8 +136,8 @@ FailureOr<Id> Substituter::visit(Id c) {
       bool access = kind == NodeKind::Load || kind == NodeKind::Store;
       unsigned tensorPos = kind == NodeKind::Load ? 0 : 1;
       for (auto [i, child] : llvm::enumerate(node.children)) {
-        if (access && s.wholeVar != ~0u && i > tensorPos) {
-          if (std::optional<Id> full = wholeIndex(
+        if (access && i > tensorPos) {
+          if (std::optional<Id> full = wholeFull(
                   child, node.children[tensorPos], i - tensorPos - 1)) {
             children.push_back(*full);
             continue;
@@ -168,11 +166,15 @@ FailureOr<Id> Substituter::visit(Id c) {
   return *result;
 }
 
-std::optional<Id> Substituter::wholeIndex(Id c, Id tensor, unsigned dim) {
+bool Substituter::indexesWhole(Id c) const {
+  const std::optional<IndexTerm> &index = tg.data(c).index;
+  return s.wholeVar != ~0u && index && index->usesVar(s.wholeVar);
+}
+
+std::optional<Id> Substituter::wholeFull(Id c, Id tensor, unsigned dim) {
   egraph::EGraph &eg = tg.graph();
-  const ClassData &d = tg.data(eg.find(c));
-  if (!d.index || d.index->kind != IndexTerm::Tile ||
-      d.index->var != s.wholeVar)
+  c = eg.find(c);
+  if (!indexesWhole(c) || tg.data(c).index->kind != IndexTerm::Tile)
     return std::nullopt;
   for (const ENode &leaf : eg.getClass(eg.find(tensor)).nodes) {
     auto ref = dyn_cast<TensorRefType>(tg.getType(leaf));
