@@ -1,6 +1,7 @@
 //===- Extract.cpp - Two-pass extraction of candidate programs ------------===//
 
 #include "TileDialect/Extraction/Extract.h"
+#include "Droppable.h"
 #include "TileDialect/Cost/Target.h"
 #include "TileDialect/IR/TileTypes.h"
 
@@ -54,6 +55,9 @@ struct Deriv {
   /// Pending reads of intermediates the derivation does not store: a
   /// crossing unless the loop around it stores them.
   unsigned openReads = 0;
+  /// Nothing to build: a store into a dropped intermediate, or loops and
+  /// sequences of those only. Costs nothing and is left out of the program.
+  bool empty = false;
 
   /// The cost used to rank derivations of one class: open reads count as
   /// crossings (a derivation storing what it reads never does worse later).
@@ -77,10 +81,12 @@ public:
   /// `reads(value)`: the tensors a value class's expression loads.
   StructurePass(TileEGraph &tg, const ExtractOptions &options,
                 const llvm::DenseSet<uint32_t> &offChip,
+                const llvm::DenseSet<uint32_t> &dropped,
                 std::function<llvm::ArrayRef<uint32_t>(Id)> reads,
-                ExtractStats &stats)
+                std::function<bool(Id)> available, ExtractStats &stats)
       : tg(tg), eg(tg.graph()), options(options), offChip(offChip),
-        reads(std::move(reads)), stats(stats) {}
+        dropped(dropped), reads(std::move(reads)),
+        available(std::move(available)), stats(stats) {}
 
   void run() {
     llvm::DenseSet<Id> seen;
@@ -135,9 +141,13 @@ private:
     llvm::SmallVector<DerivPtr> cands;
     for (const ENode &n : eg.getClass(cls).nodes) {
       switch (tg.getKind(n)) {
-      case NodeKind::Store:
-        add(cands, cls, &n, {m == Top ? 1u : 0u, 0, 0, 1}, {});
+      case NodeKind::Store: {
+        bool drop = dropped.contains(tg.data(n.children[1]).tensor);
+        // A value or index that needs a dropped tensor cannot be built.
+        if (drop || llvm::all_of(n.children, available))
+          add(cands, cls, &n, {m == Top ? 1u : 0u, 0, 0, 1}, {}, drop);
         break;
+      }
       case NodeKind::Nop:
         add(cands, cls, &n, {}, {});
         break;
@@ -146,7 +156,8 @@ private:
         uint32_t var = tg.data(n.children[0]).var;
         for (const DerivPtr &b : get(body, Nested))
           add(cands, cls, &n,
-              {m == Top ? 1u : 0u, 0, 1, 0, countRepeated(*b, var)}, {b});
+              {m == Top ? 1u : 0u, 0, 1, 0, countRepeated(*b, var)}, {b},
+              b->empty);
         break;
       }
       case NodeKind::Seq: {
@@ -154,7 +165,7 @@ private:
         llvm::ArrayRef<DerivPtr> second = get(n.children[1], m);
         for (const DerivPtr &a : first)
           for (const DerivPtr &b : second)
-            add(cands, cls, &n, {}, {a, b});
+            add(cands, cls, &n, {}, {a, b}, a->empty && b->empty);
         break;
       }
       default:
@@ -185,13 +196,17 @@ private:
     return true;
   }
 
+  /// Adds a derivation of `cls` by node `n` with statement `children`;
+  /// an `empty` one (see Deriv) costs nothing.
   void add(llvm::SmallVectorImpl<DerivPtr> &cands, Id cls, const ENode *n,
-           StructureCost own, llvm::ArrayRef<DerivPtr> children) {
+           StructureCost own, llvm::ArrayRef<DerivPtr> children,
+           bool empty = false) {
     auto d = std::make_shared<Deriv>();
     d->seq = nextSeq++;
     d->cls = cls;
     d->node = n;
-    d->cost = own;
+    d->cost = empty ? StructureCost() : own;
+    d->empty = empty;
     d->nodes = 1;
     for (const DerivPtr &c : children) {
       // A direct self-reference (loop-invariant code motion makes
@@ -201,6 +216,10 @@ private:
       d->cost = d->cost + c->cost;
       d->nodes += c->nodes;
       d->children.push_back(c);
+    }
+    if (empty) {
+      cands.push_back(std::move(d));
+      return;
     }
     d->signature = signature(*n, children);
     placement(*d);
@@ -268,6 +287,8 @@ private:
   /// The statements of loop body `d` (through its sequences) that do not
   /// use the loop's variable `var`.
   unsigned countRepeated(const Deriv &d, uint32_t var) const {
+    if (d.empty)
+      return 0;
     switch (tg.getKind(*d.node)) {
     case NodeKind::Seq: {
       unsigned n = 0;
@@ -304,7 +325,9 @@ private:
   egraph::EGraph &eg;
   const ExtractOptions &options;
   const llvm::DenseSet<uint32_t> &offChip;
+  const llvm::DenseSet<uint32_t> &dropped;
   std::function<llvm::ArrayRef<uint32_t>(Id)> reads;
+  std::function<bool(Id)> available;
   ExtractStats &stats;
   std::vector<Id> classes;
   llvm::DenseMap<Id, llvm::SmallVector<DerivPtr>> lists[2];
@@ -320,11 +343,14 @@ constexpr double kHbmByte = 1.0;
 
 class BodyPass {
 public:
+  /// Loads of `dropped` tensors are unavailable.
   BodyPass(TileEGraph &tg, const ExtractOptions &options,
            llvm::DenseSet<uint32_t> writtenHere,
-           const llvm::DenseSet<uint32_t> &offChipTensors)
+           const llvm::DenseSet<uint32_t> &offChipTensors,
+           const llvm::DenseSet<uint32_t> &dropped)
       : tg(tg), eg(tg.graph()), options(options),
-        writtenHere(std::move(writtenHere)), offChip(offChipTensors) {}
+        writtenHere(std::move(writtenHere)), offChip(offChipTensors),
+        dropped(dropped) {}
 
   /// The cheapest node of every value class (egg-style fixpoint).
   void run() {
@@ -337,6 +363,8 @@ public:
           continue;
         for (const ENode &n : eg.getClass(c).nodes) {
           double cost = nodeCost(n);
+          if (cost < 0)
+            continue;
           for (Id child : n.children) {
             auto it = best.find(eg.find(child));
             if (it == best.end()) {
@@ -398,6 +426,8 @@ private:
     switch (tg.getKind(n)) {
     case NodeKind::Load: {
       uint32_t t = tg.data(n.children[0]).tensor;
+      if (dropped.contains(t))
+        return -1; // unavailable
       return 1 + bytes(type) * (isOffChip(t) ? kHbmByte : options.onChipByte);
     }
     case NodeKind::Constant:
@@ -434,6 +464,7 @@ private:
   const ExtractOptions &options;
   llvm::DenseSet<uint32_t> writtenHere;
   const llvm::DenseSet<uint32_t> &offChip;
+  const llvm::DenseSet<uint32_t> &dropped;
   llvm::DenseMap<Id, std::pair<double, const ENode *>> best;
 };
 
@@ -444,6 +475,8 @@ private:
 /// The kernels of a root derivation: its statements on the root sequence.
 void collectKernels(const DerivPtr &d, TileEGraph &tg,
                     llvm::SmallVectorImpl<DerivPtr> &out) {
+  if (d->empty)
+    return;
   if (tg.getKind(*d->node) == NodeKind::Seq) {
     for (const DerivPtr &c : d->children)
       collectKernels(c, tg, out);
@@ -459,8 +492,9 @@ void collectKernels(const DerivPtr &d, TileEGraph &tg,
 class Contexts {
 public:
   Contexts(TileEGraph &tg, const ExtractOptions &options,
-           const llvm::DenseSet<uint32_t> &offChip)
-      : tg(tg), options(options), offChip(offChip) {}
+           const llvm::DenseSet<uint32_t> &offChip,
+           const llvm::DenseSet<uint32_t> &dropped)
+      : tg(tg), options(options), offChip(offChip), dropped(dropped) {}
 
   /// The pass for statement derivation `d` (a kernel or a loop).
   const BodyPass &get(const Deriv *d) {
@@ -473,8 +507,8 @@ public:
     llvm::sort(key);
     auto &pass = bySet[key];
     if (!pass) {
-      pass = std::make_unique<BodyPass>(tg, options, std::move(writes),
-                                        offChip);
+      pass = std::make_unique<BodyPass>(tg, options, std::move(writes), offChip,
+                                        dropped);
       pass->run();
     }
     byDeriv[d] = pass.get();
@@ -485,6 +519,8 @@ public:
   /// and the store itself, times the trip counts of the loops around it.
   double cost(const DerivPtr &d, const BodyPass &ctx, double trips) {
     double total = 0;
+    if (d->empty)
+      return total;
     NodeKind kind = tg.getKind(*d->node);
     if (kind == NodeKind::Store) {
       Id value = d->node->children[0];
@@ -504,6 +540,8 @@ public:
 
 private:
   void collect(const Deriv *d, llvm::DenseSet<uint32_t> &out) {
+    if (d->empty)
+      return;
     if (tg.getKind(*d->node) == NodeKind::Store)
       out.insert(tg.data(d->node->children[1]).tensor);
     for (const DerivPtr &c : d->children)
@@ -522,6 +560,7 @@ private:
   TileEGraph &tg;
   const ExtractOptions &options;
   const llvm::DenseSet<uint32_t> &offChip;
+  const llvm::DenseSet<uint32_t> &dropped;
   llvm::DenseMap<const Deriv *, const BodyPass *> byDeriv;
   std::map<llvm::SmallVector<uint32_t>, std::unique_ptr<BodyPass>> bySet;
 };
@@ -550,9 +589,12 @@ public:
   }
 
   /// Builds statement derivation `d` with values chosen by `body`, and
-  /// those inside loops by the loop's context.
+  /// those inside loops by the loop's context. An empty derivation builds
+  /// nothing (a null value); a sequence with an empty side is its other side.
   FailureOr<Value> statement(const DerivPtr &d, const BodyPass &body,
                              Contexts &contexts) {
+    if (d->empty)
+      return Value();
     const BodyPass &inner = tg.getKind(*d->node) == NodeKind::Loop
                                 ? contexts.get(d.get())
                                 : body;
@@ -567,6 +609,8 @@ public:
         return failure();
       operands.push_back(*v);
     }
+    if (tg.getKind(*d->node) == NodeKind::Seq && !(operands[0] && operands[1]))
+      return operands[0] ? operands[0] : operands[1];
     return create(*d->node, operands);
   }
 
@@ -672,21 +716,22 @@ ExtractOptions mlir::tileir::costsFor(ExtractOptions options,
   return options;
 }
 
-FailureOr<std::vector<Candidate>>
-mlir::tileir::extractCandidates(TileEGraph &tg, Id root, ProgramOp like,
-                                const ExtractOptions &options,
-                                ExtractStats &stats) {
-  auto start = std::chrono::steady_clock::now();
-  ExtractOptions opts = options;
-  opts.perClass = std::max(opts.perClass, opts.topK);
-  llvm::DenseSet<uint32_t> offChip = offChipTensors(tg, like);
+/// Extracts candidates with the tensors of `dropped` left out (their loads
+/// unavailable, their stores not built) and appends the programs not seen
+/// before to `out`.
+static void extractInto(TileEGraph &tg, Id root, ProgramOp like,
+                        const ExtractOptions &opts,
+                        const llvm::DenseSet<uint32_t> &offChip,
+                        const llvm::DenseSet<uint32_t> &dropped,
+                        ExtractStats &stats, std::vector<Candidate> &out,
+                        llvm::DenseSet<llvm::hash_code> &seenPrograms) {
   // Pass 1 charges crossings by the loads of each stored value's cheapest
   // expression with every load on chip (a context-free proxy).
   llvm::DenseSet<uint32_t> everything;
   for (uint32_t t = 0; tg.dependence().getTensor(t); ++t)
     everything.insert(t);
   static const llvm::DenseSet<uint32_t> none;
-  BodyPass cheapest(tg, opts, everything, none);
+  BodyPass cheapest(tg, opts, everything, none, dropped);
   cheapest.run();
   // A node-stable map: the recursion hands out references into it.
   std::map<Id, llvm::SmallVector<uint32_t, 4>> readsOf;
@@ -708,11 +753,14 @@ mlir::tileir::extractCandidates(TileEGraph &tg, Id root, ProgramOp like,
     }
     return readsOf[cls] = std::move(out);
   };
-  StructurePass structures(tg, opts, offChip, reads, stats);
+  // With tensors dropped, some values have no node left.
+  auto available = [&](Id cls) {
+    return dropped.empty() || isa<StmtType>(tg.data(cls).type) ||
+           cheapest.choice(cls) != nullptr;
+  };
+  StructurePass structures(tg, opts, offChip, dropped, reads, available, stats);
   structures.run();
 
-  std::vector<Candidate> out;
-  llvm::DenseSet<llvm::hash_code> seenPrograms;
   OpBuilder top(like);
   for (const DerivPtr &d : structures.get(root, Top)) {
     ++stats.semiExpressions;
@@ -724,7 +772,7 @@ mlir::tileir::extractCandidates(TileEGraph &tg, Id root, ProgramOp like,
     // Pass 2, loop context by loop context.
     llvm::SmallVector<DerivPtr> kernels;
     collectKernels(d, tg, kernels);
-    auto contexts = std::make_unique<Contexts>(tg, opts, offChip);
+    auto contexts = std::make_unique<Contexts>(tg, opts, offChip, dropped);
     double valueCost = 0;
     for (const DerivPtr &k : kernels)
       valueCost += contexts->cost(k, contexts->get(k.get()), 1.0);
@@ -773,6 +821,27 @@ mlir::tileir::extractCandidates(TileEGraph &tg, Id root, ProgramOp like,
     }
     out.push_back({program, d->cost, valueCost});
   }
+}
+
+FailureOr<std::vector<Candidate>>
+mlir::tileir::extractCandidates(TileEGraph &tg, Id root, ProgramOp like,
+                                const ExtractOptions &options,
+                                ExtractStats &stats) {
+  auto start = std::chrono::steady_clock::now();
+  ExtractOptions opts = options;
+  opts.perClass = std::max(opts.perClass, opts.topK);
+  llvm::DenseSet<uint32_t> offChip = offChipTensors(tg, like);
+  std::vector<Candidate> out;
+  llvm::DenseSet<llvm::hash_code> seenPrograms;
+  static const llvm::DenseSet<uint32_t> none;
+  extractInto(tg, root, like, opts, offChip, none, stats, out, seenPrograms);
+  // Again without the intermediates a derivation can do without (dead
+  // stores once propagation made their loads redundant); both lists compete.
+  llvm::DenseSet<uint32_t> dropped = findDroppableTensors(tg, root, offChip);
+  stats.droppedTensors = dropped.size();
+  if (!dropped.empty())
+    extractInto(tg, root, like, opts, offChip, dropped, stats, out,
+                seenPrograms);
   rankCandidates(out);
   // Keep the top-k, preferring variety: a candidate with exactly the costs
   // of a better one only fills places left over.

@@ -84,21 +84,35 @@ LogicalResult tileir::extractProgram(ProgramOp program,
   FailureOr<std::vector<Candidate>> cands = runRound(program, sopts);
   if (failed(cands))
     return failure();
-  // Refinement rounds: saturate the best candidate again, extract, keep the
-  // new candidates while the best kernel count drops. They are named
-  // `<program>_c<i>` like the first round's.
+  // Refinement rounds: saturate the most fused candidate (fewest kernels,
+  // then repeated statements, then loop crossings: an intermediate a
+  // sibling loop stores, which fusion may still bring on chip; then pass 2's
+  // cost) again, extract, and keep the new candidates while that structure
+  // improves. They are named `<program>_c<i>` like the first round's.
+  auto rank = [](const StructureCost &s) {
+    return std::make_tuple(s.kernels, s.repeated, s.crossings);
+  };
+  auto mostFused = [&](const std::vector<Candidate> &cs) -> const Candidate & {
+    return *llvm::min_element(cs, [&](const Candidate &a, const Candidate &b) {
+      return std::make_tuple(rank(a.structure), a.valueCost) <
+             std::make_tuple(rank(b.structure), b.valueCost);
+    });
+  };
+  auto settled = [](const StructureCost &s) {
+    return s.kernels <= 1 && s.repeated == 0 && s.crossings == 0;
+  };
   SaturateOptions refine = sopts;
   refine.limits.maxIterations = opts.refineIterations;
   for (unsigned round = 1; round < opts.rounds && !cands->empty() &&
-                           cands->front().structure.kernels > 1;
+                           !settled(mostFused(*cands).structure);
        ++round) {
     ExtractStats previous = stats;
-    FailureOr<std::vector<Candidate>> better =
-        runRound(cands->front().program, refine);
+    const Candidate &seed = mostFused(*cands);
+    FailureOr<std::vector<Candidate>> better = runRound(seed.program, refine);
     if (failed(better))
       return failure();
-    bool improves = !better->empty() && better->front().structure.kernels <
-                                            cands->front().structure.kernels;
+    bool improves = !better->empty() &&
+                    rank(mostFused(*better).structure) < rank(seed.structure);
     for (Candidate &c : improves ? *cands : *better)
       c.program.erase();
     if (!improves) {
@@ -193,6 +207,7 @@ LogicalResult tileir::extractProgram(ProgramOp program,
            {"semi_expressions", (int64_t)stats.semiExpressions},
            {"unusable_skipped", (int64_t)stats.cyclicSkipped},
            {"duplicates_skipped", (int64_t)stats.duplicateSkipped},
+           {"dropped_tensors", (int64_t)stats.droppedTensors},
            {"seconds", stats.seconds}}},
       {"rounds", std::move(rounds)},
       {"seconds", seconds},

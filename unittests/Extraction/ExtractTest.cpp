@@ -113,6 +113,80 @@ TEST_F(ExtractTest, CrossingsCountTilesBetweenLoops) {
   EXPECT_EQ(extract(p, {"Fusion"}, stats).front().structure.crossings, 0u);
 }
 
+/// Whether `p` stores into the tensor named `name`.
+bool storesInto(ProgramOp p, StringRef name) {
+  bool found = false;
+  p.walk([&](StoreOp store) {
+    auto arg = dyn_cast<BlockArgument>(store.getTensor());
+    found |= arg && p.getTensorName(arg.getArgNumber()) == name;
+  });
+  return found;
+}
+
+TEST_F(ExtractTest, DropsAnIntermediateNothingNeedsToLoad) {
+  ProgramOp p = parse(kProgram);
+  ASSERT_TRUE(p);
+  ExtractStats stats;
+  // Fused, propagation gives C = exp(A) + 1 without the load of B, so B's
+  // store is dead and the best candidate leaves it out.
+  std::vector<Candidate> cands = extract(p, {"Fusion"}, stats);
+  EXPECT_EQ(stats.droppedTensors, 1u);
+  ASSERT_FALSE(cands.empty());
+  EXPECT_EQ(cands.front().structure.kernels, 1u);
+  EXPECT_EQ(cands.front().structure.stores, 1u);
+  EXPECT_FALSE(storesInto(cands.front().program, "B"));
+  CandidateChecker checker(p, /*seed=*/3, /*tolerance=*/1e-12);
+  for (const Candidate &c : cands) {
+    CheckResult r = checker.check(c.program);
+    EXPECT_TRUE(r.passed) << r.error << " " << r.maxRelError;
+  }
+}
+
+TEST_F(ExtractTest, KeepsAnOutputAndAnIntermediateThatMustBeLoaded) {
+  // B an output: its stores are observable.
+  std::string text = kProgram.str();
+  for (size_t at;
+       (at = text.find("64xf32, intermediate")) != std::string::npos;)
+    text.replace(at, 20, "64xf32, output");
+  ProgramOp p = parse(text);
+  ASSERT_TRUE(p);
+  ExtractStats stats;
+  std::vector<Candidate> cands = extract(p, {"Fusion"}, stats);
+  EXPECT_EQ(stats.droppedTensors, 0u);
+  for (const Candidate &c : cands)
+    EXPECT_TRUE(storesInto(c.program, "B"));
+  // A sum every later element divides by: no expression replaces its load.
+  p = parse(R"mlir(
+tile.program @q(%A: !tile.tensor<64xf32, input>,
+    %S: !tile.tensor<1xf32, intermediate>, %B: !tile.tensor<64xf32, output>) {
+  %k = tile.var "k"
+  %tk = tile.size 16
+  %t = tile.tile %k
+  %f = tile.full
+  %a = tile.load %A[%t] : !tile.tensor<64xf32, input> -> !tile.tile<[16], f32>
+  %s = tile.load %S[%f] : !tile.tensor<1xf32, intermediate> -> !tile.tile<[1], f32>
+  %r = tile.rsum %a, 0 : !tile.tile<[16], f32> -> !tile.tile<[], f32>
+  %rb = tile.bcast %r [0] : !tile.tile<[], f32> -> !tile.tile<[1], f32>
+  %n = tile.add %s, %rb : !tile.tile<[1], f32>
+  %st = tile.store %n, %S[%f] : !tile.tile<[1], f32>, !tile.tensor<1xf32, intermediate>
+  %l1 = tile.loop %k = 0 to 64 step %tk body %st
+  %s0 = tile.rsum %s, 0 : !tile.tile<[1], f32> -> !tile.tile<[], f32>
+  %sb = tile.bcast %s0 [0] : !tile.tile<[], f32> -> !tile.tile<[16], f32>
+  %d = tile.div %a, %sb : !tile.tile<[16], f32>
+  %sd = tile.store %d, %B[%t] : !tile.tile<[16], f32>, !tile.tensor<64xf32, output>
+  %l2 = tile.loop %k = 0 to 64 step %tk body %sd
+  %r2 = tile.seq %l1, %l2
+  tile.yield %r2
+}
+)mlir");
+  ASSERT_TRUE(p);
+  cands = extract(p, {"Fusion"}, stats);
+  EXPECT_EQ(stats.droppedTensors, 0u);
+  ASSERT_FALSE(cands.empty());
+  for (const Candidate &c : cands)
+    EXPECT_TRUE(storesInto(c.program, "S"));
+}
+
 TEST_F(ExtractTest, CheckerCatchesAWrongCandidate) {
   ProgramOp p = parse(kProgram);
   ASSERT_TRUE(p);

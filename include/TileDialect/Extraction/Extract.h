@@ -87,6 +87,8 @@ struct Candidate {
 struct ExtractStats {
   unsigned statementClasses = 0, rounds = 0, semiExpressions = 0,
            cyclicSkipped = 0, duplicateSkipped = 0;
+  /// Intermediates the second extraction leaves out (findDroppableTensors).
+  unsigned droppedTensors = 0;
   bool fixpoint = false;
   double seconds = 0;
 };

@@ -78,11 +78,16 @@ def TileExtract : Pass<"tile-extract", "::mlir::ModuleOp"> {
     lists per e-class relaxed to a fixpoint, never enumerating programs;
     pass 2 fills each structure's loop bodies kernel by kernel, costing a
     load as HBM traffic unless its tensor is written by the same kernel.
+    A second extraction leaves out the intermediates a program can do
+    without (their loads replaced by propagated expressions, their stores
+    dead); both compete.
 
-    With `rounds` above 1, the best candidate of a round is saturated again
+    With `rounds` above 1, the most fused candidate of a round (fewest
+    kernels, repeated statements, then loop crossings) is saturated again
     (`refine-iterations` iterations, a small e-graph seeded with a good
-    program) and extracted, while that lowers the best kernel count and it
-    is above one; the last round's candidates are kept. A first saturation
+    program) and extracted, while that improves its structure and it is not
+    yet one kernel without crossings; the last improving round's candidates
+    are kept. A first saturation
     of a large program stops at its limits with fusions still open (the
     e-graph grows with every ordering of every statement); a second one
     from its best program finishes them (the converted workloads go from
