@@ -65,3 +65,14 @@ trap 'rm -rf "$tmp"' EXIT
 "$bin/tile-run" "$tmp/naive.mlir" --reference "$ref" --device cuda \
   --chip sm_90 --compile-only --tuning "$root/bench/tuning/nvidia-h100.json" \
   --artifact "$out/vanilla-naive"
+# The best candidate --tile-optimize extracts from the linalg workload (the
+# FlashAttention loop inside the loop over the heads, P dropped; tile_i8 the
+# KV length, tile_i4 the head dimension of the scores, tile_r0 the
+# projections' reduction), lowered as the Figure 4(f) goal is.
+"$bin/tile-opt" "$ref" --tile-optimize=top-k=1 -o "$tmp/opt.mlir" 2>/dev/null
+for v in 16:128 32:128 64:128 32:32; do
+  tp=${v%:*} td=${v#*:}
+  "$bin/tile-run" "$tmp/opt.mlir" "${whole[@]}" --tf32 \
+    --tile-sizes tile_i8=$tp,tile_i4=$td,tile_r0=32 --split-k 8 \
+    --artifact "$out/vanilla-opt-p$tp-d$td-s8"
+done

@@ -202,7 +202,9 @@ def TileLowerToGPU : Pass<"tile-lower-to-gpu", "::mlir::ModuleOp"> {
            "grid is a sequence into one kernel per statement, under the same "
            "(parallel) grid loops: gives a fused kernel's parts their own "
            "grids and split-k; consecutive statements without loops that "
-           "would get no more blocks stay one kernel (0: never)">,
+           "would get no more blocks stay one kernel; a body that is a loop "
+           "(not a grid loop) over statements touching disjoint tensors is "
+           "distributed, one kernel per statement (0: never)">,
     Option<"privatize", "privatize", "bool", "true",
            "Give each iteration of a top-level loop its own copy of an "
            "intermediate that every iteration clears and recomputes (a "

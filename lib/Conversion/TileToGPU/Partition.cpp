@@ -994,6 +994,44 @@ static Kernel buildKernel(const Plan &plan,
   return kernel;
 }
 
+/// Loop `id` distributed over the statements of its body (loop fission of
+/// a loop that is not a grid loop): one new loop per statement, with the
+/// same variable and range, when no statement touches a tensor another one
+/// writes, so that no iteration of one statement depends on any iteration of
+/// another. Empty when the body is one statement or the test fails.
+static SmallVector<unsigned>
+distributeLoop(Plan &plan, ArrayRef<std::pair<unsigned, unsigned>> aliases,
+               unsigned id) {
+  if (plan.stmts[id].kind != StmtNode::Kind::Loop)
+    return {};
+  SmallVector<unsigned> leaves;
+  collectSequence(plan, plan.stmts[id].first, leaves);
+  if (leaves.size() < 2)
+    return {};
+  SmallVector<SmallVector<const Access *>> writes(leaves.size()),
+      reads(leaves.size());
+  for (auto [i, leaf] : llvm::enumerate(leaves))
+    collectAccesses(plan, leaf, writes[i], reads[i]);
+  for (size_t i = 0; i < leaves.size(); ++i)
+    for (size_t j = 0; j < leaves.size(); ++j) {
+      if (i == j)
+        continue;
+      for (const Access *w : writes[i])
+        for (const Access *x : llvm::concat<const Access *const>(
+                 ArrayRef(writes[j]), ArrayRef(reads[j])))
+          if (mayOverlap(aliases, w->tensor, x->tensor))
+            return {};
+    }
+  SmallVector<unsigned> loops;
+  for (unsigned leaf : leaves) {
+    StmtNode loop = plan.stmts[id];
+    loop.first = leaf;
+    loops.push_back(unsigned(plan.stmts.size()));
+    plan.stmts.push_back(loop);
+  }
+  return loops;
+}
+
 /// Appends the kernels of statement `id` under the grid loops `outer`: one
 /// kernel, or, when it has fewer than `fissionBlocks` blocks and its body is
 /// a sequence, the kernels of each statement of the sequence under the same
@@ -1004,16 +1042,27 @@ static Kernel buildKernel(const Plan &plan,
 /// would only add launches (the casts and cache appends of a fused head
 /// loop, its division and output copy). A loop gets its own kernel even
 /// then (as a kernel's body it may run as an element loop or a warp loop),
-/// as does a copy `elideCopies` may remove.
+/// as does a copy `elideCopies` may remove. A kernel with too few blocks
+/// whose body is a loop over independent statements (projections fused into
+/// one loop over the model dimension) is distributed (`distributeLoop`):
+/// each loop may then be split (`split-k`) on its own.
 static void addKernels(Plan &plan,
                        ArrayRef<std::pair<unsigned, unsigned>> aliases,
                        const PartitionOptions &options, unsigned id,
                        ArrayRef<GridLoop> outer, std::vector<Kernel> &kernels) {
   Kernel kernel = buildKernel(plan, aliases, options, id, outer);
   SmallVector<unsigned> leaves;
-  if (kernel.numBlocks < options.fissionBlocks && kernel.parts.size() == 1 &&
-      !kernel.parts.front().loop && kernel.splitChunks == 1)
+  bool fission = kernel.numBlocks < options.fissionBlocks &&
+                 kernel.parts.size() == 1 && !kernel.parts.front().loop &&
+                 kernel.splitChunks == 1;
+  if (fission) {
+    SmallVector<unsigned> loops = distributeLoop(plan, aliases, kernel.body);
+    for (unsigned loop : loops)
+      addKernels(plan, aliases, options, loop, kernel.grid, kernels);
+    if (!loops.empty())
+      return;
     collectSequence(plan, kernel.body, leaves);
+  }
   if (leaves.size() < 2) {
     kernels.push_back(std::move(kernel));
     return;

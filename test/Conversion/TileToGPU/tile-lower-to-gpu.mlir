@@ -929,3 +929,79 @@ tile.program @accumulate_after_write(%A: !tile.tensor<4x64xf32, input>,
   %all = tile.seq %init, %rest
   tile.yield %all
 }
+
+// -----
+
+// Two row sums accumulated in one loop over k, inside a parallel loop over
+// 4 row tiles: one kernel of 4 blocks. With fission-blocks=8 the k loop is
+// distributed (neither sum touches the other's tensors): one kernel per
+// sum, each of which split-k could cut on its own (projections fused into
+// one loop over the model dimension).
+// CHECK-LABEL: func.func @distribute
+// CHECK: gpu.launch_func @distribute_kernels::@distribute_k0 blocks in (%c4,
+// CHECK-NOT: gpu.launch_func
+// CHECK: gpu.func @distribute_k0
+// FISSION-LABEL: func.func @distribute
+// FISSION: gpu.launch_func @distribute_kernels::@distribute_k0 blocks in (%c4,
+// FISSION: gpu.launch_func @distribute_kernels::@distribute_k1 blocks in (%c4,
+// FISSION-NOT: gpu.launch_func
+tile.program @distribute(%X: !tile.tensor<64x64xf32, input>,
+                         %Y: !tile.tensor<64x64xf32, input>,
+                         %A: !tile.tensor<64xf32, output>,
+                         %B: !tile.tensor<64xf32, output>) attributes {tile.tile_sizes = {tile_i = 16, tile_k = 16}} {
+  %i = tile.var "i"
+  %k = tile.var "k"
+  %ti = tile.size "tile_i"
+  %tk = tile.size "tile_k"
+  %t = tile.tile %i
+  %u = tile.tile %k
+  %x = tile.load %X[%t, %u] : !tile.tensor<64x64xf32, input> -> !tile.tile<[tile_i, tile_k], f32>
+  %rx = tile.rsum %x, 1 : !tile.tile<[tile_i, tile_k], f32> -> !tile.tile<[tile_i], f32>
+  %a = tile.load %A[%t] : !tile.tensor<64xf32, output> -> !tile.tile<[tile_i], f32>
+  %na = tile.add %a, %rx : !tile.tile<[tile_i], f32>
+  %sa = tile.store %na, %A[%t] : !tile.tile<[tile_i], f32>, !tile.tensor<64xf32, output>
+  %y = tile.load %Y[%t, %u] : !tile.tensor<64x64xf32, input> -> !tile.tile<[tile_i, tile_k], f32>
+  %ry = tile.rsum %y, 1 : !tile.tile<[tile_i, tile_k], f32> -> !tile.tile<[tile_i], f32>
+  %b = tile.load %B[%t] : !tile.tensor<64xf32, output> -> !tile.tile<[tile_i], f32>
+  %nb = tile.add %b, %ry : !tile.tile<[tile_i], f32>
+  %sb = tile.store %nb, %B[%t] : !tile.tile<[tile_i], f32>, !tile.tensor<64xf32, output>
+  %body = tile.seq %sa, %sb
+  %lk = tile.loop %k = 0 to 64 step %tk body %body
+  %li = tile.loop %i = 0 to 64 step %ti body %lk
+  tile.yield %li
+}
+
+// -----
+
+// As @distribute, but the second sum adds the first's running value: the
+// statements depend on each other, so the k loop is not distributed.
+// FISSION-LABEL: func.func @distribute_dependent
+// FISSION: gpu.launch_func @distribute_dependent_kernels::@distribute_dependent_k0 blocks in (%c4,
+// FISSION-NOT: gpu.launch_func
+tile.program @distribute_dependent(%X: !tile.tensor<64x64xf32, input>,
+                                   %Y: !tile.tensor<64x64xf32, input>,
+                                   %A: !tile.tensor<64xf32, output>,
+                                   %B: !tile.tensor<64xf32, output>) attributes {tile.tile_sizes = {tile_i = 16, tile_k = 16}} {
+  %i = tile.var "i"
+  %k = tile.var "k"
+  %ti = tile.size "tile_i"
+  %tk = tile.size "tile_k"
+  %t = tile.tile %i
+  %u = tile.tile %k
+  %x = tile.load %X[%t, %u] : !tile.tensor<64x64xf32, input> -> !tile.tile<[tile_i, tile_k], f32>
+  %rx = tile.rsum %x, 1 : !tile.tile<[tile_i, tile_k], f32> -> !tile.tile<[tile_i], f32>
+  %a = tile.load %A[%t] : !tile.tensor<64xf32, output> -> !tile.tile<[tile_i], f32>
+  %na = tile.add %a, %rx : !tile.tile<[tile_i], f32>
+  %sa = tile.store %na, %A[%t] : !tile.tile<[tile_i], f32>, !tile.tensor<64xf32, output>
+  %y = tile.load %Y[%t, %u] : !tile.tensor<64x64xf32, input> -> !tile.tile<[tile_i, tile_k], f32>
+  %ry = tile.rsum %y, 1 : !tile.tile<[tile_i, tile_k], f32> -> !tile.tile<[tile_i], f32>
+  %b = tile.load %B[%t] : !tile.tensor<64xf32, output> -> !tile.tile<[tile_i], f32>
+  %a2 = tile.load %A[%t] : !tile.tensor<64xf32, output> -> !tile.tile<[tile_i], f32>
+  %ya = tile.add %ry, %a2 : !tile.tile<[tile_i], f32>
+  %nb = tile.add %b, %ya : !tile.tile<[tile_i], f32>
+  %sb = tile.store %nb, %B[%t] : !tile.tile<[tile_i], f32>, !tile.tensor<64xf32, output>
+  %body = tile.seq %sa, %sb
+  %lk = tile.loop %k = 0 to 64 step %tk body %body
+  %li = tile.loop %i = 0 to 64 step %ti body %lk
+  tile.yield %li
+}
