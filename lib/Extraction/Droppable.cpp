@@ -49,9 +49,10 @@ llvm::DenseSet<uint32_t>
 mlir::tileir::findDroppableTensors(TileEGraph &tg, Id root,
                                    const llvm::DenseSet<uint32_t> &offChip) {
   const egraph::EGraph &eg = tg.graph();
+  std::vector<Id> ids = eg.classIds();
   // Tensors some node loads, in id order.
   llvm::SmallVector<uint32_t> loaded;
-  for (Id c : eg.classIds())
+  for (Id c : ids)
     for (const ENode &n : eg.getClass(c).nodes)
       if (tg.getKind(n) == NodeKind::Load) {
         uint32_t t = tg.data(n.children[0]).tensor;
@@ -66,7 +67,6 @@ mlir::tileir::findDroppableTensors(TileEGraph &tg, Id root,
         return true;
     return false;
   };
-  std::vector<Id> ids = eg.classIds();
   llvm::DenseSet<uint32_t> dropped;
   for (uint32_t t : loaded) {
     if (offChip.contains(t) || aliased(t))

@@ -716,6 +716,12 @@ ExtractOptions mlir::tileir::costsFor(ExtractOptions options,
   return options;
 }
 
+/// The empty tensor set (a function-local static: no global constructor).
+static const llvm::DenseSet<uint32_t> &noTensors() {
+  static const llvm::DenseSet<uint32_t> none;
+  return none;
+}
+
 /// Extracts candidates with the tensors of `dropped` left out (their loads
 /// unavailable, their stores not built) and appends the programs not seen
 /// before to `out`.
@@ -730,8 +736,7 @@ static void extractInto(TileEGraph &tg, Id root, ProgramOp like,
   llvm::DenseSet<uint32_t> everything;
   for (uint32_t t = 0; tg.dependence().getTensor(t); ++t)
     everything.insert(t);
-  static const llvm::DenseSet<uint32_t> none;
-  BodyPass cheapest(tg, opts, everything, none, dropped);
+  BodyPass cheapest(tg, opts, everything, noTensors(), dropped);
   cheapest.run();
   // A node-stable map: the recursion hands out references into it.
   std::map<Id, llvm::SmallVector<uint32_t, 4>> readsOf;
@@ -833,8 +838,8 @@ mlir::tileir::extractCandidates(TileEGraph &tg, Id root, ProgramOp like,
   llvm::DenseSet<uint32_t> offChip = offChipTensors(tg, like);
   std::vector<Candidate> out;
   llvm::DenseSet<llvm::hash_code> seenPrograms;
-  static const llvm::DenseSet<uint32_t> none;
-  extractInto(tg, root, like, opts, offChip, none, stats, out, seenPrograms);
+  extractInto(tg, root, like, opts, offChip, noTensors(), stats, out,
+              seenPrograms);
   // Again without the intermediates a derivation can do without (dead
   // stores once propagation made their loads redundant); both lists compete.
   llvm::DenseSet<uint32_t> dropped = findDroppableTensors(tg, root, offChip);
