@@ -49,8 +49,11 @@ LogicalResult tileir::extractProgram(ProgramOp program,
   sopts.ruleFiles.assign(opts.ruleFiles.begin(), opts.ruleFiles.end());
   sopts.only.assign(opts.only.begin(), opts.only.end());
   sopts.disable.assign(opts.disable.begin(), opts.disable.end());
+  // Refinement rounds pick their seed from at least this many candidates
+  // of a round, whatever the requested number; the result is cut to it.
+  constexpr unsigned kSeedPool = 4;
   ExtractOptions eopts;
-  eopts.topK = opts.topK;
+  eopts.topK = opts.rounds > 1 ? std::max(opts.topK, kSeedPool) : opts.topK;
   eopts.perClass = opts.perClass;
   if (targetDesc)
     eopts = costsFor(eopts, *targetDesc);
@@ -121,6 +124,10 @@ LogicalResult tileir::extractProgram(ProgramOp program,
     }
     *cands = std::move(*better);
   }
+  for (Candidate &c :
+       llvm::drop_begin(*cands, std::min<size_t>(opts.topK, cands->size())))
+    c.program.erase();
+  cands->resize(std::min<size_t>(opts.topK, cands->size()));
   double seconds =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - start)
           .count();

@@ -147,6 +147,16 @@ def TileLowerToGPU : Pass<"tile-lower-to-gpu", "::mlir::ModuleOp"> {
     blocks (default 264, two per H100 SM), except sizes stepping the grid of
     a split accumulation (`split-k`). Explicit sizes are never changed. An unbound size is an error. f64 tensors and tiles are refused.
 
+    With the sizes bound, a loop of one trip around a store, among the
+    statements of a sequence inside another loop, is replaced by the store
+    (its variable's indices become the constant slices they select), and an
+    accumulation `T[r] = T[r] + g` that is the only store to an
+    intermediate or output starting as zeros, run once per iteration of
+    loops that each move r and named in no `tile.may_alias`, becomes the
+    store `T[r] = g` (the scores of a FlashAttention loop converted from
+    linalg, summed over the head dimension in one tile, become the matmul
+    store that warp loops are made of).
+
     A kernel that only copies a tensor into another of the same element
     type and row-major layout (what `tensor.expand_shape` and
     `tensor.collapse_shape` become) is dropped when the two can share a
@@ -256,7 +266,11 @@ def TileLowerToGPU : Pass<"tile-lower-to-gpu", "::mlir::ModuleOp"> {
     Statistic<"numElidedCopies", "elided-copies",
               "Number of copy kernels dropped for a shared buffer">,
     Statistic<"numPrivatized", "privatized-tensors",
-              "Number of intermediates given one copy per loop iteration">
+              "Number of intermediates given one copy per loop iteration">,
+    Statistic<"numFoldedLoops", "folded-loops",
+              "Number of loops of one trip replaced by their bodies">,
+    Statistic<"numStoredAccumulations", "stored-accumulations",
+              "Number of accumulations into starting zeros made stores">
   ];
 }
 

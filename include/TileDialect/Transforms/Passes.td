@@ -87,7 +87,10 @@ def TileExtract : Pass<"tile-extract", "::mlir::ModuleOp"> {
     (`refine-iterations` iterations, a small e-graph seeded with a good
     program) and extracted, while that improves its structure and it is not
     yet one kernel without crossings; the last improving round's candidates
-    are kept. A first saturation
+    are kept. Each round extracts at least 4 candidates to pick the seed
+    from, whatever `top-k` is; the first `top-k` of the last kept round are
+    the result (so `top-k=1` refines the same seed as the default). A first
+    saturation
     of a large program stops at its limits with fusions still open (the
     e-graph grows with every ordering of every statement); a second one
     from its best program finishes them (the converted workloads go from

@@ -176,7 +176,18 @@ LogicalResult TileLowerToGPUPass::lower(ProgramOp program) {
   TileInterpreterOptions planOptions;
   planOptions.precision = Precision::F32;
   planOptions.tileSizes = *sizes;
-  FailureOr<interp::Plan> plan = interp::buildPlan(program, planOptions);
+  SmallVector<bool> startsZero = llvm::map_to_vector(roles, [](TensorRole r) {
+    return r == TensorRole::Intermediate || r == TensorRole::Output;
+  });
+  // The plan under the current sizes, with what they make trivial folded.
+  gpu_lowering::PlanFolds folds;
+  auto makePlan = [&]() -> FailureOr<interp::Plan> {
+    FailureOr<interp::Plan> built = interp::buildPlan(program, planOptions);
+    if (succeeded(built))
+      folds = gpu_lowering::foldPlan(*built, startsZero, aliases);
+    return built;
+  };
+  FailureOr<interp::Plan> plan = makePlan();
   if (failed(plan))
     return failure();
   std::vector<Kernel> kernels = partitionPlan(*plan, aliases, partitionOptions);
@@ -235,7 +246,7 @@ LogicalResult TileLowerToGPUPass::lower(ProgramOp program) {
       break;
     (*sizes)[*shrink] /= 2;
     planOptions.tileSizes = *sizes;
-    plan = interp::buildPlan(program, planOptions);
+    plan = makePlan();
     if (failed(plan))
       return failure();
     kernels = partitionPlan(*plan, aliases, partitionOptions);
@@ -251,9 +262,8 @@ LogicalResult TileLowerToGPUPass::lower(ProgramOp program) {
       llvm::map_to_vector(body.getArguments(), [](BlockArgument arg) {
         return cast<TensorRefType>(arg.getType()).getShape();
       });
-  SmallVector<bool> startsZero = llvm::map_to_vector(roles, [](TensorRole r) {
-    return r == TensorRole::Intermediate || r == TensorRole::Output;
-  });
+  numFoldedLoops += folds.loops;
+  numStoredAccumulations += folds.accumulations;
   gpu_lowering::markZeroAccumulators(*plan, kernels, startsZero, aliases);
   llvm::BitVector overwritten =
       gpu_lowering::findOverwrittenTensors(*plan, kernels, shapes, aliases);

@@ -202,8 +202,7 @@ static bool isCheap(const Plan &plan, unsigned id) {
   }
 }
 
-/// Whether two accesses select the same region in every iteration.
-static bool sameAccess(const Access &a, const Access &b) {
+bool gpu_lowering::sameAccess(const Access &a, const Access &b) {
   if (a.tensor != b.tensor || a.dims.size() != b.dims.size())
     return false;
   for (auto [x, y] : llvm::zip_equal(a.dims, b.dims))

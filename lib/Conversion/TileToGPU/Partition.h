@@ -255,6 +255,24 @@ void forEachLaneMatmul(const interp::Plan &plan, unsigned id,
 std::optional<unsigned> getWarpProductLoad(const interp::Plan &plan,
                                            unsigned matmul, bool tf32);
 
+/// Whether two accesses select the same region in every iteration.
+bool sameAccess(const interp::Access &a, const interp::Access &b);
+
+/// What `foldPlan` folded.
+struct PlanFolds {
+  unsigned loops = 0, accumulations = 0;
+};
+
+/// Folds what the plan's concrete tile sizes make trivial (FoldPlan.cpp):
+/// loops of one trip around a store, in a sequence inside another loop,
+/// become their stores, their variable's indices the constant slices they
+/// select; an accumulation `T[r] = T[r] + g` that is
+/// the only store to a tensor starting as zeros (`startsZero`, not in
+/// `aliases`), run once per iteration of loops that each move r, becomes
+/// the store `T[r] = g`.
+PlanFolds foldPlan(interp::Plan &plan, llvm::ArrayRef<bool> startsZero,
+                   llvm::ArrayRef<std::pair<unsigned, unsigned>> aliases);
+
 /// The kernels of `plan`, in launch order. `aliases` lists pairs of tensors
 /// that may overlap (`tile.may_alias`).
 std::vector<Kernel>
