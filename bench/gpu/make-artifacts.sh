@@ -18,6 +18,12 @@
 #                 variants suffixed -eltrue / -elfalse); default: the
 #                 lowering's default, no suffix
 #   MMA=1         lower with --mma (f16 matmuls on the matrix units)
+#   TF32=1        lower with --tf32 (warp loops' f32 products by a cast f16
+#                 load as tf32 on the matrix units)
+#   TUNING=FILE   compile with only --tuning FILE (and --entry): a
+#                 program with an entry in the cache
+#                 (bench/tuning/<device>.json) takes its tile sizes and
+#                 lowering options from it; the options below are ignored
 #   MERGE_KERNELS=0  lower with --merge-kernels=false (each kernel its own
 #                 launch; the default merges independent kernels)
 #   PROLOGUES=0   convert with --convert-linalg-to-tile=prologues=false
@@ -127,6 +133,7 @@ for cfg in "${CONFIGS[@]}"; do
           [ -n "${TILE_SIZES:-}" ] && flags+=(--tile-sizes="$TILE_SIZES")
           [ -n "$entry" ] && flags+=(--entry "$entry")
           [ "${MMA:-0}" = 1 ] && flags+=(--mma)
+          [ "${TF32:-0}" = 1 ] && flags+=(--tf32)
           [ "${VECTOR_ATOMICS:-1}" = 0 ] && flags+=(--vector-atomics=false)
           [ "${MERGE_KERNELS:-1}" = 0 ] && flags+=(--merge-kernels=false)
           [ "${ZERO_IN_KERNELS:-1}" = 0 ] && flags+=(--zero-in-kernels=false)
@@ -134,6 +141,10 @@ for cfg in "${CONFIGS[@]}"; do
           if [ "$el" != default ]; then
             name=$name-el$el
             flags+=(--element-loops="$el")
+          fi
+          if [ -n "${TUNING:-}" ]; then
+            flags=(--tuning "$TUNING")
+            [ -n "$entry" ] && flags+=(--entry "$entry")
           fi
           start=$(date +%s.%N)
           "$BIN/tile-run" "$tmp/$program.mlir" --reference "$src" \
