@@ -80,20 +80,20 @@ static void collectFixed(const Plan &plan, unsigned id, bool inSeq, bool inLoop,
 static unsigned foldOneTripLoops(Plan &plan) {
   llvm::DenseMap<unsigned, Fixed> fixed;
   collectFixed(plan, plan.root, false, false, fixed);
-  auto isFixed = [&](unsigned var) {
+  // The value of `var` if its loops are folded.
+  auto folding = [&](unsigned var) -> const Fixed * {
     auto it = fixed.find(var);
-    return it != fixed.end() && it->second.foldable;
+    return it != fixed.end() && it->second.foldable ? &it->second : nullptr;
   };
   auto fold = [&](Access &access) {
     for (DimIndex &dim : access.dims) {
-      if ((dim.kind != DimIndex::Kind::Tile &&
-           dim.kind != DimIndex::Kind::Elem) ||
-          !isFixed(dim.var))
+      if (dim.kind != DimIndex::Kind::Tile && dim.kind != DimIndex::Kind::Elem)
         continue;
-      const Fixed &f = fixed.lookup(dim.var);
-      dim.base =
-          dim.kind == DimIndex::Kind::Tile ? f.start : f.start / dim.step;
-      dim.kind = DimIndex::Kind::Const;
+      if (const Fixed *f = folding(dim.var)) {
+        dim.base =
+            dim.kind == DimIndex::Kind::Tile ? f->start : f->start / dim.step;
+        dim.kind = DimIndex::Kind::Const;
+      }
     }
   };
   for (ExprNode &node : plan.exprs)
@@ -105,7 +105,7 @@ static unsigned foldOneTripLoops(Plan &plan) {
   // The body (a store) takes the loop's place.
   unsigned folded = 0;
   for (StmtNode &stmt : plan.stmts)
-    if (stmt.kind == StmtNode::Kind::Loop && isFixed(stmt.var)) {
+    if (stmt.kind == StmtNode::Kind::Loop && folding(stmt.var)) {
       stmt = StmtNode(plan.stmts[stmt.first]);
       ++folded;
     }
@@ -176,9 +176,7 @@ storeFirstAccumulations(Plan &plan, ArrayRef<bool> startsZero,
     StmtNode &store = plan.stmts[id];
     unsigned tensor = store.access.tensor;
     if (site.occurrences != 1 || writers.lookup(tensor) != 1 ||
-        !startsZero[tensor] || llvm::any_of(aliases, [&](auto pair) {
-          return pair.first == tensor || pair.second == tensor;
-        }))
+        !startsZero[tensor] || isAliased(aliases, tensor))
       continue;
     // Each enclosing loop moves the region: its runs are disjoint.
     bool disjoint = llvm::all_of(site.vars, [&](unsigned var) {

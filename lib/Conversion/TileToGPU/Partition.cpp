@@ -202,6 +202,13 @@ static bool isCheap(const Plan &plan, unsigned id) {
   }
 }
 
+bool gpu_lowering::isAliased(ArrayRef<std::pair<unsigned, unsigned>> aliases,
+                             unsigned tensor) {
+  return llvm::any_of(aliases, [&](std::pair<unsigned, unsigned> pair) {
+    return pair.first == tensor || pair.second == tensor;
+  });
+}
+
 bool gpu_lowering::sameAccess(const Access &a, const Access &b) {
   if (a.tensor != b.tensor || a.dims.size() != b.dims.size())
     return false;
@@ -563,9 +570,7 @@ getWarpLoop(const Plan &plan, unsigned id,
     bool &stored = tile.second;
     stored = tensor >= roles.size() ||
              roles[tensor] != TensorRole::Intermediate ||
-             llvm::any_of(aliases, [&](std::pair<unsigned, unsigned> p) {
-               return p.first == tensor || p.second == tensor;
-             });
+             isAliased(aliases, tensor);
     for (unsigned s = 0, e = plan.stmts.size(); s < e && !stored; ++s) {
       if (plan.stmts[s].kind != StmtNode::Kind::Store ||
           llvm::is_contained(inside, &plan.stmts[s].access))

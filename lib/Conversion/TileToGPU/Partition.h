@@ -258,6 +258,10 @@ std::optional<unsigned> getWarpProductLoad(const interp::Plan &plan,
 /// Whether two accesses select the same region in every iteration.
 bool sameAccess(const interp::Access &a, const interp::Access &b);
 
+/// Whether tensor `tensor` is named in a `tile.may_alias` pair of `aliases`.
+bool isAliased(llvm::ArrayRef<std::pair<unsigned, unsigned>> aliases,
+               unsigned tensor);
+
 /// What `foldPlan` folded.
 struct PlanFolds {
   unsigned loops = 0, accumulations = 0;

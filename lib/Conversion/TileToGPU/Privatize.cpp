@@ -222,11 +222,7 @@ unsigned gpu_lowering::privatizeTensors(
     if (!arg || !loop ||
         cast<TensorRefType>(arg.getType()).getRole() !=
             TensorRole::Intermediate ||
-        llvm::any_of(aliases,
-                     [&](auto pair) {
-                       return pair.first == arg.getArgNumber() ||
-                              pair.second == arg.getArgNumber();
-                     }) ||
+        isAliased(aliases, arg.getArgNumber()) ||
         llvm::any_of(accessesOf[t],
                      [&](Operation *op) {
                        return usesVar(indicesOf(op), loop.getVar());
