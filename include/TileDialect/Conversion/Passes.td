@@ -145,7 +145,11 @@ def TileLowerToGPU : Pass<"tile-lower-to-gpu", "::mlir::ModuleOp"> {
     bound that way that step grid loops are then halved, the largest first,
     while a kernel with a loop below its grid has fewer than `min-blocks`
     blocks (default 264, two per H100 SM), except sizes stepping the grid of
-    a split accumulation (`split-k`). Explicit sizes are never changed. An unbound size is an error. f64 tensors and tiles are refused.
+    a split accumulation (`split-k`). Before that, with `mma` and
+    `warp-loops`, a size bound that way whose loops all span one range takes
+    the whole range when that makes more kernels warp loops (the loop then
+    has one trip and folds, below), and keeps it. Explicit sizes are never
+    changed. An unbound size is an error. f64 tensors and tiles are refused.
 
     With the sizes bound, a loop of one trip around a store, among the
     statements of a sequence inside another loop, is replaced by the store

@@ -191,6 +191,56 @@ LogicalResult TileLowerToGPUPass::lower(ProgramOp program) {
   if (failed(plan))
     return failure();
   std::vector<Kernel> kernels = partitionPlan(*plan, aliases, partitionOptions);
+  // A defaulted size whose loops all span one range R takes R when that
+  // makes more kernels warp loops: one trip, the loop folds
+  // (`foldPlan`), and an accumulation of a per-iteration tile becomes the
+  // plain store a warp loop starts with (FlashAttention's scores over the
+  // head dimension, `loop i4 { S += Q Kc^T }`). Such sizes are not halved
+  // below.
+  llvm::StringSet<> whole;
+  if (mma && warpLoops) {
+    auto countWarpLoops = [](ArrayRef<Kernel> ks) {
+      return llvm::count_if(
+          ks, [](const Kernel &k) { return k.warpLoop.has_value(); });
+    };
+    llvm::StringMap<int64_t> ranges; // -1: loops of different ranges.
+    for (auto loop : body.getOps<LoopOp>()) {
+      std::optional<TileDim> step = loop.getStepDim();
+      if (!step || step->isConcrete() ||
+          !defaulted.contains(step->sym.getValue()))
+        continue;
+      int64_t range = loop.getEndIndex() - loop.getStartIndex();
+      auto [it, inserted] = ranges.try_emplace(step->sym.getValue(), range);
+      if (!inserted && it->second != range)
+        it->second = -1;
+    }
+    llvm::SmallVector<StringRef> names(ranges.keys());
+    llvm::sort(names);
+    for (StringRef name : names) {
+      int64_t range = ranges.lookup(name), before = sizes->lookup(name);
+      if (range <= before)
+        continue;
+      (*sizes)[name] = range;
+      planOptions.tileSizes = *sizes;
+      FailureOr<interp::Plan> wider = makePlan();
+      std::vector<Kernel> widerKernels;
+      if (succeeded(wider))
+        widerKernels = partitionPlan(*wider, aliases, partitionOptions);
+      if (succeeded(wider) &&
+          countWarpLoops(widerKernels) > countWarpLoops(kernels)) {
+        plan = std::move(wider);
+        kernels = std::move(widerKernels);
+        whole.insert(name);
+        continue;
+      }
+      (*sizes)[name] = before;
+      planOptions.tileSizes = *sizes;
+      plan = makePlan(); // And `folds` of the kept sizes.
+      if (failed(plan))
+        return failure();
+      kernels = partitionPlan(*plan, aliases, partitionOptions);
+    }
+  }
   // Defaulted sizes shrink until every kernel with work per block beyond
   // one tile (a loop below its grid) fills `min-blocks` blocks: halve the
   // largest defaulted size stepping a grid loop of the kernel with the
@@ -209,7 +259,7 @@ LogicalResult TileLowerToGPUPass::lower(ProgramOp program) {
   while (minBlocks > 0) {
     std::optional<std::string> shrink;
     int64_t fewest = minBlocks;
-    llvm::StringSet<> kept;
+    llvm::StringSet<> kept = whole;
     for (const Kernel &kernel : kernels)
       if (kernel.splitChunks > 1)
         for (const GridLoop &g : kernel.grid)

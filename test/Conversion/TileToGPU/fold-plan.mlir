@@ -1,5 +1,9 @@
 // RUN: tile-opt %s --split-input-file --tile-lower-to-gpu="tile-sizes=tile_p=16,tile_d=32 split-k=4 min-blocks=16 fission-blocks=16 mma=true" --canonicalize --cse | FileCheck %s
 // RUN: tile-opt %s --split-input-file --tile-lower-to-gpu="tile-sizes=tile_p=16,tile_d=16 split-k=4 min-blocks=16 fission-blocks=16 mma=true" --canonicalize --cse | FileCheck %s --check-prefix=TWO
+// tile_d defaulted (max-tile-size 16): it takes the whole head dimension
+// because that makes the p loop a warp loop; not when warp loops are off.
+// RUN: tile-opt %s --split-input-file --tile-lower-to-gpu="tile-sizes=tile_p=16 max-tile-size=16 split-k=4 min-blocks=16 fission-blocks=16 mma=true" --canonicalize --cse | FileCheck %s --check-prefixes=CHECK,WHOLE
+// RUN: tile-opt %s --split-input-file --tile-lower-to-gpu="tile-sizes=tile_p=16 max-tile-size=16 split-k=4 min-blocks=16 fission-blocks=16 mma=true warp-loops=false" --canonicalize --cse | FileCheck %s --check-prefixes=TWO,HALF
 // Each program, on the host emulation of its kernels (without mma, which
 // the emulation cannot run; the folds are the same), against the
 // interpreter, with the folds firing and not.
@@ -22,6 +26,7 @@
 // loop is a warp loop (mma.sync from registers, S neither loaded nor
 // stored).
 // CHECK-LABEL: func.func @flash_linalg
+// WHOLE-SAME: tile.tile_sizes = {tile_d = 32 : i64, tile_p = 16 : i64}
 // CHECK: gpu.launch_func @flash_linalg_kernels::@flash_linalg_k0 blocks in (%c16, %c1, %c1) threads in (%c32, %c1, %c1)
 // CHECK: gpu.func @flash_linalg_k0
 // CHECK: scf.for
@@ -34,6 +39,7 @@
 // the first's sums; the accumulation stays, and so does the block-level
 // path.
 // TWO-LABEL: func.func @flash_linalg
+// HALF-SAME: tile.tile_sizes = {tile_d = 16 : i64, tile_p = 16 : i64}
 // TWO: gpu.func @flash_linalg_k0
 // TWO-NOT: nvgpu.mma.sync
 // TWO: memref.load %arg4
