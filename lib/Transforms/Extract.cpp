@@ -20,6 +20,7 @@
 #include "mlir/IR/Threading.h"
 
 #include <chrono>
+#include <limits>
 
 namespace mlir::tileir {
 #define GEN_PASS_DEF_TILEEXTRACT
@@ -138,6 +139,7 @@ LogicalResult tileir::extractProgram(ProgramOp program,
     checker.emplace(program, opts.seed, opts.tolerance, linalg);
   llvm::json::Array candJson;
   unsigned kept = 0, dropped = 0;
+  SmallVector<ProgramOp> keptPrograms;
   // The checks only read the IR: run them on the context's threads.
   std::vector<CheckResult> results(cands->size());
   if (opts.check)
@@ -189,9 +191,48 @@ LogicalResult tileir::extractProgram(ProgramOp program,
           "tile.check_error",
           FloatAttr::get(Float64Type::get(ctx), check.maxRelError));
     ++kept;
+    keptPrograms.push_back(c.program);
   }
   counts.kept += kept;
   counts.dropped += dropped;
+  // Extraction ranks loop structures (fewest kernels first) before the
+  // roofline estimate, so its best may be slower than the program it
+  // started from (a statistic pulled into the head loop makes that loop
+  // sequential). Then the input, estimated faster than every candidate,
+  // is kept as the first candidate and the last one is dropped.
+  bool inputFirst = false;
+  if (targetDesc && !keptPrograms.empty()) {
+    FailureOr<ProgramCost> inputCost =
+        estimate(program, *targetDesc, defaultTileSizes(program, *targetDesc));
+    double best = std::numeric_limits<double>::infinity();
+    for (ProgramOp c : keptPrograms)
+      if (auto us = c->getAttrOfType<FloatAttr>("tile.estimated_us"))
+        best = std::min(best, us.getValueAsDouble());
+    if (succeeded(inputCost) && inputCost->timeUs < best) {
+      inputFirst = true;
+      emitRemark(program.getLoc())
+          << "every candidate of @" << program.getSymName()
+          << " is estimated slower than the input ("
+          << llvm::formatv("{0:F1}", best).str() << " us against "
+          << llvm::formatv("{0:F1}", inputCost->timeUs).str()
+          << " us): the input is kept as the first candidate";
+      if (keptPrograms.size() >= opts.topK) {
+        keptPrograms.back().erase();
+        keptPrograms.pop_back();
+      }
+      OpBuilder b(keptPrograms.empty() ? program.getOperation()
+                                       : keptPrograms.front().getOperation());
+      auto input = cast<ProgramOp>(b.clone(*program.getOperation()));
+      // Names by rank: the input is c0, the candidates follow.
+      std::string base = program.getSymName().str() + "_c";
+      input.setSymName(base + "0");
+      for (auto [i, c] : llvm::enumerate(keptPrograms))
+        c.setSymName(base + std::to_string(i + 1));
+      input->setAttr("tile.input", UnitAttr::get(ctx));
+      input->setAttr("tile.estimated_us",
+                     FloatAttr::get(Float64Type::get(ctx), inputCost->timeUs));
+    }
+  }
   {
     InFlightDiagnostic remark = emitRemark(program.getLoc());
     remark << "extracted " << kept << " candidate(s) of @"
@@ -199,7 +240,9 @@ LogicalResult tileir::extractProgram(ProgramOp program,
            << " dropped by the check) in "
            << llvm::formatv("{0:F2}", seconds).str() << " s (" << rounds.size()
            << " round(s))";
-    if (kept)
+    if (inputFirst)
+      remark << "; best is the input";
+    else if (kept)
       remark << "; best has " << cands->front().structure.kernels
              << " kernel(s)";
   }
@@ -219,6 +262,7 @@ LogicalResult tileir::extractProgram(ProgramOp program,
       {"rounds", std::move(rounds)},
       {"seconds", seconds},
       {"candidates", std::move(candJson)},
+      {"input_first", inputFirst},
       {"dropped", (int64_t)dropped}};
   reports.push_back(std::move(report));
   if (kept == 0)

@@ -102,7 +102,10 @@ def TileExtract : Pass<"tile-extract", "::mlir::ModuleOp"> {
     dropped and counted. The candidates replace the input program, named
     `<name>_c<i>` best first, with attributes `tile.kernels`,
     `tile.value_cost`, `tile.check_error` and the roofline estimate on
-    `target` with its default tile sizes, `tile.estimated_us`.
+    `target` with its default tile sizes, `tile.estimated_us`. When the
+    input itself is estimated faster than every candidate, a copy of it is
+    the first candidate (`<name>_c0`, marked `tile.input`; the candidates
+    follow, the last dropped to keep `top-k`), with a remark.
 
     Example: `tile-opt prog.mlir --tile-extract="top-k=4"`
   }];
