@@ -27,6 +27,7 @@
 
 #include "llvm/ADT/BitVector.h"
 #include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/DenseSet.h"
 
 using namespace mlir;
 using namespace mlir::tileir;
@@ -34,11 +35,12 @@ using namespace mlir::tileir::interp;
 using namespace mlir::tileir::gpu_lowering;
 
 namespace {
-/// The value a variable takes in every loop that binds it, and whether all
-/// those loops can be folded.
+/// The value a variable takes in every loop that binds it: whether all
+/// those loops have one trip from one start, and whether one of them can be
+/// folded.
 struct Fixed {
   int64_t start = 0, step = 1;
-  bool foldable = true;
+  bool oneTrip = true, anyFoldable = false;
 };
 
 /// Where a store statement runs: how often it occurs in the statement tree
@@ -50,40 +52,52 @@ struct StoreSite {
 } // namespace
 
 /// Records for each loop variable bound below `id` whether every loop
-/// binding it has one trip and is foldable where it stands: a store's loop
-/// among the statements of a sequence inside another loop (`inSeq`,
-/// `inLoop`). Elsewhere the loop is kept: a top-level one would split its
-/// kernel, and a loop that is its parent's whole body keeps the element and
-/// accumulation loop paths of the lowering.
+/// binding it has one trip from the same start, and collects the loops
+/// foldable where they stand: one trip around a store, among the
+/// statements of a sequence inside another loop (`inSeq`, `inLoop`).
+/// Elsewhere the loop is kept: a top-level one would split its kernel, and
+/// a loop that is its parent's whole body keeps the element and
+/// accumulation loop paths of the lowering. A kept loop of one trip whose
+/// variable is folded elsewhere (the RMS statistic over the head dimension
+/// beside the scores, both stepping by one size) keeps its single
+/// iteration with constant indices.
 static void collectFixed(const Plan &plan, unsigned id, bool inSeq, bool inLoop,
-                         llvm::DenseMap<unsigned, Fixed> &fixed) {
+                         llvm::DenseMap<unsigned, Fixed> &fixed,
+                         llvm::DenseSet<unsigned> &foldable) {
   const StmtNode &stmt = plan.stmts[id];
   if (stmt.kind == StmtNode::Kind::Seq) {
-    collectFixed(plan, stmt.first, true, inLoop, fixed);
-    collectFixed(plan, stmt.second, true, inLoop, fixed);
+    collectFixed(plan, stmt.first, true, inLoop, fixed, foldable);
+    collectFixed(plan, stmt.second, true, inLoop, fixed, foldable);
     return;
   }
   if (stmt.kind != StmtNode::Kind::Loop)
     return;
-  bool foldable = inSeq && inLoop && stmt.end > stmt.start &&
-                  stmt.end - stmt.start <= stmt.step &&
-                  plan.stmts[stmt.first].kind == StmtNode::Kind::Store;
+  bool oneTrip = stmt.end > stmt.start && stmt.end - stmt.start <= stmt.step;
+  bool here = oneTrip && inSeq && inLoop &&
+              plan.stmts[stmt.first].kind == StmtNode::Kind::Store;
+  if (here)
+    foldable.insert(id);
   auto [it, fresh] =
-      fixed.try_emplace(stmt.var, Fixed{stmt.start, stmt.step, foldable});
-  if (!fresh && (it->second.start != stmt.start ||
-                 it->second.step != stmt.step || !foldable))
-    it->second.foldable = false;
-  collectFixed(plan, stmt.first, false, true, fixed);
+      fixed.try_emplace(stmt.var, Fixed{stmt.start, stmt.step, oneTrip, here});
+  if (!fresh) {
+    it->second.oneTrip &= oneTrip && it->second.start == stmt.start &&
+                          it->second.step == stmt.step;
+    it->second.anyFoldable |= here;
+  }
+  collectFixed(plan, stmt.first, false, true, fixed, foldable);
 }
 
 /// Folds the loops of one trip; returns how many.
 static unsigned foldOneTripLoops(Plan &plan) {
   llvm::DenseMap<unsigned, Fixed> fixed;
-  collectFixed(plan, plan.root, false, false, fixed);
-  // The value of `var` if its loops are folded.
+  llvm::DenseSet<unsigned> foldable;
+  collectFixed(plan, plan.root, false, false, fixed, foldable);
+  // The value of `var` if its indices are folded.
   auto folding = [&](unsigned var) -> const Fixed * {
     auto it = fixed.find(var);
-    return it != fixed.end() && it->second.foldable ? &it->second : nullptr;
+    return it != fixed.end() && it->second.oneTrip && it->second.anyFoldable
+               ? &it->second
+               : nullptr;
   };
   auto fold = [&](Access &access) {
     for (DimIndex &dim : access.dims) {
@@ -104,11 +118,13 @@ static unsigned foldOneTripLoops(Plan &plan) {
       fold(stmt.access);
   // The body (a store) takes the loop's place.
   unsigned folded = 0;
-  for (StmtNode &stmt : plan.stmts)
-    if (stmt.kind == StmtNode::Kind::Loop && folding(stmt.var)) {
+  for (unsigned id : foldable) {
+    StmtNode &stmt = plan.stmts[id];
+    if (folding(stmt.var)) {
       stmt = StmtNode(plan.stmts[stmt.first]);
       ++folded;
     }
+  }
   // The statements no longer reached (the bodies copied over their loops)
   // become no-ops, so that nothing scanning the statements sees them.
   if (folded) {

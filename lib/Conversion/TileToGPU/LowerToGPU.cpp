@@ -198,11 +198,11 @@ LogicalResult TileLowerToGPUPass::lower(ProgramOp program) {
   // head dimension, `loop i4 { S += Q Kc^T }`). Such sizes are not halved
   // below.
   llvm::StringSet<> whole;
+  auto countWarpLoops = [](ArrayRef<Kernel> ks) {
+    return llvm::count_if(
+        ks, [](const Kernel &k) { return k.warpLoop.has_value(); });
+  };
   if (mma && warpLoops) {
-    auto countWarpLoops = [](ArrayRef<Kernel> ks) {
-      return llvm::count_if(
-          ks, [](const Kernel &k) { return k.warpLoop.has_value(); });
-    };
     llvm::StringMap<int64_t> ranges; // -1: loops of different ranges.
     for (auto loop : body.getOps<LoopOp>()) {
       std::optional<TileDim> step = loop.getStepDim();
@@ -299,7 +299,21 @@ LogicalResult TileLowerToGPUPass::lower(ProgramOp program) {
     plan = makePlan();
     if (failed(plan))
       return failure();
-    kernels = partitionPlan(*plan, aliases, partitionOptions);
+    std::vector<Kernel> halved =
+        partitionPlan(*plan, aliases, partitionOptions);
+    // Blocks are not worth a warp loop (the head dimension of the scores
+    // also steps the grid of another kernel): the size stays.
+    if (countWarpLoops(halved) < countWarpLoops(kernels)) {
+      (*sizes)[*shrink] *= 2;
+      planOptions.tileSizes = *sizes;
+      plan = makePlan();
+      if (failed(plan))
+        return failure();
+      kernels = partitionPlan(*plan, aliases, partitionOptions);
+      whole.insert(*shrink);
+      continue;
+    }
+    kernels = std::move(halved);
   }
   for (const interp::ExprNode &node : plan->exprs)
     if (node.elementKind == ElementKind::F64)

@@ -1,9 +1,13 @@
 // RUN: tile-opt %s --split-input-file --tile-lower-to-gpu="tile-sizes=tile_p=16,tile_d=32 split-k=4 min-blocks=16 fission-blocks=16 mma=true" --canonicalize --cse | FileCheck %s
-// RUN: tile-opt %s --split-input-file --tile-lower-to-gpu="tile-sizes=tile_p=16,tile_d=16 split-k=4 min-blocks=16 fission-blocks=16 mma=true" --canonicalize --cse | FileCheck %s --check-prefix=TWO
+// RUN: tile-opt %s --split-input-file --tile-lower-to-gpu="tile-sizes=tile_p=16,tile_d=16,tile_k=4 split-k=4 min-blocks=16 fission-blocks=16 mma=true" --canonicalize --cse | FileCheck %s --check-prefixes=TWO,SPLIT
 // tile_d defaulted (max-tile-size 16): it takes the whole head dimension
 // because that makes the p loop a warp loop; not when warp loops are off.
 // RUN: tile-opt %s --split-input-file --tile-lower-to-gpu="tile-sizes=tile_p=16 max-tile-size=16 split-k=4 min-blocks=16 fission-blocks=16 mma=true" --canonicalize --cse | FileCheck %s --check-prefixes=CHECK,WHOLE
 // RUN: tile-opt %s --split-input-file --tile-lower-to-gpu="tile-sizes=tile_p=16 max-tile-size=16 split-k=4 min-blocks=16 fission-blocks=16 mma=true warp-loops=false" --canonicalize --cse | FileCheck %s --check-prefixes=TWO,HALF
+// Halving a size for blocks never takes a warp loop (@flash_grid).
+// RUN: tile-opt %s --split-input-file --tile-lower-to-gpu="tile-sizes=tile_p=16 max-tile-size=32 split-k=4 min-blocks=16 fission-blocks=16 mma=true" --canonicalize --cse | FileCheck %s --check-prefix=GUARD
+// RUN: tile-opt %s --split-input-file --tile-lower-to-gpu="tile-sizes=tile_p=16 max-tile-size=32 split-k=4 min-blocks=16 fission-blocks=16 mma=true warp-loops=false" --canonicalize --cse | FileCheck %s --check-prefix=NOGUARD
+// RUN: tile-run %s --entry flash_grid --device emulate --split-k 4 --min-blocks 16 --fission-blocks 16 --tile-sizes tile_p=16 --max-tile-size 32 | FileCheck %s --check-prefix=EMU
 // Each program, on the host emulation of its kernels (without mma, which
 // the emulation cannot run; the folds are the same), against the
 // interpreter, with the folds firing and not.
@@ -13,6 +17,8 @@
 // RUN: tile-run %s --entry rows_summed --device emulate | FileCheck %s --check-prefix=EMU
 // RUN: tile-run %s --entry inout_rows --device emulate | FileCheck %s --check-prefix=EMU
 // RUN: tile-run %s --entry two_writers --device emulate | FileCheck %s --check-prefix=EMU
+// RUN: tile-run %s --entry shared_var --device emulate | FileCheck %s --check-prefix=EMU
+// RUN: tile-run %s --entry shared_var --device emulate --tile-sizes tile_k=4 | FileCheck %s --check-prefix=EMU
 // EMU-NOT: MISMATCH
 // EMU: PASS
 
@@ -190,4 +196,126 @@ tile.program @two_writers(%A: !tile.tensor<4x8xf32, input>,
   %l = tile.loop %i = 0 to 4 step %c1 body %st
   %seq = tile.seq %first, %l
   tile.yield %seq
+}
+
+// -----
+
+// Two loops over k bind the same variable inside the row loop: the first,
+// whose body is two stores, is kept; the second, around one accumulation
+// of row sums, is folded. With tile_k = 8 both have one trip from 0, so k
+// is 0 wherever it is bound: the kept loop's indices become constants too,
+// and the accumulation into T, now enclosed by the row loop alone, which
+// indexes it, is the store T = rsum(exp(A)): T is not loaded and is marked
+// overwritten (qknorm's RMS statistic over the head dimension beside its
+// scores, both stepping by one size).
+// CHECK-LABEL: func.func @shared_var
+// CHECK-SAME: tile.name = "T", tile.overwritten, tile.role = "output"
+// CHECK: gpu.func @shared_var_k1
+// CHECK-NOT: memref.atomic_rmw
+// CHECK: memref.store %{{.*}}, %arg1
+// CHECK: gpu.return
+// Must not: with tile_k = 4 both loops have two trips; the second sums two
+// tiles into T's row: the accumulation stays, split across blocks and
+// added atomically.
+// SPLIT-LABEL: func.func @shared_var
+// SPLIT-NOT: tile.name = "T", tile.overwritten
+// SPLIT: gpu.func @shared_var_k1
+// SPLIT: memref.atomic_rmw addf %{{.*}}, %arg1
+// SPLIT: gpu.return
+tile.program @shared_var(%A: !tile.tensor<4x8xf32, input>,
+                         %U: !tile.tensor<4x8xf32, output>,
+                         %V: !tile.tensor<4x8xf32, output>,
+                         %T: !tile.tensor<4xf32, output>) attributes {tile.tile_sizes = {tile_k = 8}} {
+  %i = tile.var "i"
+  %k = tile.var "k"
+  %c1 = tile.size 1
+  %tile_k = tile.size "tile_k"
+  %ei = tile.elem %i
+  %tk = tile.tile %k
+  %a = tile.load %A[%ei, %tk] : !tile.tensor<4x8xf32, input> -> !tile.tile<[1, tile_k], f32>
+  %two = tile.add %a, %a : !tile.tile<[1, tile_k], f32>
+  %su = tile.store %two, %U[%ei, %tk] : !tile.tile<[1, tile_k], f32>, !tile.tensor<4x8xf32, output>
+  %sq = tile.mul %a, %a : !tile.tile<[1, tile_k], f32>
+  %sv = tile.store %sq, %V[%ei, %tk] : !tile.tile<[1, tile_k], f32>, !tile.tensor<4x8xf32, output>
+  %uv = tile.seq %su, %sv
+  %l1 = tile.loop %k = 0 to 8 step %tile_k body %uv
+  %e = tile.exp %a : !tile.tile<[1, tile_k], f32>
+  %r = tile.rsum %e, 1 : !tile.tile<[1, tile_k], f32> -> !tile.tile<[1], f32>
+  %t = tile.load %T[%ei] : !tile.tensor<4xf32, output> -> !tile.tile<[1], f32>
+  %n = tile.add %t, %r : !tile.tile<[1], f32>
+  %st = tile.store %n, %T[%ei] : !tile.tile<[1], f32>, !tile.tensor<4xf32, output>
+  %l2 = tile.loop %k = 0 to 8 step %tile_k body %st
+  %both = tile.seq %l1, %l2
+  %l = tile.loop %i = 0 to 4 step %c1 body %both
+  tile.yield %l
+}
+
+// -----
+
+// Must not halve: tile_d also steps the grid of the kernel that writes Y
+// and Z (4 blocks, below min-blocks 16). Halving it would give that kernel
+// more blocks and take the p loop's warp loop; with warp loops the size
+// stays the whole head dimension, without them it is halved.
+// GUARD-LABEL: func.func @flash_grid
+// GUARD-SAME: tile.tile_sizes = {tile_d = 32 : i64, tile_p = 16 : i64}
+// GUARD: nvgpu.mma.sync
+// NOGUARD-LABEL: func.func @flash_grid
+// NOGUARD-SAME: tile.tile_sizes = {tile_d = 8 : i64, tile_p = 16 : i64}
+tile.program @flash_grid(
+    %Q: !tile.tensor<4x16x32xf16, input>,
+    %Kc: !tile.tensor<4x64x32xf16, input>,
+    %Vc: !tile.tensor<4x64x16xf16, input>,
+    %O: !tile.tensor<4x16x16xf32, output>,
+    %S: !tile.tensor<4x16x64xf32, intermediate>,
+    %accm: !tile.tensor<4x16xf32, intermediate>,
+    %Y: !tile.tensor<4x16x32xf32, output>,
+    %Z: !tile.tensor<4x16x32xf32, output>) {
+  %h = tile.var "h"
+  %p = tile.var "p"
+  %d = tile.var "d"
+  %tile_p = tile.size "tile_p"
+  %tile_d = tile.size "tile_d"
+  %c1 = tile.size 1
+  %full = tile.full
+  %eh = tile.elem %h
+  %tp = tile.tile %p
+  %td = tile.tile %d
+  %s = tile.load %S[%eh, %full, %tp] : !tile.tensor<4x16x64xf32, intermediate> -> !tile.tile<[1, 16, tile_p], f32>
+  %qd = tile.load %Q[%eh, %full, %td] : !tile.tensor<4x16x32xf16, input> -> !tile.tile<[1, 16, tile_d], f16>
+  %kd = tile.load %Kc[%eh, %tp, %td] : !tile.tensor<4x64x32xf16, input> -> !tile.tile<[1, tile_p, tile_d], f16>
+  %kdt = tile.transpose %kd, 1, 2 : !tile.tile<[1, tile_p, tile_d], f16> -> !tile.tile<[1, tile_d, tile_p], f16>
+  %qk = tile.matmul %qd, %kdt : !tile.tile<[1, 16, tile_d], f16>, !tile.tile<[1, tile_d, tile_p], f16> -> !tile.tile<[1, 16, tile_p], f32>
+  %sn = tile.add %s, %qk : !tile.tile<[1, 16, tile_p], f32>
+  %ss = tile.store %sn, %S[%eh, %full, %tp] : !tile.tile<[1, 16, tile_p], f32>, !tile.tensor<4x16x64xf32, intermediate>
+  %ld = tile.loop %d = 0 to 32 step %tile_d body %ss
+  %e = tile.exp %s : !tile.tile<[1, 16, tile_p], f32>
+  %acc = tile.load %accm[%eh, %full] : !tile.tensor<4x16xf32, intermediate> -> !tile.tile<[1, 16], f32>
+  %es = tile.rsum %e, 2 : !tile.tile<[1, 16, tile_p], f32> -> !tile.tile<[1, 16], f32>
+  %accn = tile.add %acc, %es : !tile.tile<[1, 16], f32>
+  %sacc = tile.store %accn, %accm[%eh, %full] : !tile.tile<[1, 16], f32>, !tile.tensor<4x16xf32, intermediate>
+  %o = tile.load %O[%eh, %full, %full] : !tile.tensor<4x16x16xf32, output> -> !tile.tile<[1, 16, 16], f32>
+  %e16 = tile.cast %e : !tile.tile<[1, 16, tile_p], f32> -> !tile.tile<[1, 16, tile_p], f16>
+  %vp = tile.load %Vc[%eh, %tp, %full] : !tile.tensor<4x64x16xf16, input> -> !tile.tile<[1, tile_p, 16], f16>
+  %pv = tile.matmul %e16, %vp : !tile.tile<[1, 16, tile_p], f16>, !tile.tile<[1, tile_p, 16], f16> -> !tile.tile<[1, 16, 16], f32>
+  %on = tile.add %o, %pv : !tile.tile<[1, 16, 16], f32>
+  %so = tile.store %on, %O[%eh, %full, %full] : !tile.tile<[1, 16, 16], f32>, !tile.tensor<4x16x16xf32, output>
+  %att2 = tile.seq %sacc, %so
+  %att1 = tile.seq %ld, %att2
+  %lp = tile.loop %p = 0 to 64 step %tile_p body %att1
+  %accb = tile.bcast %acc [2] : !tile.tile<[1, 16], f32> -> !tile.tile<[1, 16, 16], f32>
+  %od = tile.div %o, %accb : !tile.tile<[1, 16, 16], f32>
+  %sod = tile.store %od, %O[%eh, %full, %full] : !tile.tile<[1, 16, 16], f32>, !tile.tensor<4x16x16xf32, output>
+  %e_ = tile.var "e"
+  %te = tile.tile %e_
+  %qe = tile.load %Q[%eh, %full, %te] : !tile.tensor<4x16x32xf16, input> -> !tile.tile<[1, 16, tile_d], f16>
+  %qe32 = tile.cast %qe : !tile.tile<[1, 16, tile_d], f16> -> !tile.tile<[1, 16, tile_d], f32>
+  %sy = tile.store %qe32, %Y[%eh, %full, %te] : !tile.tile<[1, 16, tile_d], f32>, !tile.tensor<4x16x32xf32, output>
+  %qe2 = tile.mul %qe32, %qe32 : !tile.tile<[1, 16, tile_d], f32>
+  %sz = tile.store %qe2, %Z[%eh, %full, %te] : !tile.tile<[1, 16, tile_d], f32>, !tile.tensor<4x16x32xf32, output>
+  %yz = tile.seq %sy, %sz
+  %le = tile.loop %e_ = 0 to 32 step %tile_d body %yz
+  %att0 = tile.seq %lp, %sod
+  %att = tile.seq %le, %att0
+  %lh = tile.loop %h = 0 to 4 step %c1 body %att
+  tile.yield %lh
 }
