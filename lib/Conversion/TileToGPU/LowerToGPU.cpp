@@ -14,6 +14,7 @@
 #include "TileDialect/Interpreter/TileInterpreter.h"
 #include "TileDialect/Support/ElementKindOf.h"
 
+#include "mlir/IR/Diagnostics.h"
 #include "mlir/IR/SymbolTable.h"
 #include "llvm/ADT/StringSet.h"
 
@@ -202,6 +203,15 @@ LogicalResult TileLowerToGPUPass::lower(ProgramOp program) {
     return llvm::count_if(
         ks, [](const Kernel &k) { return k.warpLoop.has_value(); });
   };
+  // The plan and kernels under the current `sizes`.
+  auto rebind = [&]() -> LogicalResult {
+    planOptions.tileSizes = *sizes;
+    plan = makePlan();
+    if (failed(plan))
+      return failure();
+    kernels = partitionPlan(*plan, aliases, partitionOptions);
+    return success();
+  };
   if (mma && warpLoops) {
     llvm::StringMap<int64_t> ranges; // -1: loops of different ranges.
     for (auto loop : body.getOps<LoopOp>()) {
@@ -220,25 +230,20 @@ LogicalResult TileLowerToGPUPass::lower(ProgramOp program) {
       int64_t range = ranges.lookup(name), before = sizes->lookup(name);
       if (range <= before)
         continue;
+      size_t warpLoopsBefore = countWarpLoops(kernels);
       (*sizes)[name] = range;
-      planOptions.tileSizes = *sizes;
-      FailureOr<interp::Plan> wider = makePlan();
-      std::vector<Kernel> widerKernels;
-      if (succeeded(wider))
-        widerKernels = partitionPlan(*wider, aliases, partitionOptions);
-      if (succeeded(wider) &&
-          countWarpLoops(widerKernels) > countWarpLoops(kernels)) {
-        plan = std::move(wider);
-        kernels = std::move(widerKernels);
-        whole.insert(name);
-        continue;
+      {
+        // A size the plan refuses is only not taken.
+        ScopedDiagnosticHandler quiet(ctx,
+                                      [](Diagnostic &) { return success(); });
+        if (succeeded(rebind()) && countWarpLoops(kernels) > warpLoopsBefore) {
+          whole.insert(name);
+          continue;
+        }
       }
       (*sizes)[name] = before;
-      planOptions.tileSizes = *sizes;
-      plan = makePlan(); // And `folds` of the kept sizes.
-      if (failed(plan))
+      if (failed(rebind()))
         return failure();
-      kernels = partitionPlan(*plan, aliases, partitionOptions);
     }
   }
   // Defaulted sizes shrink until every kernel with work per block beyond
@@ -294,26 +299,18 @@ LogicalResult TileLowerToGPUPass::lower(ProgramOp program) {
     }
     if (!shrink)
       break;
+    size_t warpLoopsBefore = countWarpLoops(kernels);
     (*sizes)[*shrink] /= 2;
-    planOptions.tileSizes = *sizes;
-    plan = makePlan();
-    if (failed(plan))
+    if (failed(rebind()))
       return failure();
-    std::vector<Kernel> halved =
-        partitionPlan(*plan, aliases, partitionOptions);
     // Blocks are not worth a warp loop (the head dimension of the scores
     // also steps the grid of another kernel): the size stays.
-    if (countWarpLoops(halved) < countWarpLoops(kernels)) {
+    if (countWarpLoops(kernels) < warpLoopsBefore) {
       (*sizes)[*shrink] *= 2;
-      planOptions.tileSizes = *sizes;
-      plan = makePlan();
-      if (failed(plan))
+      if (failed(rebind()))
         return failure();
-      kernels = partitionPlan(*plan, aliases, partitionOptions);
       whole.insert(*shrink);
-      continue;
     }
-    kernels = std::move(halved);
   }
   for (const interp::ExprNode &node : plan->exprs)
     if (node.elementKind == ElementKind::F64)
