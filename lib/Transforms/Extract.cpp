@@ -138,8 +138,11 @@ LogicalResult tileir::extractProgram(ProgramOp program,
   if (opts.check)
     checker.emplace(program, opts.seed, opts.tolerance, linalg);
   llvm::json::Array candJson;
-  unsigned kept = 0, dropped = 0;
-  SmallVector<ProgramOp> keptPrograms;
+  unsigned dropped = 0;
+  // The candidates that pass, each with its entry in `candJson`, and the
+  // best roofline estimate among them.
+  SmallVector<std::pair<ProgramOp, size_t>> keptPrograms;
+  double bestUs = std::numeric_limits<double>::infinity();
   // The checks only read the IR: run them on the context's threads.
   std::vector<CheckResult> results(cands->size());
   if (opts.check)
@@ -184,53 +187,64 @@ LogicalResult tileir::extractProgram(ProgramOp program,
                            FloatAttr::get(Float64Type::get(ctx), cost->timeUs));
         if (auto *obj = candJson.back().getAsObject())
           (*obj)["estimated_us"] = cost->timeUs;
+        bestUs = std::min(bestUs, cost->timeUs);
       }
     }
     if (opts.check)
       c.program->setAttr(
           "tile.check_error",
           FloatAttr::get(Float64Type::get(ctx), check.maxRelError));
-    ++kept;
-    keptPrograms.push_back(c.program);
+    keptPrograms.push_back({c.program, candJson.size() - 1});
   }
+  unsigned kept = keptPrograms.size();
   counts.kept += kept;
   counts.dropped += dropped;
   // Extraction ranks loop structures (fewest kernels first) before the
   // roofline estimate, so its best may be slower than the program it
   // started from (a statistic pulled into the head loop makes that loop
   // sequential). Then the input, estimated faster than every candidate,
-  // is kept as the first candidate and the last one is dropped.
+  // is kept as the first candidate (the last one dropped at `top-k`), and
+  // the report names each program as the IR now does.
   bool inputFirst = false;
-  if (targetDesc && !keptPrograms.empty()) {
+  llvm::json::Value inputJson = nullptr;
+  if (targetDesc && kept > 0) {
     FailureOr<ProgramCost> inputCost =
         estimate(program, *targetDesc, defaultTileSizes(program, *targetDesc));
-    double best = std::numeric_limits<double>::infinity();
-    for (ProgramOp c : keptPrograms)
-      if (auto us = c->getAttrOfType<FloatAttr>("tile.estimated_us"))
-        best = std::min(best, us.getValueAsDouble());
-    if (succeeded(inputCost) && inputCost->timeUs < best) {
+    if (succeeded(inputCost) && inputCost->timeUs < bestUs) {
       inputFirst = true;
       emitRemark(program.getLoc())
           << "every candidate of @" << program.getSymName()
           << " is estimated slower than the input ("
-          << llvm::formatv("{0:F1}", best).str() << " us against "
+          << llvm::formatv("{0:F1}", bestUs).str() << " us against "
           << llvm::formatv("{0:F1}", inputCost->timeUs).str()
           << " us): the input is kept as the first candidate";
+      auto entryOf = [&](size_t index) {
+        return candJson[index].getAsObject();
+      };
       if (keptPrograms.size() >= opts.topK) {
-        keptPrograms.back().erase();
-        keptPrograms.pop_back();
+        auto [last, index] = keptPrograms.pop_back_val();
+        last.erase();
+        // Its name now belongs to another program.
+        (*entryOf(index))["name"] = nullptr;
+        (*entryOf(index))["dropped_for_input"] = true;
       }
-      OpBuilder b(keptPrograms.empty() ? program.getOperation()
-                                       : keptPrograms.front().getOperation());
+      OpBuilder b(keptPrograms.empty()
+                      ? program.getOperation()
+                      : keptPrograms.front().first.getOperation());
       auto input = cast<ProgramOp>(b.clone(*program.getOperation()));
       // Names by rank: the input is c0, the candidates follow.
       std::string base = program.getSymName().str() + "_c";
       input.setSymName(base + "0");
-      for (auto [i, c] : llvm::enumerate(keptPrograms))
-        c.setSymName(base + std::to_string(i + 1));
+      for (auto [i, c] : llvm::enumerate(keptPrograms)) {
+        std::string name = base + std::to_string(i + 1);
+        c.first.setSymName(name);
+        (*entryOf(c.second))["name"] = name;
+      }
       input->setAttr("tile.input", UnitAttr::get(ctx));
       input->setAttr("tile.estimated_us",
                      FloatAttr::get(Float64Type::get(ctx), inputCost->timeUs));
+      inputJson = llvm::json::Object{{"name", base + "0"},
+                                     {"estimated_us", inputCost->timeUs}};
     }
   }
   {
@@ -263,6 +277,7 @@ LogicalResult tileir::extractProgram(ProgramOp program,
       {"seconds", seconds},
       {"candidates", std::move(candJson)},
       {"input_first", inputFirst},
+      {"input", std::move(inputJson)},
       {"dropped", (int64_t)dropped}};
   reports.push_back(std::move(report));
   if (kept == 0)
