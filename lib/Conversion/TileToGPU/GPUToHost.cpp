@@ -307,6 +307,14 @@ static LogicalResult emulateKernel(gpu::GPUFuncOp kernel, StringRef name,
   for (Operation &op : source.front().without_terminator())
     body.clone(op, mapping);
   func::ReturnOp::create(body, loc);
+  // Views of a workgroup buffer (a merged kernel's members') view its stack
+  // allocation.
+  func.walk([](memref::ViewOp view) {
+    MemRefType type = view.getType();
+    if (type.getMemorySpace())
+      view.getResult().setType(
+          MemRefType::get(type.getShape(), type.getElementType()));
+  });
 
   int64_t threads = kernel.getKnownBlockSizeAttr()[0];
   SmallVector<Operation *> ops;

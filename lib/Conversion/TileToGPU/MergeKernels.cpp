@@ -5,8 +5,10 @@
 // it fits (same block size, workgroup memory within the limit), and each
 // group of several becomes one kernel whose grid is its members' grids one
 // after another: block b runs the member whose range holds b, with its
-// block index taken relative to that range. With `zero-buffers`, groups
-// also get members that clear the buffers a call expects to start as zeros.
+// block index taken relative to that range. The members' workgroup buffers
+// are views of one buffer as large as the largest member's. With
+// `zero-buffers`, groups also get members that clear the buffers a call expects
+// to start as zeros.
 //
 //===----------------------------------------------------------------------===//
 
@@ -27,6 +29,15 @@ using namespace mlir;
 using namespace mlir::tileir;
 
 namespace {
+
+/// Bytes a workgroup buffer of `type` takes in a merged kernel's shared one
+/// (each starts 16-byte aligned).
+static int64_t alignedBytes(MemRefType type) {
+  return llvm::alignTo(
+      type.getNumElements() *
+          llvm::divideCeil(type.getElementType().getIntOrFloatBitWidth(), 8),
+      16);
+}
 
 /// A launch and what its kernel does with the host's buffers.
 struct Launch {
@@ -110,8 +121,7 @@ static bool mergeable(Launch &launch) {
     auto type = cast<MemRefType>(buffer.getType());
     if (!type.hasStaticShape() || !type.getElementType().isIntOrFloat())
       return false;
-    launch.sharedBytes += type.getNumElements() *
-                          type.getElementType().getIntOrFloatBitWidth() / 8;
+    launch.sharedBytes += alignedBytes(type);
   }
   WalkResult walk = kernel.walk([](Operation *nested) {
     if (auto id = dyn_cast<gpu::BlockIdOp>(nested))
@@ -237,7 +247,8 @@ static void mergeGroup(MutableArrayRef<Launch> launches, const Group &group,
   Launch &first = launches[group.members.front()];
   Location loc = first.op.getLoc();
 
-  // Arguments: each host value once; workgroup buffers: every member's.
+  // Arguments: each host value once; workgroup memory: one byte buffer
+  // that each member's buffers are views of.
   SmallVector<Value> operands;
   llvm::DenseMap<Value, unsigned> argOf;
   SmallVector<Type> workgroup;
@@ -246,11 +257,13 @@ static void mergeGroup(MutableArrayRef<Launch> launches, const Group &group,
     for (Value v : launches[m].op.getKernelOperands())
       if (argOf.try_emplace(v, operands.size()).second)
         operands.push_back(v);
-    for (BlockArgument buffer : launches[m].kernel.getWorkgroupAttributions())
-      workgroup.push_back(buffer.getType());
     if (!launches[m].zero)
       names.push_back(launches[m].kernel.getName());
   }
+  if (group.sharedBytes > 0)
+    workgroup.push_back(MemRefType::get(
+        {group.sharedBytes}, IntegerType::get(ctx, 8), AffineMap(),
+        gpu::AddressSpaceAttr::get(ctx, gpu::AddressSpace::Workgroup)));
   std::string name = mergedName(names);
   if (names.size() < group.members.size())
     name += "_zero";
@@ -264,7 +277,6 @@ static void mergeGroup(MutableArrayRef<Launch> launches, const Group &group,
   b.setInsertionPointToStart(&entry);
   Value block = gpu::BlockIdOp::create(b, loc, gpu::Dimension::x);
   int64_t offset = 0;
-  unsigned nextBuffer = 0;
   for (unsigned m : group.members) {
     Launch &launch = launches[m];
     // local = block - offset; blocks below the range wrap to large values.
@@ -278,9 +290,17 @@ static void mergeGroup(MutableArrayRef<Launch> launches, const Group &group,
     for (auto [arg, v] :
          llvm::zip(launch.kernel.getArguments(), launch.op.getKernelOperands()))
       mapping.map(arg, entry.getArgument(argOf.lookup(v)));
-    for (BlockArgument buffer : launch.kernel.getWorkgroupAttributions())
-      mapping.map(buffer, func.getWorkgroupAttributions()[nextBuffer++]);
     OpBuilder then = ifOp.getThenBodyBuilder();
+    int64_t byte = 0;
+    for (BlockArgument buffer : launch.kernel.getWorkgroupAttributions()) {
+      auto type = cast<MemRefType>(buffer.getType());
+      Value shift = arith::ConstantIndexOp::create(then, loc, byte);
+      mapping.map(buffer,
+                  memref::ViewOp::create(then, loc, type,
+                                         func.getWorkgroupAttributions()[0],
+                                         shift, ValueRange()));
+      byte += alignedBytes(type);
+    }
     for (Operation &op : launch.kernel.getBody().front().without_terminator())
       then.clone(op, mapping);
     SmallVector<Operation *> gridOps;
@@ -360,8 +380,10 @@ private:
         // The lowering found that its first writer writes it whole.
         how = "overwritten";
       } else if (*first > 0) {
+        // Cleared by the group just before its first use, which is less
+        // often the long first one (the projections of an attention).
         how = "start";
-        target = 0;
+        target = *first - 1;
       } else if (role != "output" && *last + 1 < groups.size()) {
         how = "restored";
         target = *last + 1;
@@ -385,7 +407,9 @@ private:
           continue;
         }
         zero.writes.insert(cls);
-        group.members.push_back(launches.size());
+        // First in the grid: its blocks are scheduled first and do not
+        // trail the group's other members.
+        group.members.insert(group.members.begin(), launches.size());
         group.blocks += zero.blocks;
         launches.push_back(zero);
         ++numZeroed;
@@ -480,7 +504,8 @@ private:
         }
       auto fits = [&](const Group &g) {
         return launch.mergeable && g.mergeable && g.threads == launch.threads &&
-               g.sharedBytes + launch.sharedBytes <= sharedMemoryBytes &&
+               std::max(g.sharedBytes, launch.sharedBytes) <=
+                   sharedMemoryBytes &&
                g.blocks + launch.blocks <= std::numeric_limits<int32_t>::max();
       };
       Group *target = nullptr;
@@ -495,7 +520,7 @@ private:
       }
       target->members.push_back(i);
       target->blocks += launch.blocks;
-      target->sharedBytes += launch.sharedBytes;
+      target->sharedBytes = std::max(target->sharedBytes, launch.sharedBytes);
     }
     if (zeroBuffers)
       addZeroMembers(host, launches, groups, classes);

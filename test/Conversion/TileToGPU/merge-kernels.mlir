@@ -1,18 +1,22 @@
 // RUN: tile-opt %s --split-input-file --tile-merge-kernels | FileCheck %s
 // RUN: tile-opt %s --split-input-file --tile-merge-kernels="shared-memory=100" | FileCheck %s --check-prefix=SMALL
+// RUN: tile-opt %s --split-input-file --tile-merge-kernels="shared-memory=48" | FileCheck %s --check-prefix=TINY
 // RUN: tile-opt %s --split-input-file --tile-merge-kernels="zero-buffers=true" | FileCheck %s --check-prefix=ZERO
 
 // Three kernels that read X and each write their own output: one launch of
 // 4 + 2 + 4 blocks; block b runs the kernel whose range holds b, with its
-// block index and grid size relative to that range; X is passed once.
+// block index and grid size relative to that range; X is passed once. The
+// workgroup buffers of a and c are views of one buffer of 64 bytes, each
+// from its start (a block runs one member).
 // CHECK-LABEL: func.func @independent
 // CHECK: gpu.launch_func @k::@p_a_b_c blocks in (%[[TEN:.*]], %{{.*}}, %{{.*}}) threads in (%[[T:.*]], %{{.*}}, %{{.*}}) args(%arg0 : memref<64xf32>, %arg1 : memref<64xf32>, %arg2 : memref<64xf32>, %arg3 : memref<64xf32>)
 // CHECK-NOT: gpu.launch_func
-// CHECK: gpu.func @p_a_b_c(%[[X:.*]]: memref<64xf32>, %[[A:.*]]: memref<64xf32>, %[[B:.*]]: memref<64xf32>, %[[C:.*]]: memref<64xf32>) workgroup(%[[WA:.*]] : memref<16xf32, #gpu.address_space<workgroup>>, %[[WC:.*]] : memref<16xf32, #gpu.address_space<workgroup>>) kernel attributes {known_block_size = array<i32: 16, 1, 1>}
+// CHECK: gpu.func @p_a_b_c(%[[X:.*]]: memref<64xf32>, %[[A:.*]]: memref<64xf32>, %[[B:.*]]: memref<64xf32>, %[[C:.*]]: memref<64xf32>) workgroup(%[[W:.*]] : memref<64xi8, #gpu.address_space<workgroup>>) kernel attributes {known_block_size = array<i32: 16, 1, 1>}
 // CHECK: %[[BID:.*]] = gpu.block_id x
 // CHECK: %[[L0:.*]] = arith.subi %[[BID]], %c0
 // CHECK: %[[IN0:.*]] = arith.cmpi ult, %[[L0]], %c4
 // CHECK: scf.if %[[IN0]] {
+// CHECK:   %[[WA:.*]] = memref.view %[[W]][%[[Z0:.*]]][] : memref<64xi8, #gpu.address_space<workgroup>> to memref<16xf32, #gpu.address_space<workgroup>>
 // CHECK:   memref.load %[[X]]
 // CHECK:   memref.store %{{.*}}, %[[WA]]
 // CHECK:   memref.store %{{.*}}, %[[A]][%{{.*}}]
@@ -26,14 +30,21 @@
 // CHECK: %[[L2:.*]] = arith.subi %[[BID]], %c6
 // CHECK: %[[IN2:.*]] = arith.cmpi ult, %[[L2]], %c4
 // CHECK: scf.if %[[IN2]] {
+// CHECK:   %[[WC:.*]] = memref.view %[[W]][%[[Z2:.*]]][] : memref<64xi8, #gpu.address_space<workgroup>> to memref<16xf32, #gpu.address_space<workgroup>>
 // CHECK:   memref.store %{{.*}}, %[[WC]]
 // CHECK:   memref.store %{{.*}}, %[[C]]
 // CHECK: }
 // CHECK-NOT: gpu.func @p_a(
-// Merged only while the workgroup buffers fit: a and c have 64 bytes each.
+// Merged while each member's workgroup buffers fit: a and c have 64 bytes
+// each, 128 together, and share 64 (SMALL); with 48 bytes, neither a nor c
+// is merged (TINY).
 // SMALL-LABEL: func.func @independent
-// SMALL: gpu.launch_func @k::@p_a_b blocks
-// SMALL: gpu.launch_func @k::@p_c blocks
+// SMALL: gpu.launch_func @k::@p_a_b_c blocks
+// SMALL: gpu.func @p_a_b_c({{.*}}) workgroup(%{{.*}} : memref<64xi8, #gpu.address_space<workgroup>>)
+// TINY-LABEL: func.func @independent
+// TINY: gpu.launch_func @k::@p_a blocks
+// TINY: gpu.launch_func @k::@p_b blocks
+// TINY: gpu.launch_func @k::@p_c blocks
 module attributes {gpu.container_module} {
 func.func @independent(%x: memref<64xf32>, %a: memref<64xf32>,
                        %b: memref<64xf32>, %c: memref<64xf32>) {
@@ -279,19 +290,21 @@ gpu.module @k {
 
 // zero-buffers on a chain s += x; t = s; o = t (three groups): s is touched
 // by the first two groups, so the third clears it after its last use
-// ("restored"); t and the output o are first touched later, so the first
-// group clears them before ("start"); u is touched by no launch. Each
-// clearing member has its group's block size (16 threads, 8 elements each:
-// one block for 64 elements). Without zero-buffers nothing changes.
+// ("restored"); t and the output o are first touched later, so the group
+// just before their first use clears them ("start": t in the first group,
+// o in the second); u is touched by no launch. Each clearing member has its
+// group's block size (16 threads, 8 elements each: one block for 64
+// elements) and comes first in its group's grid. Without zero-buffers
+// nothing changes.
 // ZERO-LABEL: func.func @zero_chain(
 // ZERO-SAME: %{{[a-z0-9]+}}: memref<64xf32> {tile.role = "input"}
 // ZERO-SAME: %{{[a-z0-9]+}}: memref<64xf32> {tile.name = "s", tile.role = "intermediate", tile.zero = "restored"}
 // ZERO-SAME: %{{[a-z0-9]+}}: memref<64xf32> {tile.name = "t", tile.role = "intermediate", tile.zero = "start"}
 // ZERO-SAME: %{{[a-z0-9]+}}: memref<64xf32> {tile.name = "o", tile.role = "output", tile.zero = "start"}
 // ZERO-SAME: %{{[a-z0-9]+}}: memref<64xf32> {tile.name = "u", tile.role = "intermediate", tile.zero = "unused"}
-// ZERO: gpu.launch_func @k::@z_acc_zero blocks in (%[[SIX:.*]], %{{.*}}, %{{.*}}) threads in (%[[T16:.*]], %{{.*}}, %{{.*}}) args(%arg0 : memref<64xf32>, %arg1 : memref<64xf32>, %arg2 : memref<64xf32>, %arg3 : memref<64xf32>)
-// ZERO: gpu.launch_func @k::@z_cast blocks
-// ZERO: gpu.launch_func @k::@z_copy_zero blocks in (%{{.*}}, %{{.*}}, %{{.*}}) threads in (%{{.*}}, %{{.*}}, %{{.*}}) args(%arg2 : memref<64xf32>, %arg3 : memref<64xf32>, %arg1 : memref<64xf32>)
+// ZERO: gpu.launch_func @k::@z_acc_zero blocks in (%[[FIVE:.*]], %{{.*}}, %{{.*}}) threads in (%[[T16:.*]], %{{.*}}, %{{.*}}) args(%arg2 : memref<64xf32>, %arg0 : memref<64xf32>, %arg1 : memref<64xf32>)
+// ZERO: gpu.launch_func @k::@z_cast_zero blocks in (%{{.*}}, %{{.*}}, %{{.*}}) threads in (%{{.*}}, %{{.*}}, %{{.*}}) args(%arg3 : memref<64xf32>, %arg1 : memref<64xf32>, %arg2 : memref<64xf32>)
+// ZERO: gpu.launch_func @k::@z_copy_zero blocks in (%{{.*}}, %{{.*}}, %{{.*}}) threads in (%{{.*}}, %{{.*}}, %{{.*}}) args(%arg1 : memref<64xf32>, %arg2 : memref<64xf32>, %arg3 : memref<64xf32>)
 // CHECK-LABEL: func.func @zero_chain(
 // CHECK-NOT: tile.zero
 // CHECK: gpu.launch_func @k::@z_acc blocks
@@ -320,21 +333,22 @@ func.func @zero_chain(%x: memref<64xf32> {tile.role = "input"},
 // ZERO: gpu.launch_func @k::@z_acc_z_acc blocks in (%{{.*}}, %{{.*}}, %{{.*}}) threads in (%{{.*}}, %{{.*}}, %{{.*}}) args(%arg0 : memref<64xf32>, %arg1 : memref<64xf32>, %arg2 : memref<64xf32>)
 // ZERO-NEXT: gpu.launch_func @k::@z_copy blocks in (%{{.*}}, %{{.*}}, %{{.*}}) threads in (%{{.*}}, %{{.*}}, %{{.*}}) args(%arg1 : memref<64xf32>, %arg3 : memref<64xf32>)
 // ZERO-NEXT: return
-// The clearing member of @zero_chain's first group: after the accumulation
-// (blocks 0-3), block 4 clears t, block 5 clears o.
-// ZERO: gpu.func @z_acc_zero(%[[X:.*]]: memref<64xf32>, %[[S:.*]]: memref<64xf32>, %[[T:.*]]: memref<64xf32>, %[[O:.*]]: memref<64xf32>)
-// ZERO: scf.if
-// ZERO: memref.load %[[S]]
-// ZERO: %[[L1:.*]] = arith.subi %{{.*}}, %c4{{(_[0-9]+)?}}
-// ZERO: %[[IN1:.*]] = arith.cmpi ult, %[[L1]], %c1
-// ZERO: scf.if %[[IN1]] {
-// ZERO:   %[[FIRST:.*]] = arith.muli %[[L1]], %c128
+// The first group of @zero_chain: block 0 clears t, blocks 1-4 run the
+// accumulation.
+// ZERO: gpu.func @z_acc_zero(%[[T:.*]]: memref<64xf32>, %[[X:.*]]: memref<64xf32>, %[[S:.*]]: memref<64xf32>)
+// ZERO: %[[L0:.*]] = arith.subi %{{.*}}, %c0
+// ZERO: %[[IN0:.*]] = arith.cmpi ult, %[[L0]], %c1
+// ZERO: scf.if %[[IN0]] {
+// ZERO:   %[[FIRST:.*]] = arith.muli %[[L0]], %c128
 // ZERO:   scf.for %[[E:.*]] = %{{.*}} to %c128{{(_[0-9]+)?}} step %c16 {
 // ZERO:     %[[FLAT:.*]] = arith.addi %[[FIRST]], %[[E]]
 // ZERO:     %[[INSIDE:.*]] = arith.cmpi ult, %[[FLAT]], %c64
 // ZERO:     scf.if %[[INSIDE]] {
 // ZERO:       memref.store %{{.*}}, %[[T]][%[[FLAT]]]
-// ZERO: memref.store %{{.*}}, %[[O]]
+// ZERO: %[[L1:.*]] = arith.subi %{{.*}}, %c1{{(_[0-9]+)?}}
+// ZERO: %[[IN1:.*]] = arith.cmpi ult, %[[L1]], %c4
+// ZERO: scf.if %[[IN1]] {
+// ZERO:   memref.load %[[S]]
 func.func @zero_span(%x: memref<64xf32> {tile.role = "input"},
                      %s: memref<64xf32> {tile.name = "s", tile.role = "intermediate"},
                      %o: memref<64xf32> {tile.name = "o", tile.role = "output"},

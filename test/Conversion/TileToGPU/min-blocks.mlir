@@ -2,6 +2,8 @@
 // RUN: tile-opt %s --split-input-file --tile-lower-to-gpu="max-tile-size=32 min-blocks=8 tile-sizes=tile_i=32" --canonicalize | FileCheck %s --check-prefix=KEEP
 // RUN: tile-opt %s --split-input-file --tile-lower-to-gpu="max-tile-size=32 min-blocks=0" --canonicalize | FileCheck %s --check-prefix=KEEP
 // RUN: tile-opt %s --split-input-file --tile-lower-to-gpu="max-tile-size=32 min-blocks=8 split-k=4" --canonicalize | FileCheck %s --check-prefix=SPLIT
+// RUN: tile-opt %s --split-input-file --tile-lower-to-gpu="max-tile-size=32 min-blocks=3 split-k=4 reduce-lanes=1" --canonicalize | FileCheck %s --check-prefix=EVEN
+// RUN: tile-opt %s --split-input-file --tile-lower-to-gpu="max-tile-size=32 min-blocks=3 split-k=3 reduce-lanes=1" --canonicalize | FileCheck %s --check-prefix=UNEVEN
 
 // Sizes bound by max-tile-size shrink until a kernel with a loop below its
 // grid has min-blocks blocks (64 / 32 = 2 blocks, then 64 / 8 = 8);
@@ -87,4 +89,39 @@ tile.program @kept(%A: !tile.tensor<64x16xf32, input>,
   %l2 = tile.loop %i = 0 to 64 step %ti body %lj2
   %seq = tile.seq %l, %l2
   tile.yield %seq
+}
+
+// -----
+
+// Split-k chunks of equal length: 128 iterations on one block, 3 wanted
+// (min-blocks), at most 4 (split-k). 3 chunks would be 43 + 43 + 42 (and
+// 42 + 42 + 42 + 2 before); 4 divides 128, so the chunks are 4 x 32
+// iterations of 8 elements (EVEN). With split-k 3, no count in [3, 3]
+// divides 128: 3 chunks of 43 iterations, the last one shorter (UNEVEN).
+// EVEN-LABEL: func.func @chunks
+// EVEN: blocks in (%c4,
+// EVEN: gpu.func @chunks_k0
+// EVEN: %[[CHUNK:.*]] = arith.remui %block_id_x, %c4
+// EVEN: arith.muli %[[CHUNK]], %c256
+// UNEVEN-LABEL: func.func @chunks
+// UNEVEN: blocks in (%c3,
+// UNEVEN: gpu.func @chunks_k0
+// UNEVEN: %[[CHUNK:.*]] = arith.remui %block_id_x, %c3
+// UNEVEN: arith.muli %[[CHUNK]], %c344
+tile.program @chunks(%A: !tile.tensor<16x1024xf32, input>,
+                     %B: !tile.tensor<16xf32, output>) attributes {tile.tile_sizes = {tile_m = 16, tile_k = 8}} {
+  %i = tile.var "i"
+  %j = tile.var "j"
+  %ti = tile.size "tile_m"
+  %tj = tile.size "tile_k"
+  %t = tile.tile %i
+  %u = tile.tile %j
+  %a = tile.load %A[%t, %u] : !tile.tensor<16x1024xf32, input> -> !tile.tile<[tile_m, tile_k], f32>
+  %r = tile.rsum %a, 1 : !tile.tile<[tile_m, tile_k], f32> -> !tile.tile<[tile_m], f32>
+  %b = tile.load %B[%t] : !tile.tensor<16xf32, output> -> !tile.tile<[tile_m], f32>
+  %n = tile.add %b, %r : !tile.tile<[tile_m], f32>
+  %s = tile.store %n, %B[%t] : !tile.tile<[tile_m], f32>, !tile.tensor<16xf32, output>
+  %lj = tile.loop %j = 0 to 1024 step %tj body %s
+  %l = tile.loop %i = 0 to 16 step %ti body %lj
+  tile.yield %l
 }
