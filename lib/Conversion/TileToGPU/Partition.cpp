@@ -790,25 +790,16 @@ private:
 static constexpr int64_t kWideSum = 16;
 
 /// Iterations per chunk for `trips` iterations cut into at least `fewest`
-/// and at most `most` chunks: the count in that range whose chunks waste
-/// the fewest iterations (chunks * chunk length - trips; the smallest count
-/// on ties), so that a count dividing the iterations gives equal chunks.
+/// chunks where `most` allows: as few chunks as that takes (chunks of
+/// trips / fewest iterations, rounded down, would make), at most `most`, of
+/// equal length but for the last (64 in 3 or more: 4 x 16, not
+/// 21 + 21 + 21 + 1).
 static int64_t getChunkTrips(int64_t trips, int64_t fewest, int64_t most) {
   fewest = std::clamp<int64_t>(fewest, 1, trips);
   most = std::clamp<int64_t>(most, fewest, trips);
-  auto waste = [&](int64_t length) {
-    return (trips + length - 1) / length * length - trips;
-  };
-  int64_t best = (trips + fewest - 1) / fewest;
-  int64_t bestWaste = waste(best);
-  for (int64_t chunks = fewest + 1; chunks <= most && bestWaste > 0; ++chunks) {
-    int64_t length = (trips + chunks - 1) / chunks;
-    if (int64_t w = waste(length); w < bestWaste) {
-      best = length;
-      bestWaste = w;
-    }
-  }
-  return best;
+  int64_t length = std::max<int64_t>(1, trips / fewest);
+  int64_t chunks = std::min<int64_t>(most, llvm::divideCeil(trips, length));
+  return llvm::divideCeil(trips, chunks);
 }
 
 /// Loop statement `id` as a grid loop.
@@ -915,10 +906,8 @@ static Kernel buildKernel(const Plan &plan,
       if (g.kind == Kind::Reduce && g.reduceFn == ReduceFn::Sum &&
           g.sizes[1] >= kWideSum)
         most = trips;
-      // `wanted` chunks where `split-k` allows, of equal length where a
-      // count up to `split-k` divides the iterations: the blocks of the
-      // longest chunk set the kernel's time, and 21 + 21 + 21 + 1 of 64
-      // iterations take a third longer than 4 x 16.
+      // At least `wanted` chunks where `split-k` allows, of equal length:
+      // the blocks of the longest chunk set the kernel's time.
       kernel.chunkTrips = getChunkTrips(trips, std::min(most, wanted), most);
       kernel.splitAddend = *addend;
       elementSplit = true;

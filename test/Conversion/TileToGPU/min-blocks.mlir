@@ -94,10 +94,10 @@ tile.program @kept(%A: !tile.tensor<64x16xf32, input>,
 // -----
 
 // Split-k chunks of equal length: 128 iterations on one block, 3 wanted
-// (min-blocks), at most 4 (split-k). 3 chunks would be 43 + 43 + 42 (and
-// 42 + 42 + 42 + 2 before); 4 divides 128, so the chunks are 4 x 32
-// iterations of 8 elements (EVEN). With split-k 3, no count in [3, 3]
-// divides 128: 3 chunks of 43 iterations, the last one shorter (UNEVEN).
+// (min-blocks), at most 4 (split-k). Chunks of 128 / 3 = 42 iterations
+// would be 4 (42 + 42 + 42 + 2); 4 chunks of equal length are 4 x 32
+// iterations of 8 elements (EVEN). With split-k 3, 3 chunks of 43
+// iterations, the last one shorter (UNEVEN).
 // EVEN-LABEL: func.func @chunks
 // EVEN: blocks in (%c4,
 // EVEN: gpu.func @chunks_k0
