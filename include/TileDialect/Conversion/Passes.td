@@ -320,12 +320,10 @@ def TileMergeKernels : Pass<"tile-merge-kernels", "::mlir::ModuleOp"> {
     expects to start as zeros (arguments of role `intermediate`, `output` or
     `scratch`: split accumulations add into them), so that the caller need
     not clear them before every call. Each such buffer is cleared by a
-    member added to an existing group, with that group's block size, first
-    in its grid (its blocks are scheduled first and do not trail the
-    group's work): to the group just before the first one that touches it
-    when that is not the first group (marked `tile.zero = "start"` on the
-    host argument: the call clears it before its first use, and the first
-    group, an attention's long projections, stays free of it), else, for a buffer that is not an output, to the group
+    member added to an existing group, with that group's block size: to the
+    first group when no launch of the first group touches it (marked
+    `tile.zero = "start"` on the host argument: the call clears it before
+    its first use), else, for a buffer that is not an output, to the group
     after the last one that touches it (`"restored"`: the call leaves it
     zero for the next one; the caller clears it once before the first
     call). A buffer no launch touches is marked `"unused"`; one touched by

@@ -380,10 +380,8 @@ private:
         // The lowering found that its first writer writes it whole.
         how = "overwritten";
       } else if (*first > 0) {
-        // Cleared by the group just before its first use, which is less
-        // often the long first one (the projections of an attention).
         how = "start";
-        target = *first - 1;
+        target = 0;
       } else if (role != "output" && *last + 1 < groups.size()) {
         how = "restored";
         target = *last + 1;
@@ -407,9 +405,7 @@ private:
           continue;
         }
         zero.writes.insert(cls);
-        // First in the grid: its blocks are scheduled first and do not
-        // trail the group's other members.
-        group.members.insert(group.members.begin(), launches.size());
+        group.members.push_back(launches.size());
         group.blocks += zero.blocks;
         launches.push_back(zero);
         ++numZeroed;

@@ -290,21 +290,19 @@ gpu.module @k {
 
 // zero-buffers on a chain s += x; t = s; o = t (three groups): s is touched
 // by the first two groups, so the third clears it after its last use
-// ("restored"); t and the output o are first touched later, so the group
-// just before their first use clears them ("start": t in the first group,
-// o in the second); u is touched by no launch. Each clearing member has its
-// group's block size (16 threads, 8 elements each: one block for 64
-// elements) and comes first in its group's grid. Without zero-buffers
-// nothing changes.
+// ("restored"); t and the output o are first touched later, so the first
+// group clears them before ("start"); u is touched by no launch. Each
+// clearing member has its group's block size (16 threads, 8 elements each:
+// one block for 64 elements). Without zero-buffers nothing changes.
 // ZERO-LABEL: func.func @zero_chain(
 // ZERO-SAME: %{{[a-z0-9]+}}: memref<64xf32> {tile.role = "input"}
 // ZERO-SAME: %{{[a-z0-9]+}}: memref<64xf32> {tile.name = "s", tile.role = "intermediate", tile.zero = "restored"}
 // ZERO-SAME: %{{[a-z0-9]+}}: memref<64xf32> {tile.name = "t", tile.role = "intermediate", tile.zero = "start"}
 // ZERO-SAME: %{{[a-z0-9]+}}: memref<64xf32> {tile.name = "o", tile.role = "output", tile.zero = "start"}
 // ZERO-SAME: %{{[a-z0-9]+}}: memref<64xf32> {tile.name = "u", tile.role = "intermediate", tile.zero = "unused"}
-// ZERO: gpu.launch_func @k::@z_acc_zero blocks in (%[[FIVE:.*]], %{{.*}}, %{{.*}}) threads in (%[[T16:.*]], %{{.*}}, %{{.*}}) args(%arg2 : memref<64xf32>, %arg0 : memref<64xf32>, %arg1 : memref<64xf32>)
-// ZERO: gpu.launch_func @k::@z_cast_zero blocks in (%{{.*}}, %{{.*}}, %{{.*}}) threads in (%{{.*}}, %{{.*}}, %{{.*}}) args(%arg3 : memref<64xf32>, %arg1 : memref<64xf32>, %arg2 : memref<64xf32>)
-// ZERO: gpu.launch_func @k::@z_copy_zero blocks in (%{{.*}}, %{{.*}}, %{{.*}}) threads in (%{{.*}}, %{{.*}}, %{{.*}}) args(%arg1 : memref<64xf32>, %arg2 : memref<64xf32>, %arg3 : memref<64xf32>)
+// ZERO: gpu.launch_func @k::@z_acc_zero blocks in (%[[SIX:.*]], %{{.*}}, %{{.*}}) threads in (%[[T16:.*]], %{{.*}}, %{{.*}}) args(%arg0 : memref<64xf32>, %arg1 : memref<64xf32>, %arg2 : memref<64xf32>, %arg3 : memref<64xf32>)
+// ZERO: gpu.launch_func @k::@z_cast blocks
+// ZERO: gpu.launch_func @k::@z_copy_zero blocks in (%{{.*}}, %{{.*}}, %{{.*}}) threads in (%{{.*}}, %{{.*}}, %{{.*}}) args(%arg2 : memref<64xf32>, %arg3 : memref<64xf32>, %arg1 : memref<64xf32>)
 // CHECK-LABEL: func.func @zero_chain(
 // CHECK-NOT: tile.zero
 // CHECK: gpu.launch_func @k::@z_acc blocks
@@ -333,22 +331,21 @@ func.func @zero_chain(%x: memref<64xf32> {tile.role = "input"},
 // ZERO: gpu.launch_func @k::@z_acc_z_acc blocks in (%{{.*}}, %{{.*}}, %{{.*}}) threads in (%{{.*}}, %{{.*}}, %{{.*}}) args(%arg0 : memref<64xf32>, %arg1 : memref<64xf32>, %arg2 : memref<64xf32>)
 // ZERO-NEXT: gpu.launch_func @k::@z_copy blocks in (%{{.*}}, %{{.*}}, %{{.*}}) threads in (%{{.*}}, %{{.*}}, %{{.*}}) args(%arg1 : memref<64xf32>, %arg3 : memref<64xf32>)
 // ZERO-NEXT: return
-// The first group of @zero_chain: block 0 clears t, blocks 1-4 run the
-// accumulation.
-// ZERO: gpu.func @z_acc_zero(%[[T:.*]]: memref<64xf32>, %[[X:.*]]: memref<64xf32>, %[[S:.*]]: memref<64xf32>)
-// ZERO: %[[L0:.*]] = arith.subi %{{.*}}, %c0
-// ZERO: %[[IN0:.*]] = arith.cmpi ult, %[[L0]], %c1
-// ZERO: scf.if %[[IN0]] {
-// ZERO:   %[[FIRST:.*]] = arith.muli %[[L0]], %c128
+// The clearing member of @zero_chain's first group: after the accumulation
+// (blocks 0-3), block 4 clears t, block 5 clears o.
+// ZERO: gpu.func @z_acc_zero(%[[X:.*]]: memref<64xf32>, %[[S:.*]]: memref<64xf32>, %[[T:.*]]: memref<64xf32>, %[[O:.*]]: memref<64xf32>)
+// ZERO: scf.if
+// ZERO: memref.load %[[S]]
+// ZERO: %[[L1:.*]] = arith.subi %{{.*}}, %c4{{(_[0-9]+)?}}
+// ZERO: %[[IN1:.*]] = arith.cmpi ult, %[[L1]], %c1
+// ZERO: scf.if %[[IN1]] {
+// ZERO:   %[[FIRST:.*]] = arith.muli %[[L1]], %c128
 // ZERO:   scf.for %[[E:.*]] = %{{.*}} to %c128{{(_[0-9]+)?}} step %c16 {
 // ZERO:     %[[FLAT:.*]] = arith.addi %[[FIRST]], %[[E]]
 // ZERO:     %[[INSIDE:.*]] = arith.cmpi ult, %[[FLAT]], %c64
 // ZERO:     scf.if %[[INSIDE]] {
 // ZERO:       memref.store %{{.*}}, %[[T]][%[[FLAT]]]
-// ZERO: %[[L1:.*]] = arith.subi %{{.*}}, %c1{{(_[0-9]+)?}}
-// ZERO: %[[IN1:.*]] = arith.cmpi ult, %[[L1]], %c4
-// ZERO: scf.if %[[IN1]] {
-// ZERO:   memref.load %[[S]]
+// ZERO: memref.store %{{.*}}, %[[O]]
 func.func @zero_span(%x: memref<64xf32> {tile.role = "input"},
                      %s: memref<64xf32> {tile.name = "s", tile.role = "intermediate"},
                      %o: memref<64xf32> {tile.name = "o", tile.role = "output"},
