@@ -1,14 +1,13 @@
 // Read-only probes of W[K, N] (f16) in tile patterns: which access patterns
 // reach the copy bandwidth. Each block reads a strip of BN columns over its
 // K chunk (K / S rows), ROWS rows per step, 16-byte loads, U steps in flight.
-#include <cuda_fp16.h>
-#include <cstdio>
-#include <cstdlib>
-#include <vector>
+#include "graphtime.h"
 #include <algorithm>
 #include <cstdint>
-#define CK(x) do { cudaError_t e = (x); if (e != cudaSuccess) { \
-  printf("CUDA %s at %d: %s\n", #x, __LINE__, cudaGetErrorString(e)); exit(1);} } while (0)
+#include <cstdio>
+#include <cstdlib>
+#include <cuda_fp16.h>
+#include <vector>
 
 template <int BN, int ROWS, int U, bool SPLIT_FAST>
 __global__ void __launch_bounds__(256) strip(const uint4 *__restrict__ W, int K, int N, int S, float *out) {
@@ -45,25 +44,10 @@ int main() {
   uint4 *W[2]; float *out;
   for (auto &w : W) { CK(cudaMalloc(&w, wn * 2)); CK(cudaMemset(w, 1, wn * 2)); }
   CK(cudaMalloc(&out, 4));
-  cudaStream_t st; CK(cudaStreamCreate(&st));
-  cudaEvent_t e0, e1; CK(cudaEventCreate(&e0)); CK(cudaEventCreate(&e1));
+  cudaStream_t st;
+  CK(cudaStreamCreate(&st));
   auto timeIt = [&](auto body) {
-    const int REPS = 10, SAMPLES = 30;
-    cudaGraph_t graph; cudaGraphExec_t exec;
-    CK(cudaStreamBeginCapture(st, cudaStreamCaptureModeGlobal));
-    for (int r = 0; r < REPS; ++r) body(W[r % 2]);
-    CK(cudaStreamEndCapture(st, &graph));
-    CK(cudaGraphInstantiate(&exec, graph, 0));
-    for (int w = 0; w < 3; ++w) CK(cudaGraphLaunch(exec, st));
-    std::vector<float> ts;
-    for (int s = 0; s < SAMPLES; ++s) {
-      CK(cudaEventRecord(e0, st)); CK(cudaGraphLaunch(exec, st)); CK(cudaEventRecord(e1, st));
-      CK(cudaEventSynchronize(e1));
-      float ms; CK(cudaEventElapsedTime(&ms, e0, e1)); ts.push_back(ms * 1000 / REPS);
-    }
-    CK(cudaGetLastError());
-    std::sort(ts.begin(), ts.end());
-    return ts[ts.size() / 2];
+    return graphMedianUs(st, 30, [&](int r) { body(W[r % 2]); });
   };
 #define P(BN, ROWS, U, SF, S) { \
     float us = timeIt([&](uint4 *w) { strip<BN, ROWS, U, SF><<<N / BN * S, 256, 0, st>>>(w, K, N, S, out); }); \

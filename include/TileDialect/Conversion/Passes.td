@@ -312,8 +312,8 @@ def TileMergeKernels : Pass<"tile-merge-kernels", "::mlir::ModuleOp"> {
     runs one member, so the members' workgroup buffers share one buffer
     (each member's views of it start at its beginning, 16-byte aligned):
     the merged kernel's workgroup memory is its largest member's, and
-    merging does not lower how many blocks fit on a multiprocessor. Other launches are not moved and nothing
-    moves across them. A host function with other ops than constants,
+    merging does not lower how many blocks fit on a multiprocessor. Other
+    launches are not moved and nothing moves across them. A host function with other ops than constants,
     launches and the return is left alone.
 
     With `zero-buffers`, the launches also clear the buffers that a call

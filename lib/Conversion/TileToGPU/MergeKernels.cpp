@@ -7,8 +7,8 @@
 // after another: block b runs the member whose range holds b, with its
 // block index taken relative to that range. The members' workgroup buffers
 // are views of one buffer as large as the largest member's. With
-// `zero-buffers`, groups also get members that clear the buffers a call expects
-// to start as zeros.
+// `zero-buffers`, groups also get members that clear the buffers a call
+// expects to start as zeros.
 //
 //===----------------------------------------------------------------------===//
 
@@ -29,15 +29,6 @@ using namespace mlir;
 using namespace mlir::tileir;
 
 namespace {
-
-/// Bytes a workgroup buffer of `type` takes in a merged kernel's shared one
-/// (each starts 16-byte aligned).
-static int64_t alignedBytes(MemRefType type) {
-  return llvm::alignTo(
-      type.getNumElements() *
-          llvm::divideCeil(type.getElementType().getIntOrFloatBitWidth(), 8),
-      16);
-}
 
 /// A launch and what its kernel does with the host's buffers.
 struct Launch {
@@ -61,6 +52,15 @@ struct Group {
 };
 
 } // namespace
+
+/// Bytes a workgroup buffer of `type` takes in a merged kernel's shared one
+/// (each starts 16-byte aligned).
+static int64_t alignedBytes(MemRefType type) {
+  return llvm::alignTo(
+      type.getNumElements() *
+          llvm::divideCeil(type.getElementType().getIntOrFloatBitWidth(), 8),
+      16);
+}
 
 /// Whether the kernel argument `arg` may be read / written by the kernel.
 static void accessesOf(BlockArgument arg, bool &read, bool &write) {
