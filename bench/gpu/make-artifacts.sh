@@ -35,6 +35,9 @@
 #                 accumulations add one element per atomic even on sm_90)
 #   PIPELINE_LOADS  --pipeline-loads for every artifact (loads issued N
 #                 iterations ahead)
+#   PREFETCH_BYTES  --prefetch-bytes for every artifact, with TUNING too
+#                 (bytes of weight tiles a block prefetches into L2 before
+#                 waiting on the kernels before it)
 #   SPLIT_K       split-k values; a list ("1 4") makes one variant per
 #                 value, suffixed -s<N> (default 1)
 #   THREAD_ELEMENTS  most elements per thread in element loops; a list
@@ -146,6 +149,7 @@ for cfg in "${CONFIGS[@]}"; do
             flags=(--tuning "$TUNING")
             [ -n "$entry" ] && flags+=(--entry "$entry")
           fi
+          [ -n "${PREFETCH_BYTES:-}" ] && flags+=(--prefetch-bytes="$PREFETCH_BYTES")
           start=$(date +%s.%N)
           "$BIN/tile-run" "$tmp/$program.mlir" --reference "$src" \
             --device cuda --chip "$CHIP" --max-tile-size "$cap" "${flags[@]}" \

@@ -47,6 +47,7 @@ FailureOr<runtime::Artifact> tileir::compileArtifact(
   // The host emulation cannot run the inline PTX of vector reductions.
   pipeline.vectorAtomics = options.vectorAtomics && !options.emulate;
   pipeline.pipelineLoads = options.pipelineLoads;
+  pipeline.prefetchBytes = options.prefetchBytes;
   pipeline.mergeKernels = options.mergeKernels;
   pipeline.zeroInKernels = options.zeroInKernels;
   pipeline.chip = options.chip;
@@ -181,6 +182,7 @@ std::string tileir::tuningEntryJSON(ProgramOp program,
                            {"mma", options.mma},
                            {"vector_atomics", options.vectorAtomics},
                            {"pipeline_loads", int64_t(options.pipelineLoads)},
+                           {"prefetch_bytes", options.prefetchBytes},
                            {"merge_kernels", options.mergeKernels},
                            {"zero_in_kernels", options.zeroInKernels},
                            {"block_size", int64_t(options.blockSize)},
@@ -250,6 +252,8 @@ tileir::applyTuning(StringRef path, ProgramOp program,
         options.vectorAtomics = *v;
       if (std::optional<int64_t> v = entry->getInteger("pipeline_loads"))
         options.pipelineLoads = unsigned(*v);
+      if (std::optional<int64_t> v = entry->getInteger("prefetch_bytes"))
+        options.prefetchBytes = *v;
       if (std::optional<bool> v = entry->getBoolean("merge_kernels"))
         options.mergeKernels = *v;
       if (std::optional<bool> v = entry->getBoolean("zero_in_kernels"))

@@ -47,6 +47,10 @@ struct DeviceCompileOptions {
   bool vectorAtomics = true;
   /// Iterations kernel loops load ahead (--tile-pipeline-loads; 0: off).
   unsigned pipelineLoads = 0;
+  /// Bytes of weight tiles each block of a loop kernel prefetches into L2
+  /// before it waits for the kernels before it (--tile-lower-to-nvvm
+  /// prefetch-bytes; sm_90 and later; 0: none).
+  int64_t prefetchBytes = 0;
   /// Launch independent kernels as one grid (--tile-merge-kernels).
   bool mergeKernels = true;
   /// The launches clear the buffers that start as zeros (zero-in-kernels).

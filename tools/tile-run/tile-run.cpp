@@ -160,6 +160,12 @@ static cl::opt<unsigned> pipelineLoads(
     "pipeline-loads", cl::init(0),
     cl::desc("GPU: iterations a kernel loop's global loads run ahead of "
              "their use (--tile-pipeline-loads distance; 0: off)"));
+static cl::opt<int64_t> prefetchBytes(
+    "prefetch-bytes", cl::init(0),
+    cl::desc("GPU (NVVM, sm_90 and later): bytes of weight tiles each block "
+             "of a loop kernel prefetches into L2 before it waits for the "
+             "kernels before it (--tile-lower-to-nvvm prefetch-bytes; 0: "
+             "none); given with --tuning, it overrides the cache's"));
 static cl::opt<bool>
     mergeKernels("merge-kernels", cl::init(true),
                  cl::desc("GPU: launch independent kernels as one grid "
@@ -391,6 +397,7 @@ int runOnDevice(Runnable &runnable, Runnable *reference,
   options.mma = mma;
   options.vectorAtomics = vectorAtomics;
   options.pipelineLoads = pipelineLoads;
+  options.prefetchBytes = prefetchBytes;
   options.mergeKernels = mergeKernels;
   options.zeroInKernels = zeroInKernels;
   if (!tuningCache.empty()) {
@@ -411,6 +418,8 @@ int runOnDevice(Runnable &runnable, Runnable *reference,
     if (!line)
       return fail(llvm::toString(line.takeError()));
     llvm::outs() << *line << "\n";
+    if (prefetchBytes.getNumOccurrences())
+      options.prefetchBytes = prefetchBytes;
   }
   options.seed = seed;
   // fp16 storage and f32 arithmetic against an fp64 reference.

@@ -254,6 +254,14 @@ def TileLowerToGPU : Pass<"tile-lower-to-gpu", "::mlir::ModuleOp"> {
     Option<"elideCopies", "elide-copies", "bool", "true",
            "Drop kernels that copy a tensor into another of the same "
            "layout (reshapes) when the two can share one buffer">,
+    Option<"prefetchBytes", "prefetch-bytes", "int64_t", "0",
+           "NVVM, sm_90 and later: each block of a kernel whose body is one "
+           "loop first prefetches into L2 about this many bytes of the "
+           "first iterations' tiles of tensors no kernel writes (weights), "
+           "then waits for the kernels before it (griddepcontrol.wait), so "
+           "that under programmatic launches the reads start while those "
+           "kernels run (0: no prefetches; the wait is left to "
+           "--tile-programmatic-launch)">,
   ];
   let dependentDialects = ["::mlir::arith::ArithDialect",
                            "::mlir::func::FuncDialect",
@@ -262,6 +270,7 @@ def TileLowerToGPU : Pass<"tile-lower-to-gpu", "::mlir::ModuleOp"> {
                            "::mlir::math::MathDialect",
                            "::mlir::memref::MemRefDialect",
                            "::mlir::nvgpu::NVGPUDialect",
+                           "::mlir::NVVM::NVVMDialect",
                            "::mlir::scf::SCFDialect",
                            "::mlir::vector::VectorDialect"];
   let statistics = [
@@ -289,7 +298,8 @@ def TileMergeKernels : Pass<"tile-merge-kernels", "::mlir::ModuleOp"> {
     and launches every group of several as one kernel: its grid is the
     members' grids one after another, and block b runs the member whose
     range holds b with `gpu.block_id x` (and `gpu.grid_dim x`) taken
-    relative to that range. Each launch, in order, joins the earliest group
+    relative to that range (each member's code under an `scf.if` marked
+    `tile.member`). Each launch, in order, joins the earliest group
     that comes after the last group holding a launch it depends on and that
     it fits, or starts a new group; groups run in order. So three
     projections that read one input and write three tensors become one
@@ -352,6 +362,46 @@ def TileMergeKernels : Pass<"tile-merge-kernels", "::mlir::ModuleOp"> {
               "Number of launches merged into another's grid">,
     Statistic<"numZeroed", "zeroed-buffers",
               "Number of buffers cleared by a member added to a group">
+  ];
+}
+
+def TileProgrammaticLaunch
+    : Pass<"tile-programmatic-launch", "::mlir::ModuleOp"> {
+  let summary = "Make kernels safe to launch with programmatic stream "
+                "serialization (sm_90 and later), and let short ones launch "
+                "their successors early";
+  let description = [{
+    Launched with programmatic stream serialization (the runtime does so for
+    artifacts that say `launch programmatic`, docs/Runtime.md), a kernel may
+    start before the kernel before it in the stream has finished; it must
+    then run `griddepcontrol.wait` before it touches memory that kernel
+    writes. This pass puts a wait at the start of every kernel of the
+    module's `gpu.module`s, or, in a kernel that `--tile-merge-kernels`
+    made (members under `scf.if`s marked `tile.member`), at the start of
+    every member, unless the kernel or member already has one (the
+    lowering's prefetching kernels wait after their L2 prefetches,
+    `--tile-lower-to-gpu prefetch-bytes`).
+
+    A kernel's successor is launched when every block of the kernel has
+    exited or run `griddepcontrol.launch_dependents`. A kernel of at most
+    `early-launch-blocks` blocks (all of them resident at once, on an H100)
+    runs it at entry when the next launch of its host function prefetches
+    or itself does so: the successor's blocks then start on the free
+    multiprocessors, issue their prefetches while this kernel runs, and
+    wait. Larger kernels trigger nothing (early blocks of their successor
+    would take the multiprocessors from their own later blocks).
+  }];
+  let options = [
+    Option<"earlyLaunchBlocks", "early-launch-blocks", "int64_t", "528",
+           "Most blocks of a kernel that launches its successor early "
+           "(at entry) when a prefetching kernel follows (0: never)">,
+  ];
+  let dependentDialects = ["::mlir::NVVM::NVVMDialect",
+                           "::mlir::scf::SCFDialect"];
+  let statistics = [
+    Statistic<"numWaits", "waits", "Number of griddepcontrol.wait inserted">,
+    Statistic<"numEarly", "early-launches",
+              "Number of kernels that launch their successor at entry">
   ];
 }
 

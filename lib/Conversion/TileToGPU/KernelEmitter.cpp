@@ -4,6 +4,7 @@
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/Dialect/LLVMIR/NVVMDialect.h"
 #include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/NVGPU/IR/NVGPUDialect.h"
@@ -250,6 +251,12 @@ private:
   /// The kernel's split accumulation loop: this block's chunk of iterations
   /// summed per element, then added to the accumulator atomically.
   void emitSplitAccumulation(const StmtNode &loop);
+  /// The block's L2 prefetches of `Kernel::prefetchLoads` over its first
+  /// `Kernel::prefetchIterations` iterations of the body loop, one
+  /// `prefetch.global.L2` per 128-byte line of each tile (the threads take
+  /// the lines in turn), then `griddepcontrol.wait` (marked
+  /// `tile.prefetched`).
+  void emitPrefetches();
   /// The first and end iteration values of loop `id` this block runs: the
   /// block's chunk of a split kernel body, else all of them.
   std::pair<Value, Value> iterationBounds(unsigned id);
@@ -1577,6 +1584,53 @@ void Emitter::atomicAddRun(const StmtNode &store, Value flat,
                             /*operand_attrs=*/nullptr);
 }
 
+void Emitter::emitPrefetches() {
+  const StmtNode &loop = plan.stmts[kernel.body];
+  auto [first, last] = iterationBounds(kernel.body);
+  Value lastIteration = arith::SubIOp::create(b, loc, last, index(loop.step));
+  for (int64_t i = 0; i < kernel.prefetchIterations; ++i) {
+    // A chunk shorter than the others prefetches its last iteration again.
+    vars[loop.var] = arith::MinUIOp::create(
+        b, loc, add(first, index(i * loop.step)), lastIteration);
+    for (unsigned id : kernel.prefetchLoads) {
+      const ExprNode &node = plan.exprs[id];
+      unsigned tensor = node.access.tensor;
+      int64_t bytes = getStorageType(b.getContext(), tensorKinds[tensor])
+                          .getIntOrFloatBitWidth() /
+                      8;
+      // Lines of up to 128 bytes along the tile's rows.
+      int64_t inner = node.shape.back();
+      int64_t lineElements = std::min<int64_t>(inner, 128 / bytes);
+      int64_t perRow = llvm::divideCeil(inner, lineElements);
+      int64_t lines = node.numElements / inner * perRow;
+      auto base = memref::ExtractAlignedPointerAsIndexOp::create(
+          b, loc, tensorArgs[tensor]);
+      base->setAttr("tile.prefetch", b.getUnitAttr());
+      scf::ForOp::create(
+          b, loc, threadId, index(lines), index(kernel.threads), ValueRange{},
+          [&](OpBuilder &, Location, Value line, ValueRange) {
+            Value flat = add(mul(div(line, perRow), inner),
+                             mul(rem(line, perRow), lineElements));
+            Value offset = tensorOffset(node.access, node.shape, flat);
+            Value address = arith::IndexCastUIOp::create(
+                b, loc, b.getI64Type(), add(base, mul(offset, bytes)));
+            LLVM::InlineAsmOp::create(
+                b, loc, TypeRange{}, ValueRange{address},
+                "{ .reg .b64 %ga; cvta.to.global.u64 %ga, $0; "
+                "prefetch.global.L2 [%ga]; }",
+                "l", /*has_side_effects=*/true, /*is_align_stack=*/false,
+                LLVM::TailCallKind::None, /*asm_dialect=*/nullptr,
+                /*operand_attrs=*/nullptr);
+            scf::YieldOp::create(b, loc);
+          });
+    }
+  }
+  vars[loop.var] = Value();
+  auto wait =
+      NVVM::GriddepcontrolOp::create(b, loc, NVVM::GridDepActionKind::wait);
+  wait->setAttr("tile.prefetched", b.getUnitAttr());
+}
+
 std::pair<Value, Value> Emitter::iterationBounds(unsigned id) {
   const StmtNode &loop = plan.stmts[id];
   if (kernel.splitChunks == 1 || id != kernel.body)
@@ -2091,6 +2145,8 @@ void Emitter::run() {
   }
   if (kernel.scratchElements)
     scratchBase = mul(block, kernel.scratchElements);
+  if (!kernel.prefetchLoads.empty())
+    emitPrefetches();
   for (const KernelPart &part : kernel.parts) {
     if (!part.loop) {
       emitStmt(part.stmt);

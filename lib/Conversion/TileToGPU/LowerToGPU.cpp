@@ -337,6 +337,7 @@ LogicalResult TileLowerToGPUPass::lower(ProgramOp program) {
                                          numElements, aliases);
     numElidedCopies += before - kernels.size();
   }
+  gpu_lowering::planPrefetches(*plan, kernels, kinds, prefetchBytes);
 
   int64_t scratchElements = 0;
   for (const Kernel &kernel : kernels) {

@@ -67,6 +67,13 @@ static void accessesOf(BlockArgument arg, bool &read, bool &write) {
   for (OpOperand &use : arg.getUses()) {
     Operation *user = use.getOwner();
     auto effects = dyn_cast<MemoryEffectOpInterface>(user);
+    // The address of a buffer only prefetched into L2 (`tile.prefetch`)
+    // counts as a read.
+    if (isa<memref::ExtractAlignedPointerAsIndexOp>(user) &&
+        user->hasAttr("tile.prefetch")) {
+      read = true;
+      continue;
+    }
     // Unknown effects, a view of the buffer (accessed through it), or its
     // address (accessed through that, as the vector reductions of
     // split accumulations are).
@@ -286,6 +293,8 @@ static void mergeGroup(MutableArrayRef<Launch> launches, const Group &group,
     Value inRange =
         arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult, local, count);
     auto ifOp = scf::IfOp::create(b, loc, inRange, /*withElseRegion=*/false);
+    // Where --tile-programmatic-launch puts the member's wait.
+    ifOp->setAttr("tile.member", b.getUnitAttr());
     IRMapping mapping;
     for (auto [arg, v] :
          llvm::zip(launch.kernel.getArguments(), launch.op.getKernelOperands()))

@@ -178,6 +178,12 @@ struct Kernel {
   /// nowhere else: the loop starts from zero instead of loading them
   /// (`markZeroAccumulators`).
   llvm::DenseSet<unsigned> zeroAccumulators;
+  /// Loads (expression ids) of tensors no kernel writes whose tiles the
+  /// kernel's loop streams, and how many of the block's first iterations
+  /// of them it prefetches into L2 before waiting on the kernels before it
+  /// (`planPrefetches`).
+  llvm::SmallVector<unsigned> prefetchLoads;
+  int64_t prefetchIterations = 0;
 };
 
 struct PartitionOptions {
@@ -306,6 +312,17 @@ elideCopies(const interp::Plan &plan, std::vector<Kernel> &kernels,
             llvm::ArrayRef<TensorRole> roles, llvm::ArrayRef<ElementKind> kinds,
             llvm::ArrayRef<int64_t> numElements,
             llvm::ArrayRef<std::pair<unsigned, unsigned>> aliases);
+
+/// Fills `Kernel::prefetchLoads` and `Kernel::prefetchIterations`
+/// (Prefetch.cpp) for kernels whose body below the grid is one loop: the
+/// loads in it of tensors (of element kinds `kinds`) that no statement of
+/// `plan` stores to, whose region depends only on the grid's and the loop's
+/// variables and is contiguous along its innermost dimension; as many first
+/// iterations (at least one, at most the block's) as `budgetBytes` of their
+/// tiles hold. Nothing when `budgetBytes` is not positive.
+void planPrefetches(const interp::Plan &plan,
+                    llvm::MutableArrayRef<Kernel> kernels,
+                    llvm::ArrayRef<ElementKind> kinds, int64_t budgetBytes);
 
 /// Fills `Kernel::zeroAccumulators` (InitialValues.cpp): for each tensor
 /// that starts as zeros (`startsZero`) and is not in `aliases`, the first of

@@ -32,34 +32,6 @@ static constexpr const char kDefaultNVVMFeatures[] = "+ptx81";
 
 namespace {
 
-/// Starts every kernel with `griddepcontrol.wait`: until the grids it
-/// depends on have completed and their writes are visible. Launched
-/// normally it is a no-op; launched with programmatic stream serialization
-/// (`runtime::Artifact::programmaticLaunch`), the kernel's launch overlaps
-/// its predecessor's end, and all its work still follows it. The
-/// predecessor does not trigger the launch early
-/// (`griddepcontrol.launch_dependents` at kernel entry measured slower on
-/// an H200: waiting blocks of the next kernel take the SMs).
-class ProgrammaticLaunchPass
-    : public PassWrapper<ProgrammaticLaunchPass,
-                         OperationPass<gpu::GPUModuleOp>> {
-public:
-  MLIR_DEFINE_EXPLICIT_INTERNAL_INLINE_TYPE_ID(ProgrammaticLaunchPass)
-  StringRef getArgument() const override { return "tile-programmatic-launch"; }
-  void getDependentDialects(DialectRegistry &registry) const override {
-    registry.insert<NVVM::NVVMDialect>();
-  }
-  void runOnOperation() override {
-    getOperation().walk([](gpu::GPUFuncOp func) {
-      if (!func.isKernel() || func.getBody().empty())
-        return;
-      OpBuilder b = OpBuilder::atBlockBegin(&func.getBody().front());
-      NVVM::GriddepcontrolOp::create(b, func.getLoc(),
-                                     NVVM::GridDepActionKind::wait);
-    });
-  }
-};
-
 /// Unrolls n-D `vector.shape_cast`s into slices and shuffles, which the LLVM
 /// conversion does not lower: the canonicalizer folds an mma
 /// fragment built from one loaded run (B^T in `KernelEmitter`) into one.
@@ -98,8 +70,6 @@ class NVVMTarget : public DeviceTarget {
 public:
   StringRef defaultChip() const override { return "sm_90"; }
   void addConversion(OpPassManager &device, StringRef chip) const override {
-    if (supportsProgrammaticLaunch(chip))
-      device.addPass(std::make_unique<ProgrammaticLaunchPass>());
     // nvgpu.mma.sync first, to nvvm.mma.sync on LLVM vector types.
     device.addPass(createConvertNVGPUToNVVMPass());
     ConvertGpuOpsToNVVMOpsOptions convert;
@@ -164,7 +134,7 @@ bool tileir::supportsVectorAtomics(StringRef chip, StringRef features) {
 
 void tileir::addTileLowerToGPUPass(OpPassManager &pm,
                                    const GPUPipelineOptions &options,
-                                   bool rocdl) {
+                                   bool rocdl, bool programmatic) {
   TileLowerToGPUOptions lower;
   lower.tileSizes.assign(options.tileSizes.begin(), options.tileSizes.end());
   lower.maxTileSize = options.maxTileSize;
@@ -178,11 +148,14 @@ void tileir::addTileLowerToGPUPass(OpPassManager &pm,
   lower.warpLoops = options.warpLoops;
   lower.tf32 = options.tf32;
   lower.mma = options.mma && !rocdl;
-  lower.vectorAtomics =
-      options.vectorAtomics && !rocdl &&
-      supportsVectorAtomics(options.chip.empty() ? StringRef("sm_90")
-                                                 : StringRef(options.chip),
-                            options.features);
+  bool inlinePTX = !rocdl && supportsVectorAtomics(
+                                 options.chip.empty() ? StringRef("sm_90")
+                                                      : StringRef(options.chip),
+                                 options.features);
+  lower.vectorAtomics = options.vectorAtomics && inlinePTX;
+  // Prefetches only pay where the wait after them lets the kernel start
+  // early.
+  lower.prefetchBytes = inlinePTX && programmatic ? options.prefetchBytes : 0;
   lower.blockSize = options.blockSize;
   lower.sharedMemoryBytes = options.sharedMemoryBytes;
   pm.addPass(createTileLowerToGPU(lower));
@@ -191,6 +164,11 @@ void tileir::addTileLowerToGPUPass(OpPassManager &pm,
     merge.sharedMemoryBytes = options.sharedMemoryBytes;
     merge.zeroBuffers = options.zeroInKernels;
     pm.addPass(createTileMergeKernels(merge));
+  }
+  if (programmatic) {
+    TileProgrammaticLaunchOptions launch;
+    launch.earlyLaunchBlocks = options.earlyLaunchBlocks;
+    pm.addPass(createTileProgrammaticLaunch(launch));
   }
   if (options.pipelineLoads == 0)
     return;
@@ -211,7 +189,9 @@ void tileir::buildTileToGPUBinaryPipeline(OpPassManager &pm,
       rocdl ? static_cast<const DeviceTarget &>(amd) : nvvm;
   std::string chip = options.chip.empty() ? target.defaultChip().str()
                                           : std::string(options.chip);
-  addTileLowerToGPUPass(pm, options, rocdl);
+  addTileLowerToGPUPass(pm, options, rocdl,
+                        /*programmatic=*/!rocdl &&
+                            supportsProgrammaticLaunch(chip));
 
   OpPassManager &device = pm.nest<gpu::GPUModuleOp>();
   device.addPass(createSCFToControlFlowPass());

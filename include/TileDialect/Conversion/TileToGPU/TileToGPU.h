@@ -13,6 +13,7 @@
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/Dialect/LLVMIR/NVVMDialect.h"
 #include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/NVGPU/IR/NVGPUDialect.h"
@@ -102,6 +103,19 @@ struct GPUPipelineOptions : public PassPipelineOptions<GPUPipelineOptions> {
       llvm::cl::desc("Iterations a kernel loop's global loads run ahead of "
                      "their use (--tile-pipeline-loads distance; 0: off)"),
       llvm::cl::init(0)};
+  Option<int64_t> prefetchBytes{
+      *this, "prefetch-bytes",
+      llvm::cl::desc("NVVM, sm_90 and later: bytes of weight tiles each "
+                     "block of a loop kernel prefetches into L2 before it "
+                     "waits for the kernels before it (--tile-lower-to-gpu "
+                     "prefetch-bytes; 0: none)"),
+      llvm::cl::init(0)};
+  Option<int64_t> earlyLaunchBlocks{
+      *this, "early-launch-blocks",
+      llvm::cl::desc("NVVM, sm_90 and later: most blocks of a kernel that "
+                     "launches a prefetching successor at entry "
+                     "(--tile-programmatic-launch; 0: never)"),
+      llvm::cl::init(528)};
   Option<unsigned> blockSize{*this, "block-size",
                              llvm::cl::desc("Threads per block"),
                              llvm::cl::init(256)};
@@ -133,12 +147,15 @@ struct GPUPipelineOptions : public PassPipelineOptions<GPUPipelineOptions> {
 void registerTileGPUPipelines();
 
 /// Adds --tile-lower-to-gpu with the options of either pipeline (the first
-/// pass of both; `rocdl` turns `mma` off, and `vector-atomics` is on only
-/// where `supportsVectorAtomics` holds), then --tile-merge-kernels with
-/// `merge-kernels`, then, when `pipeline-loads` is not 0, the canonicalizer
-/// and --tile-pipeline-loads on the gpu modules.
+/// pass of both; `rocdl` turns `mma` off, and `vector-atomics` and
+/// `prefetch-bytes` are on only where `supportsVectorAtomics` holds), then
+/// --tile-merge-kernels with `merge-kernels`, then, when `programmatic`,
+/// --tile-programmatic-launch, then, when `pipeline-loads` is not 0, the
+/// canonicalizer and --tile-pipeline-loads on the gpu modules. The host
+/// emulation takes this without `programmatic` (and with no vector
+/// reductions or prefetches, which are inline PTX).
 void addTileLowerToGPUPass(OpPassManager &pm, const GPUPipelineOptions &options,
-                           bool rocdl);
+                           bool rocdl, bool programmatic = false);
 
 /// Whether `--tile-lower-to-nvvm` for `chip` (sm_XY) starts every kernel
 /// with grid dependency control, so that its kernels may be launched with

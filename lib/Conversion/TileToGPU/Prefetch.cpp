@@ -1,0 +1,129 @@
+//===- Prefetch.cpp - L2 prefetches ahead of a kernel's dependencies ------===//
+//
+// A kernel launched with programmatic stream serialization may start while
+// the kernels before it finish, and waits for them (`griddepcontrol.wait`)
+// before it touches what they write. What none of them writes, a weight
+// matrix, it can read before that: each block prefetches into L2 the first
+// iterations' tiles of the tensors its loop streams and that no kernel of
+// the program writes, then waits. Prefetches only warm the cache (L2 is
+// the point of coherence of global memory), so they never change a result.
+//
+//===----------------------------------------------------------------------===//
+
+#include "Partition.h"
+
+#include "llvm/ADT/DenseSet.h"
+
+using namespace mlir;
+using namespace mlir::tileir;
+using namespace mlir::tileir::interp;
+using namespace mlir::tileir::gpu_lowering;
+
+/// Bytes of one stored element of the kinds kernels load as vectors (0:
+/// others, which are not prefetched).
+static int64_t storedBytes(ElementKind kind) {
+  switch (kind) {
+  case ElementKind::F16:
+  case ElementKind::BF16:
+    return 2;
+  case ElementKind::F32:
+    return 4;
+  default:
+    return 0;
+  }
+}
+
+/// Appends the loads under expression `id` (each node once).
+static void collectLoads(const Plan &plan, unsigned id,
+                         llvm::DenseSet<unsigned> &seen,
+                         SmallVectorImpl<unsigned> &loads) {
+  if (!seen.insert(id).second)
+    return;
+  const ExprNode &node = plan.exprs[id];
+  if (node.kind == ExprNode::Kind::Load) {
+    loads.push_back(id);
+    return;
+  }
+  for (unsigned operand : node.operands)
+    collectLoads(plan, operand, seen, loads);
+}
+
+/// The loads of the stores in statement `id`.
+static void collectStatementLoads(const Plan &plan, unsigned id,
+                                  llvm::DenseSet<unsigned> &seen,
+                                  SmallVectorImpl<unsigned> &loads) {
+  const StmtNode &stmt = plan.stmts[id];
+  switch (stmt.kind) {
+  case StmtNode::Kind::Nop:
+    return;
+  case StmtNode::Kind::Seq:
+    collectStatementLoads(plan, stmt.first, seen, loads);
+    collectStatementLoads(plan, stmt.second, seen, loads);
+    return;
+  case StmtNode::Kind::Loop:
+    collectStatementLoads(plan, stmt.first, seen, loads);
+    return;
+  case StmtNode::Kind::Store:
+    collectLoads(plan, stmt.first, seen, loads);
+    return;
+  }
+}
+
+/// Whether a block knows where `access` reads before running its loop over
+/// `loopVar`: every variable it uses is a grid loop's or that loop's, and
+/// its innermost dimension is contiguous in the tensor (lines of it are
+/// runs of elements).
+static bool isPrefetchable(const Access &access, const Kernel &kernel,
+                           unsigned loopVar) {
+  if (access.dims.empty() || access.tensorStrides.back() != 1 ||
+      !movesWithLoop(access, loopVar))
+    return false;
+  return llvm::all_of(access.dims, [&](const DimIndex &dim) {
+    if (dim.kind == DimIndex::Kind::Full || dim.kind == DimIndex::Kind::Const)
+      return true;
+    if (dim.kind != DimIndex::Kind::Tile)
+      return false;
+    return dim.var == loopVar ||
+           llvm::any_of(kernel.grid,
+                        [&](const GridLoop &g) { return g.var == dim.var; });
+  });
+}
+
+void gpu_lowering::planPrefetches(const Plan &plan,
+                                  MutableArrayRef<Kernel> kernels,
+                                  ArrayRef<ElementKind> kinds,
+                                  int64_t budgetBytes) {
+  if (budgetBytes <= 0)
+    return;
+  // Tensors some kernel writes.
+  llvm::DenseSet<unsigned> written;
+  for (const StmtNode &stmt : plan.stmts)
+    if (stmt.kind == StmtNode::Kind::Store)
+      written.insert(stmt.access.tensor);
+  for (Kernel &kernel : kernels) {
+    const StmtNode &loop = plan.stmts[kernel.body];
+    if (kernel.parts.size() != 1 || kernel.parts.front().loop ||
+        loop.kind != StmtNode::Kind::Loop)
+      continue;
+    SmallVector<unsigned> loads;
+    llvm::DenseSet<unsigned> seen;
+    collectStatementLoads(plan, loop.first, seen, loads);
+    int64_t bytesPerIteration = 0;
+    for (unsigned id : loads) {
+      const ExprNode &node = plan.exprs[id];
+      int64_t bytes = storedBytes(kinds[node.access.tensor]);
+      if (!bytes || written.contains(node.access.tensor) ||
+          !isPrefetchable(node.access, kernel, loop.var))
+        continue;
+      kernel.prefetchLoads.push_back(id);
+      bytesPerIteration += node.numElements * bytes;
+    }
+    if (kernel.prefetchLoads.empty())
+      continue;
+    int64_t trips = (loop.end - loop.start) / loop.step;
+    if (kernel.splitChunks > 1)
+      trips = kernel.chunkTrips;
+    kernel.prefetchIterations = std::clamp<int64_t>(
+        budgetBytes / std::max<int64_t>(1, bytesPerIteration), 1, trips);
+  }
+}
