@@ -38,6 +38,9 @@
 #   PREFETCH_BYTES  --prefetch-bytes for every artifact, with TUNING too
 #                 (bytes of weight tiles a block prefetches into L2 before
 #                 waiting on the kernels before it)
+#   EARLY_LAUNCH_BLOCKS  --early-launch-blocks for every artifact (most
+#                 blocks of a kernel that launches a prefetching successor
+#                 early; 0: never)
 #   SPLIT_K       split-k values; a list ("1 4") makes one variant per
 #                 value, suffixed -s<N> (default 1)
 #   THREAD_ELEMENTS  most elements per thread in element loops; a list
@@ -150,6 +153,7 @@ for cfg in "${CONFIGS[@]}"; do
             [ -n "$entry" ] && flags+=(--entry "$entry")
           fi
           [ -n "${PREFETCH_BYTES:-}" ] && flags+=(--prefetch-bytes="$PREFETCH_BYTES")
+          [ -n "${EARLY_LAUNCH_BLOCKS:-}" ] && flags+=(--early-launch-blocks="$EARLY_LAUNCH_BLOCKS")
           start=$(date +%s.%N)
           "$BIN/tile-run" "$tmp/$program.mlir" --reference "$src" \
             --device cuda --chip "$CHIP" --max-tile-size "$cap" "${flags[@]}" \

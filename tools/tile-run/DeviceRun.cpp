@@ -48,6 +48,7 @@ FailureOr<runtime::Artifact> tileir::compileArtifact(
   pipeline.vectorAtomics = options.vectorAtomics && !options.emulate;
   pipeline.pipelineLoads = options.pipelineLoads;
   pipeline.prefetchBytes = options.prefetchBytes;
+  pipeline.earlyLaunchBlocks = options.earlyLaunchBlocks;
   pipeline.mergeKernels = options.mergeKernels;
   pipeline.zeroInKernels = options.zeroInKernels;
   pipeline.chip = options.chip;
@@ -183,6 +184,7 @@ std::string tileir::tuningEntryJSON(ProgramOp program,
                            {"vector_atomics", options.vectorAtomics},
                            {"pipeline_loads", int64_t(options.pipelineLoads)},
                            {"prefetch_bytes", options.prefetchBytes},
+                           {"early_launch_blocks", options.earlyLaunchBlocks},
                            {"merge_kernels", options.mergeKernels},
                            {"zero_in_kernels", options.zeroInKernels},
                            {"block_size", int64_t(options.blockSize)},
@@ -254,6 +256,8 @@ tileir::applyTuning(StringRef path, ProgramOp program,
         options.pipelineLoads = unsigned(*v);
       if (std::optional<int64_t> v = entry->getInteger("prefetch_bytes"))
         options.prefetchBytes = *v;
+      if (std::optional<int64_t> v = entry->getInteger("early_launch_blocks"))
+        options.earlyLaunchBlocks = *v;
       if (std::optional<bool> v = entry->getBoolean("merge_kernels"))
         options.mergeKernels = *v;
       if (std::optional<bool> v = entry->getBoolean("zero_in_kernels"))

@@ -166,6 +166,11 @@ static cl::opt<int64_t> prefetchBytes(
              "of a loop kernel prefetches into L2 before it waits for the "
              "kernels before it (--tile-lower-to-nvvm prefetch-bytes; 0: "
              "none); given with --tuning, it overrides the cache's"));
+static cl::opt<int64_t> earlyLaunchBlocks(
+    "early-launch-blocks", cl::init(528),
+    cl::desc("GPU (NVVM, sm_90 and later): most blocks of a kernel that "
+             "launches a prefetching successor at entry "
+             "(--tile-lower-to-nvvm early-launch-blocks; 0: never)"));
 static cl::opt<bool>
     mergeKernels("merge-kernels", cl::init(true),
                  cl::desc("GPU: launch independent kernels as one grid "
@@ -398,6 +403,7 @@ int runOnDevice(Runnable &runnable, Runnable *reference,
   options.vectorAtomics = vectorAtomics;
   options.pipelineLoads = pipelineLoads;
   options.prefetchBytes = prefetchBytes;
+  options.earlyLaunchBlocks = earlyLaunchBlocks;
   options.mergeKernels = mergeKernels;
   options.zeroInKernels = zeroInKernels;
   if (!tuningCache.empty()) {
@@ -420,6 +426,8 @@ int runOnDevice(Runnable &runnable, Runnable *reference,
     llvm::outs() << *line << "\n";
     if (prefetchBytes.getNumOccurrences())
       options.prefetchBytes = prefetchBytes;
+    if (earlyLaunchBlocks.getNumOccurrences())
+      options.earlyLaunchBlocks = earlyLaunchBlocks;
   }
   options.seed = seed;
   // fp16 storage and f32 arithmetic against an fp64 reference.
