@@ -19,20 +19,6 @@ using namespace mlir::tileir;
 using namespace mlir::tileir::interp;
 using namespace mlir::tileir::gpu_lowering;
 
-/// Bytes of one stored element of the kinds kernels load as vectors (0:
-/// others, which are not prefetched).
-static int64_t storedBytes(ElementKind kind) {
-  switch (kind) {
-  case ElementKind::F16:
-  case ElementKind::BF16:
-    return 2;
-  case ElementKind::F32:
-    return 4;
-  default:
-    return 0;
-  }
-}
-
 /// Appends the loads under expression `id` (each node once).
 static void collectLoads(const Plan &plan, unsigned id,
                          llvm::DenseSet<unsigned> &seen,
@@ -111,10 +97,14 @@ void gpu_lowering::planPrefetches(const Plan &plan,
     int64_t bytesPerIteration = 0;
     for (unsigned id : loads) {
       const ExprNode &node = plan.exprs[id];
-      int64_t bytes = storedBytes(kinds[node.access.tensor]);
-      if (!bytes || written.contains(node.access.tensor) ||
+      // Tensors of the kinds kernels load as vectors.
+      ElementKind kind = kinds[node.access.tensor];
+      if ((kind != ElementKind::F16 && kind != ElementKind::BF16 &&
+           kind != ElementKind::F32) ||
+          written.contains(node.access.tensor) ||
           !isPrefetchable(node.access, kernel, loop.var))
         continue;
+      int64_t bytes = kind == ElementKind::F32 ? 4 : 2;
       kernel.prefetchLoads.push_back(id);
       bytesPerIteration += node.numElements * bytes;
     }
