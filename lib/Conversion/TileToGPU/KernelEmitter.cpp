@@ -268,6 +268,11 @@ private:
   /// at `flat` and the next ones: one `red.global.add.v4.f32` (or v2) for a
   /// run, `memref.atomic_rmw` for one value.
   void atomicAddRun(const StmtNode &store, Value flat, ValueRange values);
+  /// The global address (i64) of element `offset` of `tensor`, from `base`,
+  /// its buffer's aligned pointer.
+  Value globalAddress(unsigned tensor, Value base, Value offset);
+  /// Inline PTX `ptx` with side effects on `args` (`constraints`).
+  void inlinePTX(StringRef ptx, StringRef constraints, ValueRange args);
 
   const Plan &plan;
   const Kernel &kernel;
@@ -1565,8 +1570,7 @@ void Emitter::atomicAddRun(const StmtNode &store, Value flat,
   // aligned to its size (accessRuns). The address is the tensor's base
   // plus the run's offset, converted from generic to global.
   Value base = memref::ExtractAlignedPointerAsIndexOp::create(b, loc, memref);
-  Value address = arith::IndexCastUIOp::create(b, loc, b.getI64Type(),
-                                               add(base, mul(offset, 4)));
+  Value address = globalAddress(store.access.tensor, base, offset);
   std::string operands, constraints = "l";
   for (unsigned i = 0; i < values.size(); ++i) {
     operands += (i ? ", $" : "$") + std::to_string(i + 1);
@@ -1578,6 +1582,16 @@ void Emitter::atomicAddRun(const StmtNode &store, Value flat,
                     "}; }";
   SmallVector<Value> args{address};
   args.append(values.begin(), values.end());
+  inlinePTX(ptx, constraints, args);
+}
+
+Value Emitter::globalAddress(unsigned tensor, Value base, Value offset) {
+  int64_t bytes = vectorElementBytes(b.getContext(), tensorKinds[tensor]);
+  return arith::IndexCastUIOp::create(b, loc, b.getI64Type(),
+                                      add(base, mul(offset, bytes)));
+}
+
+void Emitter::inlinePTX(StringRef ptx, StringRef constraints, ValueRange args) {
   LLVM::InlineAsmOp::create(b, loc, TypeRange{}, args, ptx, constraints,
                             /*has_side_effects=*/true, /*is_align_stack=*/false,
                             LLVM::TailCallKind::None, /*asm_dialect=*/nullptr,
@@ -1595,9 +1609,7 @@ void Emitter::emitPrefetches() {
     for (unsigned id : kernel.prefetchLoads) {
       const ExprNode &node = plan.exprs[id];
       unsigned tensor = node.access.tensor;
-      int64_t bytes = getStorageType(b.getContext(), tensorKinds[tensor])
-                          .getIntOrFloatBitWidth() /
-                      8;
+      int64_t bytes = vectorElementBytes(b.getContext(), tensorKinds[tensor]);
       // Lines of up to 128 bytes along the tile's rows.
       int64_t inner = node.shape.back();
       int64_t lineElements = std::min<int64_t>(inner, 128 / bytes);
@@ -1612,15 +1624,9 @@ void Emitter::emitPrefetches() {
             Value flat = add(mul(div(line, perRow), inner),
                              mul(rem(line, perRow), lineElements));
             Value offset = tensorOffset(node.access, node.shape, flat);
-            Value address = arith::IndexCastUIOp::create(
-                b, loc, b.getI64Type(), add(base, mul(offset, bytes)));
-            LLVM::InlineAsmOp::create(
-                b, loc, TypeRange{}, ValueRange{address},
-                "{ .reg .b64 %ga; cvta.to.global.u64 %ga, $0; "
-                "prefetch.global.L2 [%ga]; }",
-                "l", /*has_side_effects=*/true, /*is_align_stack=*/false,
-                LLVM::TailCallKind::None, /*asm_dialect=*/nullptr,
-                /*operand_attrs=*/nullptr);
+            inlinePTX("{ .reg .b64 %ga; cvta.to.global.u64 %ga, $0; "
+                      "prefetch.global.L2 [%ga]; }",
+                      "l", globalAddress(tensor, base, offset));
             scf::YieldOp::create(b, loc);
           });
     }

@@ -230,7 +230,7 @@ LogicalResult TileLowerToGPUPass::lower(ProgramOp program) {
       int64_t range = ranges.lookup(name), before = sizes->lookup(name);
       if (range <= before)
         continue;
-      size_t warpLoopsBefore = countWarpLoops(kernels);
+      auto warpLoopsBefore = countWarpLoops(kernels);
       (*sizes)[name] = range;
       {
         // A size the plan refuses is only not taken.
@@ -299,7 +299,7 @@ LogicalResult TileLowerToGPUPass::lower(ProgramOp program) {
     }
     if (!shrink)
       break;
-    size_t warpLoopsBefore = countWarpLoops(kernels);
+    auto warpLoopsBefore = countWarpLoops(kernels);
     (*sizes)[*shrink] /= 2;
     if (failed(rebind()))
       return failure();

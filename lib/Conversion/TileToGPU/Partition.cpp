@@ -58,28 +58,46 @@ bool gpu_lowering::movesWithLoop(const Access &access, unsigned var) {
   });
 }
 
-void gpu_lowering::collectAccesses(const Plan &plan, unsigned id,
-                                   SmallVectorImpl<const Access *> &writes,
-                                   SmallVectorImpl<const Access *> &reads) {
+/// Calls `fn` on every store in statement `id`, in program order.
+static void forEachStore(const Plan &plan, unsigned id,
+                         llvm::function_ref<void(const StmtNode &)> fn) {
   const StmtNode &stmt = plan.stmts[id];
   switch (stmt.kind) {
   case StmtNode::Kind::Nop:
     return;
   case StmtNode::Kind::Seq:
-    collectAccesses(plan, stmt.first, writes, reads);
-    collectAccesses(plan, stmt.second, writes, reads);
+    forEachStore(plan, stmt.first, fn);
+    forEachStore(plan, stmt.second, fn);
     return;
   case StmtNode::Kind::Loop:
-    collectAccesses(plan, stmt.first, writes, reads);
+    forEachStore(plan, stmt.first, fn);
     return;
   case StmtNode::Kind::Store:
-    writes.push_back(&stmt.access);
-    postOrder(plan, stmt.first, [&](unsigned e) {
+    fn(stmt);
+    return;
+  }
+}
+
+void gpu_lowering::collectAccesses(const Plan &plan, unsigned id,
+                                   SmallVectorImpl<const Access *> &writes,
+                                   SmallVectorImpl<const Access *> &reads) {
+  forEachStore(plan, id, [&](const StmtNode &store) {
+    writes.push_back(&store.access);
+    postOrder(plan, store.first, [&](unsigned e) {
       if (plan.exprs[e].kind == Kind::Load)
         reads.push_back(&plan.exprs[e].access);
     });
-    return;
-  }
+  });
+}
+
+void gpu_lowering::collectLoads(const Plan &plan, unsigned id,
+                                SmallVectorImpl<unsigned> &loads) {
+  forEachStore(plan, id, [&](const StmtNode &store) {
+    postOrder(plan, store.first, [&](unsigned e) {
+      if (plan.exprs[e].kind == Kind::Load && !llvm::is_contained(loads, e))
+        loads.push_back(e);
+    });
+  });
 }
 
 /// Whether tensors `x` and `y` may share elements: the same tensor, or a

@@ -247,6 +247,10 @@ void collectAccesses(const interp::Plan &plan, unsigned id,
                      llvm::SmallVectorImpl<const interp::Access *> &writes,
                      llvm::SmallVectorImpl<const interp::Access *> &reads);
 
+/// The load expressions (ids, each once) of the stores in statement `id`.
+void collectLoads(const interp::Plan &plan, unsigned id,
+                  llvm::SmallVectorImpl<unsigned> &loads);
+
 /// Calls `fn` on every matmul that expression `id` reaches through
 /// elementwise ops (unary, binary, cast): the matmuls whose elements are
 /// computed at the same element indices as `id`'s.

@@ -19,42 +19,6 @@ using namespace mlir::tileir;
 using namespace mlir::tileir::interp;
 using namespace mlir::tileir::gpu_lowering;
 
-/// Appends the loads under expression `id` (each node once).
-static void collectLoads(const Plan &plan, unsigned id,
-                         llvm::DenseSet<unsigned> &seen,
-                         SmallVectorImpl<unsigned> &loads) {
-  if (!seen.insert(id).second)
-    return;
-  const ExprNode &node = plan.exprs[id];
-  if (node.kind == ExprNode::Kind::Load) {
-    loads.push_back(id);
-    return;
-  }
-  for (unsigned operand : node.operands)
-    collectLoads(plan, operand, seen, loads);
-}
-
-/// The loads of the stores in statement `id`.
-static void collectStatementLoads(const Plan &plan, unsigned id,
-                                  llvm::DenseSet<unsigned> &seen,
-                                  SmallVectorImpl<unsigned> &loads) {
-  const StmtNode &stmt = plan.stmts[id];
-  switch (stmt.kind) {
-  case StmtNode::Kind::Nop:
-    return;
-  case StmtNode::Kind::Seq:
-    collectStatementLoads(plan, stmt.first, seen, loads);
-    collectStatementLoads(plan, stmt.second, seen, loads);
-    return;
-  case StmtNode::Kind::Loop:
-    collectStatementLoads(plan, stmt.first, seen, loads);
-    return;
-  case StmtNode::Kind::Store:
-    collectLoads(plan, stmt.first, seen, loads);
-    return;
-  }
-}
-
 /// Whether a block knows where `access` reads before running its loop over
 /// `loopVar`: every variable it uses is a grid loop's or that loop's, and
 /// its innermost dimension is contiguous in the tensor (lines of it are
@@ -92,8 +56,7 @@ void gpu_lowering::planPrefetches(const Plan &plan,
         loop.kind != StmtNode::Kind::Loop)
       continue;
     SmallVector<unsigned> loads;
-    llvm::DenseSet<unsigned> seen;
-    collectStatementLoads(plan, loop.first, seen, loads);
+    collectLoads(plan, loop.first, loads);
     int64_t bytesPerIteration = 0;
     for (unsigned id : loads) {
       const ExprNode &node = plan.exprs[id];
@@ -113,7 +76,7 @@ void gpu_lowering::planPrefetches(const Plan &plan,
     int64_t trips = (loop.end - loop.start) / loop.step;
     if (kernel.splitChunks > 1)
       trips = kernel.chunkTrips;
-    kernel.prefetchIterations = std::clamp<int64_t>(
-        budgetBytes / std::max<int64_t>(1, bytesPerIteration), 1, trips);
+    kernel.prefetchIterations =
+        std::clamp<int64_t>(budgetBytes / bytesPerIteration, 1, trips);
   }
 }
