@@ -38,6 +38,9 @@
 #   PREFETCH_BYTES  --prefetch-bytes for every artifact, with TUNING too
 #                 (bytes of weight tiles a block prefetches into L2 before
 #                 waiting on the kernels before it)
+#   SPLIT_EPILOGUES  --split-epilogues for every artifact, with TUNING too
+#                 (least iterations per block of split accumulations whose
+#                 elementwise consumers their last blocks run; 0: never)
 #   EARLY_LAUNCH_BLOCKS  --early-launch-blocks for every artifact (most
 #                 blocks of a kernel that launches a prefetching successor
 #                 early; 0: never)
@@ -154,6 +157,7 @@ for cfg in "${CONFIGS[@]}"; do
           fi
           [ -n "${PREFETCH_BYTES:-}" ] && flags+=(--prefetch-bytes="$PREFETCH_BYTES")
           [ -n "${EARLY_LAUNCH_BLOCKS:-}" ] && flags+=(--early-launch-blocks="$EARLY_LAUNCH_BLOCKS")
+          [ -n "${SPLIT_EPILOGUES:-}" ] && flags+=(--split-epilogues="$SPLIT_EPILOGUES")
           start=$(date +%s.%N)
           "$BIN/tile-run" "$tmp/$program.mlir" --reference "$src" \
             --device cuda --chip "$CHIP" --max-tile-size "$cap" "${flags[@]}" \

@@ -48,6 +48,7 @@ FailureOr<runtime::Artifact> tileir::compileArtifact(
   pipeline.vectorAtomics = options.vectorAtomics && !options.emulate;
   pipeline.pipelineLoads = options.pipelineLoads;
   pipeline.prefetchBytes = options.prefetchBytes;
+  pipeline.splitEpilogues = options.splitEpilogues;
   pipeline.earlyLaunchBlocks = options.earlyLaunchBlocks;
   pipeline.mergeKernels = options.mergeKernels;
   pipeline.zeroInKernels = options.zeroInKernels;
@@ -121,6 +122,8 @@ FailureOr<runtime::Artifact> tileir::compileArtifact(
     } else {
       decl.shape = {cast<MemRefType>(arg.getType()).getNumElements()};
       decl.elementKind = ElementKind::F32;
+      // Split epilogues' counters: each call leaves them zero.
+      decl.init.once = bool(host.getArgAttrOfType<StringAttr>(i, "tile.zero"));
     }
     artifact.tensors.push_back(std::move(decl));
   }
@@ -184,6 +187,7 @@ std::string tileir::tuningEntryJSON(ProgramOp program,
                            {"vector_atomics", options.vectorAtomics},
                            {"pipeline_loads", int64_t(options.pipelineLoads)},
                            {"prefetch_bytes", options.prefetchBytes},
+                           {"split_epilogues", options.splitEpilogues},
                            {"early_launch_blocks", options.earlyLaunchBlocks},
                            {"merge_kernels", options.mergeKernels},
                            {"zero_in_kernels", options.zeroInKernels},
@@ -256,6 +260,8 @@ tileir::applyTuning(StringRef path, ProgramOp program,
         options.pipelineLoads = unsigned(*v);
       if (std::optional<int64_t> v = entry->getInteger("prefetch_bytes"))
         options.prefetchBytes = *v;
+      if (std::optional<int64_t> v = entry->getInteger("split_epilogues"))
+        options.splitEpilogues = *v;
       if (std::optional<int64_t> v = entry->getInteger("early_launch_blocks"))
         options.earlyLaunchBlocks = *v;
       if (std::optional<bool> v = entry->getBoolean("merge_kernels"))

@@ -51,6 +51,9 @@ struct DeviceCompileOptions {
   /// before it waits for the kernels before it (--tile-lower-to-nvvm
   /// prefetch-bytes; sm_90 and later; 0: none).
   int64_t prefetchBytes = 0;
+  /// Elementwise kernels of split results run by their last blocks
+  /// (--tile-lower-to-gpu split-epilogues).
+  int64_t splitEpilogues = 0;
   /// Most blocks of a kernel that launches a prefetching successor at entry
   /// (--tile-lower-to-nvvm early-launch-blocks; 0: never).
   int64_t earlyLaunchBlocks = 528;

@@ -166,6 +166,13 @@ static cl::opt<int64_t> prefetchBytes(
              "of a loop kernel prefetches into L2 before it waits for the "
              "kernels before it (--tile-lower-to-nvvm prefetch-bytes; 0: "
              "none); given with --tuning, it overrides the cache's"));
+static cl::opt<int64_t> splitEpilogues(
+    "split-epilogues", cl::init(0),
+    cl::desc("GPU: run an elementwise kernel of split accumulations' "
+             "results in the last block adding into each tile, when those "
+             "blocks run at least this many iterations (--tile-lower-to-gpu "
+             "split-epilogues; 0: never); given with --tuning, it "
+             "overrides the cache's"));
 static cl::opt<int64_t> earlyLaunchBlocks(
     "early-launch-blocks", cl::init(528),
     cl::desc("GPU (NVVM, sm_90 and later): most blocks of a kernel that "
@@ -403,6 +410,7 @@ int runOnDevice(Runnable &runnable, Runnable *reference,
   options.vectorAtomics = vectorAtomics;
   options.pipelineLoads = pipelineLoads;
   options.prefetchBytes = prefetchBytes;
+  options.splitEpilogues = splitEpilogues;
   options.earlyLaunchBlocks = earlyLaunchBlocks;
   options.mergeKernels = mergeKernels;
   options.zeroInKernels = zeroInKernels;
@@ -428,6 +436,8 @@ int runOnDevice(Runnable &runnable, Runnable *reference,
       options.prefetchBytes = prefetchBytes;
     if (earlyLaunchBlocks.getNumOccurrences())
       options.earlyLaunchBlocks = earlyLaunchBlocks;
+    if (splitEpilogues.getNumOccurrences())
+      options.splitEpilogues = splitEpilogues;
   }
   options.seed = seed;
   // fp16 storage and f32 arithmetic against an fp64 reference.

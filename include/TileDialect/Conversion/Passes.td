@@ -262,6 +262,14 @@ def TileLowerToGPU : Pass<"tile-lower-to-gpu", "::mlir::ModuleOp"> {
            "that under programmatic launches the reads start while those "
            "kernels run (0: no prefetches; the wait is left to "
            "--tile-programmatic-launch)">,
+    Option<"splitEpilogues", "split-epilogues", "int64_t", "0",
+           "Run an elementwise kernel that reads split accumulations at "
+           "their tiles (a GEMM's cast to f16, the SiLU product of two "
+           "GEMMs) in the last block adding into each tile, counted on a "
+           "`__counters` buffer, instead of as its own launch, when every "
+           "block of those accumulations runs at least this many "
+           "iterations (0: never; measured slower on the H100 decode "
+           "GEMMs, docs/GPULowering.md)">,
   ];
   let dependentDialects = ["::mlir::arith::ArithDialect",
                            "::mlir::func::FuncDialect",
@@ -276,6 +284,8 @@ def TileLowerToGPU : Pass<"tile-lower-to-gpu", "::mlir::ModuleOp"> {
   let statistics = [
     Statistic<"numKernels", "kernels", "Number of kernels emitted">,
     Statistic<"numGridLoops", "grid-loops", "Number of loops mapped to the grid">,
+    Statistic<"numSplitEpilogues", "split-epilogues",
+              "Number of kernels run as split accumulations' epilogues">,
     Statistic<"numElidedCopies", "elided-copies",
               "Number of copy kernels dropped for a shared buffer">,
     Statistic<"numPrivatized", "privatized-tensors",

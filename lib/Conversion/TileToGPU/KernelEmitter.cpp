@@ -70,6 +70,15 @@ public:
   void run();
 
 private:
+  /// Runs `kernel` as the epilogue of `producer` (`Kernel::epilogue`) at
+  /// `producer`'s insertion point, with its tensors, threads and grid
+  /// variables.
+  void runAsEpilogue(const Emitter &producer);
+  /// After a split accumulation's atomic adds: counts the block on its
+  /// tile's counter (`gridPoint`), and the last block of the tile runs the
+  /// epilogue and clears the counter.
+  void emitEpilogue(Value gridPoint);
+
   // Index arithmetic, folded where both sides are constants.
   Value index(int64_t v) { return arith::ConstantIndexOp::create(b, loc, v); }
   Value add(Value x, Value y);
@@ -295,7 +304,7 @@ private:
   /// The lanes of the current lane-block group and its block.
   Lanes blockLanes;
   LaneBlock currentBlock;
-  Value shared, sharedHalf, scratch, scratchBase;
+  Value shared, sharedHalf, scratch, scratchBase, counters;
   llvm::DenseMap<unsigned, Value> tensorArgs;
   SmallVector<Value> vars;
   const StoreBuffers *buffers = nullptr;
@@ -2130,6 +2139,8 @@ void Emitter::run() {
     tensorArgs[tensor] = entry.getArgument(arg++);
   if (kernel.scratchElements)
     scratch = entry.getArgument(arg++);
+  if (kernel.epilogue)
+    counters = entry.getArgument(arg++);
   if (kernel.sharedElements)
     shared = func.getWorkgroupAttributions().front();
   if (kernel.sharedHalfElements)
@@ -2172,7 +2183,66 @@ void Emitter::run() {
     b.setInsertionPoint(ifOp.thenBlock()->getTerminator());
     emitStmt(part.stmt);
   }
+  if (kernel.epilogue)
+    emitEpilogue(withoutChunk);
   gpu::ReturnOp::create(b, loc);
+}
+
+void Emitter::emitEpilogue(Value gridPoint) {
+  auto fence = [&] {
+    LLVM::FenceOp::create(b, loc, LLVM::AtomicOrdering::acq_rel);
+  };
+  // The block's adds (ordered before thread 0's by the barrier, fences
+  // being cumulative) are visible before it counts itself.
+  gpu::BarrierOp::create(b, loc);
+  Value slot = add(index(kernel.epilogueCounters), gridPoint);
+  Value flag = index(kernel.epilogueFlag);
+  Value zero = constant(0.0);
+  // Thread 0 alone, as a thread loop of one element (the form the host
+  // emulation runs).
+  auto ifThread0 = [&](llvm::function_ref<void()> body) {
+    auto loop =
+        scf::ForOp::create(b, loc, threadId, index(1), index(kernel.threads));
+    OpBuilder::InsertionGuard guard(b);
+    b.setInsertionPoint(loop.getBody()->getTerminator());
+    body();
+  };
+  ifThread0([&] {
+    fence();
+    Value before =
+        memref::AtomicRMWOp::create(b, loc, arith::AtomicRMWKind::addf,
+                                    constant(1.0), counters, ValueRange{slot});
+    Value last =
+        arith::CmpFOp::create(b, loc, arith::CmpFPredicate::OEQ, before,
+                              constant(double(kernel.epilogueArrivals - 1)));
+    memref::StoreOp::create(
+        b, loc, arith::SelectOp::create(b, loc, last, constant(1.0), zero),
+        shared, flag);
+    // The other blocks' adds are visible to the epilogue's loads (which
+    // the barrier orders after this).
+    fence();
+  });
+  gpu::BarrierOp::create(b, loc);
+  Value isLast =
+      arith::CmpFOp::create(b, loc, arith::CmpFPredicate::ONE,
+                            memref::LoadOp::create(b, loc, shared, flag), zero);
+  auto ifLast = scf::IfOp::create(b, loc, isLast, /*withElseRegion=*/false);
+  OpBuilder::InsertionGuard guard(b);
+  b.setInsertionPoint(ifLast.thenBlock()->getTerminator());
+  Emitter epilogue(plan, *kernel.epilogue, tensorKinds, func);
+  epilogue.runAsEpilogue(*this);
+  ifThread0([&] { memref::StoreOp::create(b, loc, zero, counters, slot); });
+}
+
+void Emitter::runAsEpilogue(const Emitter &producer) {
+  b.setInsertionPoint(producer.b.getInsertionBlock(),
+                      producer.b.getInsertionPoint());
+  tensorArgs = producer.tensorArgs;
+  threadId = producer.threadId;
+  // The epilogue's grid is the producer's: same variables, same values.
+  vars = producer.vars;
+  chunk = index(0);
+  emitStmt(kernel.parts.front().stmt);
 }
 
 LogicalResult gpu_lowering::emitKernelBody(const Plan &plan,

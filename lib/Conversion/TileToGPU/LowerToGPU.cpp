@@ -338,6 +338,13 @@ LogicalResult TileLowerToGPUPass::lower(ProgramOp program) {
     numElidedCopies += before - kernels.size();
   }
   gpu_lowering::planPrefetches(*plan, kernels, kinds, prefetchBytes);
+  int64_t counterElements = 0;
+  if (splitEpilogues > 0) {
+    size_t before = kernels.size();
+    counterElements = gpu_lowering::fuseSplitEpilogues(*plan, kernels, aliases,
+                                                       splitEpilogues);
+    numSplitEpilogues += before - kernels.size();
+  }
 
   int64_t scratchElements = 0;
   for (const Kernel &kernel : kernels) {
@@ -362,9 +369,12 @@ LogicalResult TileLowerToGPUPass::lower(ProgramOp program) {
     return program.emitOpError("cannot be lowered: the module already "
                                "defines '")
            << kernelsName << "', the name of its kernels' gpu.module";
+  auto countersType = MemRefType::get({counterElements}, Float32Type::get(ctx));
   SmallVector<Type> hostArgs(memrefTypes);
   if (scratchElements)
     hostArgs.push_back(scratchType);
+  if (counterElements)
+    hostArgs.push_back(countersType);
   auto host =
       func::FuncOp::create(b, loc, name, b.getFunctionType(hostArgs, {}));
   for (BlockArgument arg : body.getArguments()) {
@@ -383,10 +393,17 @@ LogicalResult TileLowerToGPUPass::lower(ProgramOp program) {
   for (unsigned buffer : bufferOverwritten.set_bits())
     host.setArgAttr(buffer, "tile.overwritten", b.getUnitAttr());
   if (scratchElements) {
-    host.setArgAttr(hostArgs.size() - 1, "tile.name",
-                    b.getStringAttr("__scratch"));
-    host.setArgAttr(hostArgs.size() - 1, "tile.role",
-                    b.getStringAttr("scratch"));
+    unsigned arg = memrefTypes.size();
+    host.setArgAttr(arg, "tile.name", b.getStringAttr("__scratch"));
+    host.setArgAttr(arg, "tile.role", b.getStringAttr("scratch"));
+  }
+  if (counterElements) {
+    // Cleared once before the first call; each epilogue clears its counter.
+    unsigned arg = hostArgs.size() - 1;
+    host.setArgAttr(arg, "tile.name", b.getStringAttr("__counters"));
+    host.setArgAttr(arg, "tile.role", b.getStringAttr("scratch"));
+    host.setArgAttr(arg, "tile.zero", b.getStringAttr("restored"));
+    host.setArgAttr(arg, "tile.counters", b.getUnitAttr());
   }
   if (Attribute results = program->getAttr("tile.results"))
     host->setAttr("tile.results", results);
@@ -423,6 +440,10 @@ LogicalResult TileLowerToGPUPass::lower(ProgramOp program) {
     }
     if (kernel.scratchElements) {
       argTypes.push_back(scratchType);
+      operands.push_back(entry->getArgument(memrefTypes.size()));
+    }
+    if (kernel.epilogue) {
+      argTypes.push_back(countersType);
       operands.push_back(entry->getArguments().back());
     }
     SmallVector<Type> workgroup;
@@ -440,6 +461,10 @@ LogicalResult TileLowerToGPUPass::lower(ProgramOp program) {
     func->setAttr(gpu::GPUDialect::getKernelFuncAttrName(), kb.getUnitAttr());
     func.setKnownBlockSizeAttr(
         kb.getDenseI32ArrayAttr({int32_t(kernel.threads), 1, 1}));
+    // Producers of one epilogue may run in one grid (MergeKernels).
+    if (kernel.epilogue)
+      func->setAttr("tile.epilogue",
+                    kb.getI64IntegerAttr(kernel.epilogueCounters));
     if (failed(emitKernelBody(*plan, kernel, kinds, func)))
       return failure();
     gpu::LaunchFuncOp::create(

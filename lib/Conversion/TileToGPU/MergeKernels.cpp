@@ -42,6 +42,10 @@ struct Launch {
   int64_t blocks = 0, threads = 0, sharedBytes = 0;
   /// Alias classes (of host buffers) read and written.
   llvm::SmallDenseSet<unsigned> reads, writes;
+  /// The producers of one split epilogue (`tile.epilogue`, its first
+  /// counter) touch each other's tensors only in the epilogue, which the
+  /// last of them to finish a tile runs: they are independent.
+  std::optional<int64_t> epilogue;
 };
 
 /// A group of launches that becomes one kernel.
@@ -362,6 +366,10 @@ private:
     for (unsigned arg = 0, e = host.getNumArguments(); arg < e; ++arg) {
       StringRef role = roleOf(arg);
       auto type = dyn_cast<MemRefType>(host.getArgument(arg).getType());
+      // A buffer whose clearing the lowering arranged (split epilogues'
+      // counters) needs no member.
+      if (host.getArgAttr(arg, "tile.zero"))
+        continue;
       if (!startsZero(role) || !type || type.getRank() != 1 ||
           !type.hasStaticShape() || !type.getElementType().isIntOrFloat())
         continue;
@@ -465,9 +473,17 @@ private:
       launch.mergeable = mergeable(launch);
       if (!launch.mergeable)
         continue;
+      if (auto epilogue =
+              launch.kernel->getAttrOfType<IntegerAttr>("tile.epilogue"))
+        launch.epilogue = epilogue.getInt();
       for (auto [arg, v] : llvm::zip(launch.kernel.getArguments(),
                                      launch.op.getKernelOperands())) {
         if (!isa<MemRefType>(v.getType()))
+          continue;
+        // Split epilogues' counters: each epilogue has its own.
+        if (auto hostArg = dyn_cast<BlockArgument>(v);
+            hostArg && hostArg.getOwner() == &entry &&
+            host.getArgAttr(hostArg.getArgNumber(), "tile.counters"))
           continue;
         std::optional<unsigned> cls = classOf(v);
         bool read = false, write = false;
@@ -485,6 +501,8 @@ private:
     auto conflict = [&](const Launch &a, const Launch &b) {
       if (!a.mergeable || !b.mergeable)
         return true;
+      if (a.epilogue && a.epilogue == b.epilogue)
+        return false;
       for (unsigned w : a.writes)
         if (b.reads.contains(w) || b.writes.contains(w))
           return true;

@@ -24,6 +24,7 @@
 #include "llvm/ADT/STLFunctionalExtras.h"
 #include "llvm/ADT/SmallVector.h"
 
+#include <memory>
 #include <optional>
 
 namespace mlir::tileir::gpu_lowering {
@@ -184,6 +185,17 @@ struct Kernel {
   /// (`planPrefetches`).
   llvm::SmallVector<unsigned> prefetchLoads;
   int64_t prefetchIterations = 0;
+  /// An elementwise kernel that the last block adding into each output
+  /// tile of this split accumulation runs for that tile
+  /// (`fuseSplitEpilogues`), with this kernel's threads: after its atomic
+  /// adds a block counts itself on counter `epilogueCounters` + its grid
+  /// point (f32, in the host's `__counters` buffer); the one that counts
+  /// `epilogueArrivals` (the chunks of every producer of the epilogue) runs
+  /// it and clears the counter. `epilogueFlag` is the element of the f32
+  /// shared buffer that tells the block's threads. Producers of one
+  /// epilogue share `epilogueCounters` (their launches may merge).
+  std::shared_ptr<const Kernel> epilogue;
+  int64_t epilogueCounters = 0, epilogueArrivals = 0, epilogueFlag = 0;
 };
 
 struct PartitionOptions {
@@ -327,6 +339,19 @@ elideCopies(const interp::Plan &plan, std::vector<Kernel> &kernels,
 void planPrefetches(const interp::Plan &plan,
                     llvm::MutableArrayRef<Kernel> kernels,
                     llvm::ArrayRef<ElementKind> kinds, int64_t budgetBytes);
+
+/// Fuses each kernel that reads, at exactly their tiles, the f32 tensors
+/// of the split accumulations just before it (same grid, one store per
+/// block of each chunk), into them as their `Kernel::epilogue`, when it
+/// needs no shared memory or scratch and touches nothing they touch
+/// besides those tensors (SplitEpilogue.cpp), and when each of their
+/// blocks runs at least `minTrips` iterations (every block then waits for
+/// its counter: short blocks pay more for that than the launch saves).
+/// Returns the counters the epilogues use.
+int64_t
+fuseSplitEpilogues(const interp::Plan &plan, std::vector<Kernel> &kernels,
+                   llvm::ArrayRef<std::pair<unsigned, unsigned>> aliases,
+                   int64_t minTrips);
 
 /// Fills `Kernel::zeroAccumulators` (InitialValues.cpp): for each tensor
 /// that starts as zeros (`startsZero`) and is not in `aliases`, the first of

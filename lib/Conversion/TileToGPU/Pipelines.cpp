@@ -156,6 +156,7 @@ void tileir::addTileLowerToGPUPass(OpPassManager &pm,
   // Prefetches only pay where the wait after them lets the kernel start
   // early.
   lower.prefetchBytes = inlinePTX && programmatic ? options.prefetchBytes : 0;
+  lower.splitEpilogues = options.splitEpilogues;
   lower.blockSize = options.blockSize;
   lower.sharedMemoryBytes = options.sharedMemoryBytes;
   pm.addPass(createTileLowerToGPU(lower));

@@ -110,6 +110,13 @@ struct GPUPipelineOptions : public PassPipelineOptions<GPUPipelineOptions> {
                      "waits for the kernels before it (--tile-lower-to-gpu "
                      "prefetch-bytes; 0: none)"),
       llvm::cl::init(0)};
+  Option<int64_t> splitEpilogues{
+      *this, "split-epilogues",
+      llvm::cl::desc("Run elementwise kernels of split accumulations' "
+                     "results in the last block of each tile when those "
+                     "blocks run at least this many iterations "
+                     "(--tile-lower-to-gpu split-epilogues; 0: never)"),
+      llvm::cl::init(0)};
   Option<int64_t> earlyLaunchBlocks{
       *this, "early-launch-blocks",
       llvm::cl::desc("NVVM, sm_90 and later: most blocks of a kernel that "
