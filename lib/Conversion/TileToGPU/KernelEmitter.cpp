@@ -2198,16 +2198,8 @@ void Emitter::emitEpilogue(Value gridPoint) {
   Value slot = add(index(kernel.epilogueCounters), gridPoint);
   Value flag = index(kernel.epilogueFlag);
   Value zero = constant(0.0);
-  // Thread 0 alone, as a thread loop of one element (the form the host
-  // emulation runs).
-  auto ifThread0 = [&](llvm::function_ref<void()> body) {
-    auto loop =
-        scf::ForOp::create(b, loc, threadId, index(1), index(kernel.threads));
-    OpBuilder::InsertionGuard guard(b);
-    b.setInsertionPoint(loop.getBody()->getTerminator());
-    body();
-  };
-  ifThread0([&] {
+  // Thread 0 alone: a thread loop of one element.
+  forEachElement(1, [&](Value) {
     fence();
     Value before =
         memref::AtomicRMWOp::create(b, loc, arith::AtomicRMWKind::addf,
@@ -2231,7 +2223,8 @@ void Emitter::emitEpilogue(Value gridPoint) {
   b.setInsertionPoint(ifLast.thenBlock()->getTerminator());
   Emitter epilogue(plan, *kernel.epilogue, tensorKinds, func);
   epilogue.runAsEpilogue(*this);
-  ifThread0([&] { memref::StoreOp::create(b, loc, zero, counters, slot); });
+  forEachElement(
+      1, [&](Value) { memref::StoreOp::create(b, loc, zero, counters, slot); });
 }
 
 void Emitter::runAsEpilogue(const Emitter &producer) {

@@ -124,9 +124,6 @@ int64_t gpu_lowering::fuseSplitEpilogues(
     int64_t arrivals = 0;
     for (size_t p = first; p < e; ++p)
       arrivals += kernels[p].splitChunks;
-    int64_t gridPoints = 1;
-    for (const GridLoop &g : consumer.grid)
-      gridPoints *= g.trips;
     for (size_t p = first; p < e; ++p) {
       Kernel &producer = kernels[p];
       auto epilogue = std::make_shared<Kernel>(consumer);
@@ -142,7 +139,8 @@ int64_t gpu_lowering::fuseSplitEpilogues(
       tensors.erase(llvm::unique(tensors), tensors.end());
       producer.tensors = std::move(tensors);
     }
-    counters += gridPoints;
+    // One counter per block of the consumer: a grid point.
+    counters += consumer.numBlocks;
     kernels.erase(kernels.begin() + e);
     --e;
   }
