@@ -2030,7 +2030,7 @@ SmallVector<Value> Emitter::reduceWarpSums(ArrayRef<Value> sums, Value lane,
 }
 
 void Emitter::emitPerElementLoop(const StmtNode &loop) {
-  if (kernel.splitChunks > 1 && &loop == &plan.stmts[kernel.body])
+  if (kernel.addsPartialSums() && &loop == &plan.stmts[kernel.body])
     return emitSplitAccumulation(loop);
   SmallVector<unsigned> leaves;
   collectSequence(plan, loop.first, leaves);

@@ -942,6 +942,21 @@ static Kernel buildKernel(const Plan &plan,
   int64_t widest = planner.widest;
   std::optional<int64_t> matmulElements =
       getMatmulLoopElements(plan, only, kernel);
+  // A matmul accumulation that is not split (its grid has `min-blocks`
+  // blocks) runs as one chunk, so that k slices still give its block more
+  // warps than its lanes fill.
+  if (matmulElements && !kernel.chunkTrips && options.splitK > 1 &&
+      options.kSlices > 1 && kernel.parts.size() == 1 &&
+      !kernel.parts.front().loop) {
+    int64_t trips = (only.end - only.start) / only.step;
+    if (std::optional<unsigned> addend =
+            getSplitAddend(plan, body, aliases, options.tensorKinds);
+        addend && trips >= 2 && plan.exprs[*addend].kind == Kind::Matmul) {
+      kernel.chunkTrips = trips;
+      kernel.splitAddend = *addend;
+      elementSplit = true;
+    }
+  }
   if (matmulElements)
     widest = (*matmulElements + options.threadElements - 1) /
              std::max(1u, options.threadElements);
@@ -965,7 +980,8 @@ static Kernel buildKernel(const Plan &plan,
     return groups * threadsPerGroup <= int64_t(options.blockSize) &&
            threadsPerGroup * *splitElements * 4 <= options.sharedMemoryBytes;
   };
-  if (splitElements && kernel.splitChunks > 1 && options.kSlices > 1) {
+  if (splitElements && (kernel.splitChunks > 1 || elementSplit) &&
+      options.kSlices > 1) {
     // (A reduction's slices stay within its chunk's iterations; a matmul's
     // may exceed them: idle slices measured faster on the scores kernel.)
     while (slices * 2 <= int64_t(options.kSlices) &&
@@ -983,6 +999,11 @@ static Kernel buildKernel(const Plan &plan,
       while (lanes * 2 <= int64_t(options.reduceLanes) &&
              addend.sizes[1] % (lanes * 2) == 0 && fits(slices * lanes * 2))
         lanes *= 2;
+  }
+  if (kernel.splitChunks == 1 && slices * lanes == 1) {
+    // (Not sliced after all: the accumulation runs as before.)
+    kernel.chunkTrips = 0;
+    kernel.splitAddend = 0;
   }
   if (slices * lanes > 1) {
     kernel.kSlices = unsigned(slices);

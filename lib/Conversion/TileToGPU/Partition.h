@@ -141,6 +141,9 @@ struct Kernel {
   /// sum to S atomically.
   unsigned splitChunks = 1;
   int64_t chunkTrips = 0;
+  /// Whether blocks add partial sums of the body's accumulation atomically
+  /// (split into chunks, or cut among k slices).
+  bool addsPartialSums() const { return splitChunks > 1 || kSlices > 1; }
   /// The expression g (the addend that does not read S).
   unsigned splitAddend = 0;
   /// A split loop run by the whole block (not an element loop): each store
@@ -155,6 +158,8 @@ struct Kernel {
   /// the block's threads (iteration i to slice i mod kSlices), their partial
   /// sums added in shared memory (`threads` = groups of lanes x kSlices, one
   /// lane per group for a reduction; the shared buffer holds kSlices tiles).
+  /// So may a matmul accumulation that is not split (one chunk of all its
+  /// iterations, `splitChunks` 1).
   unsigned kSlices = 1;
   /// A split accumulation whose addend is an f32 sum over the innermost
   /// dimension of its operand also cuts that sum among `reduceLanes`

@@ -8,6 +8,8 @@
 // RUN: tile-opt %s --split-input-file --tile-lower-to-gpu="split-k=2 thread-elements=64 min-blocks=8 tile-sizes=tile_k=4" --canonicalize --cse | FileCheck %s --check-prefix=SLICES
 // RUN: tile-opt %s --split-input-file --tile-lower-to-gpu="split-k=2 thread-elements=64 min-blocks=8 tile-sizes=tile_k=4 k-slices=1" --canonicalize --cse | FileCheck %s --check-prefix=NOSLICES
 // RUN: tile-opt %s --split-input-file --tile-lower-to-gpu="split-k=2 reduce-lanes=1 min-blocks=2" --canonicalize --cse | FileCheck %s --check-prefix=RSLICES
+// RUN: tile-opt %s --split-input-file --tile-lower-to-gpu="split-k=2 thread-elements=64 min-blocks=4 tile-sizes=tile_k=4" --canonicalize --cse | FileCheck %s --check-prefix=UNSPLIT
+// RUN: tile-opt %s --split-input-file --tile-lower-to-gpu="split-k=1 thread-elements=64 min-blocks=4 tile-sizes=tile_k=4" --canonicalize --cse | FileCheck %s --check-prefix=NOUNSPLIT
 // RUN: tile-opt %s --split-input-file --tile-lower-to-gpu="split-k=2 reduce-lanes=1" --canonicalize --cse | FileCheck %s --check-prefix=WIDE
 // RUN: tile-opt %s --split-input-file --tile-lower-to-gpu="split-k=2 reduce-lanes=1 tile-sizes=tile_i=8" --canonicalize --cse | FileCheck %s --check-prefix=NARROW
 
@@ -564,6 +566,28 @@ tile.program @not_element_loop(%A: !tile.tensor<2x2x64xf32, input>,
 // NOSLICES-COUNT-16: memref.atomic_rmw addf
 // NOSLICES-NEXT: }
 // NOSLICES-NEXT: gpu.barrier
+// With min-blocks=4 the grid's 4 blocks are enough and S is not split, but
+// its 8 groups of lanes still take 8 slices of all 16 iterations (64
+// threads), their partial tiles meeting in shared memory and added to S
+// atomically. With split-k=1 (no partial sums), 32 threads carry S's tile
+// in registers and store it.
+// UNSPLIT-LABEL: func.func @lanes
+// UNSPLIT: blocks in (%c4, %c1, %c1) threads in (%c64, %c1, %c1)
+// UNSPLIT: gpu.func @lanes_k0({{.*}}) workgroup(%[[SH:.*]] : memref<4096xf32, #gpu.address_space<workgroup>>)
+// UNSPLIT: scf.for %{{.*}} = %thread_id_x to %c64 step %c64 {
+// UNSPLIT: scf.for {{.*}} to %c64 step %c32 iter_args(
+// UNSPLIT-COUNT-64: memref.store %{{.*}}, %[[SH]]
+// UNSPLIT: gpu.barrier
+// UNSPLIT-COUNT-8: memref.load %[[SH]]
+// UNSPLIT: memref.atomic_rmw addf
+// NOUNSPLIT-LABEL: func.func @lanes
+// NOUNSPLIT: blocks in (%c4, %c1, %c1) threads in (%c32, %c1, %c1)
+// NOUNSPLIT-NOT: workgroup
+// NOUNSPLIT: scf.for %{{.*}} = %c0 to %c64 step %c4 iter_args(
+// NOUNSPLIT-NOT: memref.atomic_rmw
+// NOUNSPLIT-COUNT-4: vector.store %{{.*}}, %arg2
+// NOUNSPLIT-NOT: memref.atomic_rmw
+// NOUNSPLIT: gpu.return
 tile.program @lanes(%X: !tile.tensor<16x64xf16, input>,
                     %W: !tile.tensor<64x128xf16, input>,
                     %S: !tile.tensor<16x128xf32, inout>) attributes {tile.tile_sizes = {tile_n = 32, tile_k = 16}} {

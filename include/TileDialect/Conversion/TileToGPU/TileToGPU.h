@@ -50,7 +50,8 @@ struct GPUPipelineOptions : public PassPipelineOptions<GPUPipelineOptions> {
   Option<unsigned> kSlices{
       *this, "k-slices",
       llvm::cl::desc("Most slices of a split matmul accumulation's chunk per "
-                     "block (1: never)"),
+                     "block (with split-k > 1 also of an unsplit one; 1: "
+                     "never)"),
       llvm::cl::init(8)};
   Option<unsigned> splitK{
       *this, "split-k",
