@@ -895,16 +895,21 @@ static Kernel buildKernel(const Plan &plan,
   // A lone accumulation loop may be split across blocks: an element loop
   // `S = S + g(k)` (`Kernel::splitAddend`), or a loop the whole block runs
   // whose body accumulates beside per-iteration tiles
-  // (`Kernel::splitStores`).
+  // (`Kernel::splitStores`). An element-loop matmul accumulation that need
+  // not be split (its grid has `min-blocks` blocks) runs as one chunk, so
+  // that k slices still give its block more warps than its lanes fill.
   const StmtNode &only = plan.stmts[body];
+  std::optional<int64_t> matmulElements =
+      getMatmulLoopElements(plan, only, kernel);
+  bool fewBlocks = kernel.numBlocks < options.minBlocks;
   bool elementSplit = false;
-  if (options.splitK > 1 && kernel.numBlocks < options.minBlocks &&
-      kernel.parts.size() == 1 && !kernel.parts.front().loop &&
-      only.kind == StmtNode::Kind::Loop) {
+  if (options.splitK > 1 && kernel.parts.size() == 1 &&
+      !kernel.parts.front().loop && only.kind == StmtNode::Kind::Loop) {
     int64_t trips = (only.end - only.start) / only.step;
     int64_t wanted =
         (options.minBlocks + kernel.numBlocks - 1) / kernel.numBlocks;
-    if (!kernel.perElementLoops.contains(body)) {
+    bool elementLoop = kernel.perElementLoops.contains(body);
+    if (!elementLoop && fewBlocks) {
       if (auto stores =
               getSplitStores(plan, body, aliases, options.tensorKinds);
           stores && trips >= 2) {
@@ -913,8 +918,12 @@ static Kernel buildKernel(const Plan &plan,
         kernel.splitStores = std::move(*stores);
       }
     } else if (std::optional<unsigned> addend =
-                   getSplitAddend(plan, body, aliases, options.tensorKinds);
-               addend && trips >= 2) {
+                   elementLoop ? getSplitAddend(plan, body, aliases,
+                                                options.tensorKinds)
+                               : std::nullopt;
+               addend && trips >= 2 &&
+               (fewBlocks || (matmulElements && options.kSlices > 1 &&
+                              plan.exprs[*addend].kind == Kind::Matmul))) {
       int64_t most = std::min<int64_t>(options.splitK, trips);
       // A sum over at least `kWideSum` elements per iteration adds at most
       // 1/kWideSum of what it reads atomically, whatever its chunks: it may
@@ -940,23 +949,6 @@ static Kernel buildKernel(const Plan &plan,
   // loop gets `thread-elements` elements per thread (a block of them, see
   // KernelEmitter) instead: lanes then share their operand loads.
   int64_t widest = planner.widest;
-  std::optional<int64_t> matmulElements =
-      getMatmulLoopElements(plan, only, kernel);
-  // A matmul accumulation that is not split (its grid has `min-blocks`
-  // blocks) runs as one chunk, so that k slices still give its block more
-  // warps than its lanes fill.
-  if (matmulElements && !kernel.chunkTrips && options.splitK > 1 &&
-      options.kSlices > 1 && kernel.parts.size() == 1 &&
-      !kernel.parts.front().loop) {
-    int64_t trips = (only.end - only.start) / only.step;
-    if (std::optional<unsigned> addend =
-            getSplitAddend(plan, body, aliases, options.tensorKinds);
-        addend && trips >= 2 && plan.exprs[*addend].kind == Kind::Matmul) {
-      kernel.chunkTrips = trips;
-      kernel.splitAddend = *addend;
-      elementSplit = true;
-    }
-  }
   if (matmulElements)
     widest = (*matmulElements + options.threadElements - 1) /
              std::max(1u, options.threadElements);
@@ -980,8 +972,7 @@ static Kernel buildKernel(const Plan &plan,
     return groups * threadsPerGroup <= int64_t(options.blockSize) &&
            threadsPerGroup * *splitElements * 4 <= options.sharedMemoryBytes;
   };
-  if (splitElements && (kernel.splitChunks > 1 || elementSplit) &&
-      options.kSlices > 1) {
+  if (splitElements && elementSplit && options.kSlices > 1) {
     // (A reduction's slices stay within its chunk's iterations; a matmul's
     // may exceed them: idle slices measured faster on the scores kernel.)
     while (slices * 2 <= int64_t(options.kSlices) &&
