@@ -100,7 +100,9 @@ static void collectTouches(const Plan &plan, unsigned id,
 /// The tensors each element loop reached from `id` without passing another
 /// loop carries in registers (written at a region that does not move with
 /// the loop), and the count of loops carrying each; `elsewhere` gets every
-/// tensor loaded or stored outside those loops' own accumulations.
+/// tensor loaded or stored outside those loops' own accumulations, except
+/// loads after a loop carrying the tensor (they read what it stored: the
+/// SiLU product of two gate GEMMs in their kernel).
 static void collectAccumulators(const Plan &plan, const Kernel &kernel,
                                 unsigned id,
                                 llvm::DenseMap<unsigned, unsigned> &carriers,
@@ -109,8 +111,11 @@ static void collectAccumulators(const Plan &plan, const Kernel &kernel,
   auto touchAll = [&](unsigned root) {
     SmallVector<const Access *> writes, reads;
     collectAccesses(plan, root, writes, reads);
-    for (const Access *access : llvm::concat<const Access *>(writes, reads))
+    for (const Access *access : writes)
       elsewhere.insert(access->tensor);
+    for (const Access *access : reads)
+      if (!carriers.count(access->tensor))
+        elsewhere.insert(access->tensor);
   };
   switch (stmt.kind) {
   case StmtNode::Kind::Nop:
@@ -137,7 +142,7 @@ static void collectAccumulators(const Plan &plan, const Kernel &kernel,
   }
   // Reads of a carried tensor in the loop read its registers.
   for (const Access *read : reads)
-    if (!carried.contains(read->tensor))
+    if (!carried.contains(read->tensor) && !carriers.count(read->tensor))
       elsewhere.insert(read->tensor);
   for (unsigned tensor : carried)
     ++carriers[tensor];

@@ -257,9 +257,12 @@ private:
   /// when its tile's matmuls or its products' right operands do not load as
   /// the matrix-unit lanes need (the block then runs the loop as any other).
   bool emitWarpLoop(const StmtNode &loop);
-  /// The kernel's split accumulation loop: this block's chunk of iterations
-  /// summed per element, then added to the accumulator atomically.
-  void emitSplitAccumulation(const StmtNode &loop);
+  /// The kernel's split accumulation loop (this block's chunk of iterations
+  /// summed per element, then added to the accumulator atomically), or a
+  /// loop of `Kernel::slicedLoops` (all iterations summed in k slices, the
+  /// sums stored). False, emitting nothing, for a sliced loop whose lanes
+  /// do not line up with the block's threads.
+  bool emitSplitAccumulation(const StmtNode &loop);
   /// The block's L2 prefetches of `Kernel::prefetchLoads` over its first
   /// `Kernel::prefetchIterations` iterations of the body loop, one
   /// `prefetch.global.L2` per 128-byte line of each tile (the threads take
@@ -1608,8 +1611,8 @@ void Emitter::inlinePTX(StringRef ptx, StringRef constraints, ValueRange args) {
 }
 
 void Emitter::emitPrefetches() {
-  const StmtNode &loop = plan.stmts[kernel.body];
-  auto [first, last] = iterationBounds(kernel.body);
+  const StmtNode &loop = plan.stmts[kernel.prefetchLoop];
+  auto [first, last] = iterationBounds(kernel.prefetchLoop);
   Value lastIteration = arith::SubIOp::create(b, loc, last, index(loop.step));
   for (int64_t i = 0; i < kernel.prefetchIterations; ++i) {
     // A chunk shorter than the others prefetches its last iteration again.
@@ -1656,36 +1659,62 @@ std::pair<Value, Value> Emitter::iterationBounds(unsigned id) {
                                         index(loop.end))};
 }
 
-void Emitter::emitSplitAccumulation(const StmtNode &loop) {
-  const StmtNode &store = plan.stmts[loop.first];
-  const ExprNode &value = plan.exprs[store.first];
-  auto [first, last] = iterationBounds(kernel.body);
+bool Emitter::emitSplitAccumulation(const StmtNode &loop) {
+  unsigned id = unsigned(&loop - plan.stmts.data());
+  // A sliced loop (`Kernel::slicedLoops`) is the only writer of its
+  // regions: it stores its sums. A split body adds them atomically.
+  bool sliced = kernel.slicedLoops.contains(id);
+  SmallVector<const StmtNode *> stores;
+  SmallVector<unsigned> addends;
+  if (sliced) {
+    SmallVector<unsigned> leaves;
+    collectSequence(plan, loop.first, leaves);
+    for (unsigned leaf : leaves) {
+      stores.push_back(&plan.stmts[leaf]);
+      addends.push_back(kernel.slicedAddends.lookup(leaf));
+    }
+  } else {
+    stores.push_back(&plan.stmts[loop.first]);
+    addends.push_back(kernel.splitAddend);
+  }
+  const ExprNode &value = plan.exprs[stores.front()->first];
+  auto [first, last] = iterationBounds(id);
   int64_t n = value.numElements;
+  int64_t count = int64_t(stores.size());
   // With k slices, each group of lanes is computed by `kSlices` threads,
   // each of those by `reduceLanes` adjacent ones.
   unsigned slices = kernel.kSlices, reduceLanes = kernel.reduceLanes;
   int64_t lanes = lanesFor(n * slices);
-  std::optional<LaneBlock> block = getLaneBlock({&store}, value.shape, lanes);
+  std::optional<LaneBlock> block = getLaneBlock(stores, value.shape, lanes);
+  bool slicedLayout = slices * reduceLanes > 1 && (block || lanes == 1) &&
+                      (!block || reduceLanes == 1) &&
+                      n / lanes * slices * reduceLanes == kernel.threads;
+  // (A sliced loop whose lanes do not line up runs as any element loop.)
+  if (sliced && !slicedLayout)
+    return false;
+  // Per lane, the sums of every store's addend (store s at s * lanes).
   auto sumChunk = [&](ValueRange flats, Value from, int64_t stride) {
-    Lanes zeros(flats.size(), constant(0.0));
+    Lanes zeros(flats.size() * count, constant(0.0));
     auto partial = scf::ForOp::create(
         b, loc, from, last, index(stride), zeros,
         [&](OpBuilder &, Location, Value k, ValueRange sums) {
           vars[loop.var] = k;
-          Lanes g = element(kernel.splitAddend, flats);
           Lanes next;
-          for (auto [sum, x] : llvm::zip_equal(sums, g))
-            next.push_back(arith::AddFOp::create(b, loc, sum, x));
+          for (auto [s, addend] : llvm::enumerate(addends)) {
+            Lanes g = element(addend, flats);
+            for (auto [sum, x] :
+                 llvm::zip_equal(sums.slice(s * flats.size(), flats.size()), g))
+              next.push_back(arith::AddFOp::create(b, loc, sum, x));
+          }
           scf::YieldOp::create(b, loc, ValueRange(next));
         });
     return Lanes(partial.getResults());
   };
-  if (slices * reduceLanes > 1 && (block || lanes == 1) &&
-      (!block || reduceLanes == 1) &&
-      n / lanes * slices * reduceLanes == kernel.threads) {
+  if (slicedLayout) {
     // Thread p: lane p mod reduceLanes of the addend's sum, and with
     // q = p / reduceLanes, slice q / groups of the chunk's iterations, for
-    // group q mod groups; the partial sums meet in shared memory.
+    // group q mod groups; the partial sums meet in shared memory, store s
+    // of slice (and lane) j at tile j * count + s.
     int64_t groups = n / lanes;
     auto threads = scf::ForOp::create(b, loc, threadId,
                                       index(groups * slices * reduceLanes),
@@ -1711,34 +1740,61 @@ void Emitter::emitSplitAccumulation(const StmtNode &loop) {
         inLaneBlock(flats, *block, sumSlice);
       else
         sumSlice();
-      Value base = mul(add(mul(slice, reduceLanes), lane), n);
-      for (auto [flat, sum] : llvm::zip_equal(flats, sums))
-        memref::StoreOp::create(b, loc, sum, shared, add(base, flat));
+      Value base = mul(add(mul(slice, reduceLanes), lane), n * count);
+      for (int64_t s = 0; s < count; ++s)
+        for (auto [i, flat] : llvm::enumerate(flats))
+          memref::StoreOp::create(b, loc, sums[s * flats.size() + i], shared,
+                                  add(base, add(flat, index(s * n))));
     }
     gpu::BarrierOp::create(b, loc);
     // Each thread sums the slices of runs of `width` consecutive elements
-    // and adds each run with one atomic.
-    int64_t width = atomicRunWidth(store, n);
-    forEachElement(n / width, [&](Value run) {
-      Value flat = mul(run, width);
-      Lanes totals;
-      for (int64_t j = 0; j < width; ++j) {
-        Value element = add(flat, index(j));
-        Value total = memref::LoadOp::create(b, loc, shared, element);
-        for (unsigned s = 1; s < slices * reduceLanes; ++s)
-          total = arith::AddFOp::create(
-              b, loc, total,
-              memref::LoadOp::create(b, loc, shared,
-                                     add(index(s * n), element)));
-        totals.push_back(total);
-      }
-      atomicAddRun(store, flat, totals);
-    });
+    // and adds each run with one atomic, or stores it.
+    for (int64_t s = 0; s < count; ++s) {
+      const StmtNode *store = stores[s];
+      unsigned tensor = store->access.tensor;
+      int64_t width = sliced ? widestRun(*store, n) : atomicRunWidth(*store, n);
+      bool fromZero = kernel.zeroAccumulators.contains(tensor);
+      forEachElement(n / width, [&](Value run) {
+        Value flat = mul(run, width);
+        Lanes totals;
+        for (int64_t j = 0; j < width; ++j) {
+          Value element = add(flat, index(s * n + j));
+          Value total = memref::LoadOp::create(b, loc, shared, element);
+          for (unsigned t = 1; t < slices * reduceLanes; ++t)
+            total = arith::AddFOp::create(
+                b, loc, total,
+                memref::LoadOp::create(b, loc, shared,
+                                       add(index(t * n * count), element)));
+          totals.push_back(total);
+        }
+        if (!sliced)
+          return atomicAddRun(*store, flat, totals);
+        Value offset = tensorOffset(store->access, value.shape, flat);
+        if (!fromZero) {
+          // The sums added to the starting value, as the loop would.
+          Lanes start;
+          if (width > 1) {
+            Value vec = loadVector(tensor, offset, width);
+            for (int64_t j = 0; j < width; ++j)
+              start.push_back(vector::ExtractOp::create(b, loc, vec, j));
+          } else {
+            start.push_back(
+                memref::LoadOp::create(b, loc, tensorArgs[tensor], offset));
+          }
+          for (int64_t j = 0; j < width; ++j)
+            totals[j] = arith::AddFOp::create(b, loc, start[j], totals[j]);
+        }
+        if (width > 1)
+          return storeVector(tensor, offset, totals);
+        storeElement(*store, totals.front(), flat);
+      });
+    }
     gpu::BarrierOp::create(b, loc);
-    return;
+    return true;
   }
   lanes = lanesFor(n);
-  block = getLaneBlock({&store}, value.shape, lanes);
+  block = getLaneBlock(stores, value.shape, lanes);
+  const StmtNode &store = *stores.front();
   forEachLaneGroup(
       n, lanes,
       [&](ValueRange flats, ValueRange valid) {
@@ -1758,6 +1814,7 @@ void Emitter::emitSplitAccumulation(const StmtNode &loop) {
       },
       block);
   gpu::BarrierOp::create(b, loc);
+  return true;
 }
 
 /// The columns of one pass of a warp loop's product over its result's n
@@ -2030,8 +2087,11 @@ SmallVector<Value> Emitter::reduceWarpSums(ArrayRef<Value> sums, Value lane,
 }
 
 void Emitter::emitPerElementLoop(const StmtNode &loop) {
-  if (kernel.addsPartialSums() && &loop == &plan.stmts[kernel.body])
-    return emitSplitAccumulation(loop);
+  bool split = kernel.addsPartialSums() && &loop == &plan.stmts[kernel.body];
+  if ((split ||
+       kernel.slicedLoops.contains(unsigned(&loop - plan.stmts.data()))) &&
+      emitSplitAccumulation(loop))
+    return;
   SmallVector<unsigned> leaves;
   collectSequence(plan, loop.first, leaves);
   SmallVector<const StmtNode *> stores;

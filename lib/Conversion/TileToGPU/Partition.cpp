@@ -832,6 +832,97 @@ static GridLoop gridLoopOf(const Plan &plan, unsigned id) {
   return g;
 }
 
+/// The accumulations of element loop `id` if each of its stores is a
+/// matmul accumulation `S = S + A B` (`getAccumulationAddend`) at a region
+/// that does not move with the loop, each into its own tensor, no addend
+/// reading what another store writes: each store with its addend.
+static std::optional<llvm::DenseMap<unsigned, unsigned>>
+getSliceableAddends(const Plan &plan, unsigned id,
+                    ArrayRef<std::pair<unsigned, unsigned>> aliases,
+                    ArrayRef<ElementKind> tensorKinds) {
+  const StmtNode &loop = plan.stmts[id];
+  if (loop.kind != StmtNode::Kind::Loop ||
+      (loop.end - loop.start) / loop.step < 2)
+    return std::nullopt;
+  SmallVector<unsigned> leaves;
+  collectSequence(plan, loop.first, leaves);
+  llvm::DenseMap<unsigned, unsigned> addends;
+  SmallVector<const Access *> writes, reads;
+  for (unsigned leaf : leaves) {
+    const StmtNode &store = plan.stmts[leaf];
+    std::optional<unsigned> addend =
+        getAccumulationAddend(plan, leaf, aliases, tensorKinds);
+    if (!addend || plan.exprs[*addend].kind != Kind::Matmul ||
+        movesWithLoop(store.access, loop.var))
+      return std::nullopt;
+    addends[leaf] = *addend;
+    writes.push_back(&store.access);
+    postOrder(plan, *addend, [&](unsigned e) {
+      if (plan.exprs[e].kind == Kind::Load)
+        reads.push_back(&plan.exprs[e].access);
+    });
+  }
+  for (const Access *w : writes) {
+    auto touches = [&](const Access *other) {
+      return other != w && mayOverlap(aliases, w->tensor, other->tensor);
+    };
+    if (llvm::any_of(writes, touches) || llvm::any_of(reads, touches))
+      return std::nullopt;
+  }
+  if (addends.empty())
+    return std::nullopt;
+  return addends;
+}
+
+/// Fills `Kernel::slicedLoops` of a kernel that is not split: the element
+/// loops of its body (the body, or statements of the body's sequence) that
+/// are matmul accumulations (`getSliceableAddends`) over tiles of one
+/// element count n, cut among as many k slices as `k-slices`, the block
+/// and `shared-memory` allow (a power of two, at least 2). The block has
+/// ceil(n / thread-elements) groups of lanes per slice.
+static void planSlicedLoops(const Plan &plan,
+                            ArrayRef<std::pair<unsigned, unsigned>> aliases,
+                            const PartitionOptions &options, Kernel &kernel) {
+  SmallVector<unsigned> leaves;
+  collectSequence(plan, kernel.body, leaves);
+  std::optional<int64_t> elements;
+  int64_t mostStores = 0;
+  SmallVector<std::pair<unsigned, llvm::DenseMap<unsigned, unsigned>>> loops;
+  for (unsigned leaf : leaves) {
+    std::optional<int64_t> n =
+        getMatmulLoopElements(plan, plan.stmts[leaf], kernel);
+    if (!n || (elements && *n != *elements))
+      continue;
+    std::optional<llvm::DenseMap<unsigned, unsigned>> addends =
+        getSliceableAddends(plan, leaf, aliases, options.tensorKinds);
+    if (!addends)
+      continue;
+    elements = n;
+    mostStores = std::max<int64_t>(mostStores, addends->size());
+    loops.push_back({leaf, std::move(*addends)});
+  }
+  if (loops.empty())
+    return;
+  int64_t groups =
+      llvm::divideCeil(*elements, std::max<int64_t>(1, options.threadElements));
+  int64_t slices = 1;
+  while (slices * 2 <= int64_t(options.kSlices) &&
+         groups * slices * 2 <= int64_t(options.blockSize) &&
+         slices * 2 * mostStores * *elements * 4 <= options.sharedMemoryBytes)
+    slices *= 2;
+  if (slices < 2)
+    return;
+  for (auto &[loop, addends] : loops) {
+    kernel.slicedLoops.insert(loop);
+    for (auto [store, addend] : addends)
+      kernel.slicedAddends[store] = addend;
+  }
+  kernel.kSlices = unsigned(slices);
+  kernel.threads = unsigned(groups * slices);
+  kernel.sharedElements =
+      std::max(kernel.sharedElements, slices * mostStores * *elements);
+}
+
 /// Whether loop `id` has one iteration around `S = S + g(k)`: independent
 /// only because it has one iteration, it stays in the body as the
 /// accumulation loop it is, so that its matmul gets the element-loop code
@@ -895,9 +986,7 @@ static Kernel buildKernel(const Plan &plan,
   // A lone accumulation loop may be split across blocks: an element loop
   // `S = S + g(k)` (`Kernel::splitAddend`), or a loop the whole block runs
   // whose body accumulates beside per-iteration tiles
-  // (`Kernel::splitStores`). An element-loop matmul accumulation that need
-  // not be split (its grid has `min-blocks` blocks) runs as one chunk, so
-  // that k slices still give its block more warps than its lanes fill.
+  // (`Kernel::splitStores`).
   const StmtNode &only = plan.stmts[body];
   std::optional<int64_t> matmulElements =
       getMatmulLoopElements(plan, only, kernel);
@@ -921,9 +1010,7 @@ static Kernel buildKernel(const Plan &plan,
                    elementLoop ? getSplitAddend(plan, body, aliases,
                                                 options.tensorKinds)
                                : std::nullopt;
-               addend && trips >= 2 &&
-               (fewBlocks || (matmulElements && options.kSlices > 1 &&
-                              plan.exprs[*addend].kind == Kind::Matmul))) {
+               addend && trips >= 2 && fewBlocks) {
       int64_t most = std::min<int64_t>(options.splitK, trips);
       // A sum over at least `kWideSum` elements per iteration adds at most
       // 1/kWideSum of what it reads atomically, whatever its chunks: it may
@@ -1003,6 +1090,12 @@ static Kernel buildKernel(const Plan &plan,
     kernel.sharedElements =
         std::max(kernel.sharedElements, slices * lanes * *splitElements);
   }
+  // Element-loop matmul accumulations that are not split (the grid has
+  // `min-blocks` blocks) are still cut among k slices, so that the block
+  // has more warps than their lanes fill (`Kernel::slicedLoops`).
+  if (options.splitK > 1 && options.kSlices > 1 && !kernel.addsPartialSums() &&
+      kernel.parts.size() == 1 && !kernel.parts.front().loop)
+    planSlicedLoops(plan, aliases, options, kernel);
   // A warp loop: a warp per iteration of the block's share (as many as the
   // block holds).
   if (options.mma && options.warpLoops && kernel.parts.size() == 1 &&

@@ -142,8 +142,10 @@ struct Kernel {
   unsigned splitChunks = 1;
   int64_t chunkTrips = 0;
   /// Whether blocks add partial sums of the body's accumulation atomically
-  /// (split into chunks, or cut among k slices).
-  bool addsPartialSums() const { return splitChunks > 1 || kSlices > 1; }
+  /// (split into chunks, or cut among k slices and not `slicedLoops`).
+  bool addsPartialSums() const {
+    return splitChunks > 1 || (kSlices > 1 && slicedLoops.empty());
+  }
   /// The expression g (the addend that does not read S).
   unsigned splitAddend = 0;
   /// A split loop run by the whole block (not an element loop): each store
@@ -158,9 +160,20 @@ struct Kernel {
   /// the block's threads (iteration i to slice i mod kSlices), their partial
   /// sums added in shared memory (`threads` = groups of lanes x kSlices, one
   /// lane per group for a reduction; the shared buffer holds kSlices tiles).
-  /// So may a matmul accumulation that is not split (one chunk of all its
-  /// iterations, `splitChunks` 1).
+  /// So may the element-loop matmul accumulations of `slicedLoops`.
   unsigned kSlices = 1;
+  /// Element loops of a kernel that is not split (its body, or statements
+  /// of its body's sequence) whose stores are all matmul accumulations
+  /// `S = S + A B`, each into its own f32 tensor at a region that does not
+  /// move with the loop: their iterations are cut among `kSlices` slices of
+  /// the block's threads (iteration i to slice i mod kSlices; `threads` =
+  /// groups of lanes x kSlices), the partial tiles added up in shared
+  /// memory (kSlices x stores tiles), and, the block being the only one to
+  /// write those regions, the sums stored with plain stores (added to S's
+  /// starting value unless S is a zero accumulator). `slicedAddends` maps
+  /// each of their stores to its addend A B.
+  llvm::DenseSet<unsigned> slicedLoops;
+  llvm::DenseMap<unsigned, unsigned> slicedAddends;
   /// A split accumulation whose addend is an f32 sum over the innermost
   /// dimension of its operand also cuts that sum among `reduceLanes`
   /// adjacent threads (element i of the summed extent to thread
@@ -190,6 +203,9 @@ struct Kernel {
   /// (`planPrefetches`).
   llvm::SmallVector<unsigned> prefetchLoads;
   int64_t prefetchIterations = 0;
+  /// The loop whose iterations those are: the body, or the first statement
+  /// of the body's sequence.
+  unsigned prefetchLoop = 0;
   /// An elementwise kernel that the last block adding into each output
   /// tile of this split accumulation runs for that tile
   /// (`fuseSplitEpilogues`), with this kernel's threads: after its atomic
@@ -334,8 +350,9 @@ elideCopies(const interp::Plan &plan, std::vector<Kernel> &kernels,
             llvm::ArrayRef<int64_t> numElements,
             llvm::ArrayRef<std::pair<unsigned, unsigned>> aliases);
 
-/// Fills `Kernel::prefetchLoads` and `Kernel::prefetchIterations`
-/// (Prefetch.cpp) for kernels whose body below the grid is one loop: the
+/// Fills `Kernel::prefetchLoads`, `Kernel::prefetchIterations` and
+/// `Kernel::prefetchLoop` (Prefetch.cpp) for kernels whose body below the
+/// grid is one loop or a sequence starting with one: the
 /// loads in it of tensors (of element kinds `kinds`) that no statement of
 /// `plan` stores to, whose region depends only on the grid's and the loop's
 /// variables and is contiguous along its innermost dimension; as many first

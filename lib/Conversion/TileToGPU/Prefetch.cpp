@@ -51,10 +51,16 @@ void gpu_lowering::planPrefetches(const Plan &plan,
     if (stmt.kind == StmtNode::Kind::Store)
       written.insert(stmt.access.tensor);
   for (Kernel &kernel : kernels) {
-    const StmtNode &loop = plan.stmts[kernel.body];
+    // The body's loop, or the element loop its sequence starts with (a
+    // GEMM followed by its epilogue).
+    SmallVector<unsigned> leaves;
+    collectSequence(plan, kernel.body, leaves);
     if (kernel.parts.size() != 1 || kernel.parts.front().loop ||
-        loop.kind != StmtNode::Kind::Loop)
+        leaves.empty() ||
+        plan.stmts[leaves.front()].kind != StmtNode::Kind::Loop ||
+        (leaves.size() > 1 && !kernel.perElementLoops.contains(leaves.front())))
       continue;
+    const StmtNode &loop = plan.stmts[leaves.front()];
     SmallVector<unsigned> loads;
     collectLoads(plan, loop.first, loads);
     int64_t bytesPerIteration = 0;
@@ -76,6 +82,7 @@ void gpu_lowering::planPrefetches(const Plan &plan,
     int64_t trips = (loop.end - loop.start) / loop.step;
     if (kernel.splitChunks > 1)
       trips = kernel.chunkTrips;
+    kernel.prefetchLoop = leaves.front();
     kernel.prefetchIterations =
         std::clamp<int64_t>(budgetBytes / bytesPerIteration, 1, trips);
   }

@@ -568,9 +568,10 @@ tile.program @not_element_loop(%A: !tile.tensor<2x2x64xf32, input>,
 // NOSLICES-NEXT: gpu.barrier
 // With min-blocks=4 the grid's 4 blocks are enough and S is not split, but
 // its 8 groups of lanes still take 8 slices of all 16 iterations (64
-// threads), their partial tiles meeting in shared memory and added to S
-// atomically. With split-k=1 (no partial sums), 32 threads carry S's tile
-// in registers and store it.
+// threads), their partial tiles meeting in shared memory; the block, the
+// only one writing its tile of S, adds their sum to S's starting value and
+// stores it (runs of 4, no atomics). With split-k=1 (no partial sums), 32
+// threads carry S's tile in registers and store it.
 // UNSPLIT-LABEL: func.func @lanes
 // UNSPLIT: blocks in (%c4, %c1, %c1) threads in (%c64, %c1, %c1)
 // UNSPLIT: gpu.func @lanes_k0({{.*}}) workgroup(%[[SH:.*]] : memref<4096xf32, #gpu.address_space<workgroup>>)
@@ -578,8 +579,14 @@ tile.program @not_element_loop(%A: !tile.tensor<2x2x64xf32, input>,
 // UNSPLIT: scf.for {{.*}} to %c64 step %c32 iter_args(
 // UNSPLIT-COUNT-64: memref.store %{{.*}}, %[[SH]]
 // UNSPLIT: gpu.barrier
+// UNSPLIT: scf.for %{{.*}} = %thread_id_x to %c128 step %c64 {
 // UNSPLIT-COUNT-8: memref.load %[[SH]]
-// UNSPLIT: memref.atomic_rmw addf
+// UNSPLIT-NOT: memref.atomic_rmw
+// UNSPLIT: vector.load %arg2
+// UNSPLIT-NOT: memref.atomic_rmw
+// UNSPLIT: vector.store %{{.*}}, %arg2
+// UNSPLIT-NOT: memref.atomic_rmw
+// UNSPLIT: gpu.return
 // NOUNSPLIT-LABEL: func.func @lanes
 // NOUNSPLIT: blocks in (%c4, %c1, %c1) threads in (%c32, %c1, %c1)
 // NOUNSPLIT-NOT: workgroup
