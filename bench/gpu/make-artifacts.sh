@@ -12,6 +12,9 @@
 #                  stops after the first saturation (more kernels, more
 #                  blocks per kernel: worth timing against the fused ones)
 #           hand:  the hand-written naive program of examples/ (llama only)
+#           gate:  ffn only: bench/gpu/programs/<config>-ffn-gate.mlir, the
+#                  converted program with the gate GEMMs and their SiLU
+#                  product fused into one loop nest
 # Environment:
 #   PROGRAMS      which programs (default "naive opt")
 #   ELEMENT_LOOPS "true", "false" or "true false" (both, as separate
@@ -114,6 +117,10 @@ for cfg in "${CONFIGS[@]}"; do
           # The hand-written programs are llama-sized (or scaled).
           [ "$cfg" = falcon ] && continue
           cp "$examples/$w.mlir" "$tmp/$program.mlir" ;;
+        gate)
+          gate=$ROOT/bench/gpu/programs/$cfg-ffn-gate.mlir
+          [ "$w" = ffn ] && [ -f "$gate" ] || continue
+          cp "$gate" "$tmp/$program.mlir" ;;
         *) echo "unknown program '$program'" >&2; exit 2 ;;
       esac
       for variant in "${variants[@]}"; do

@@ -124,8 +124,9 @@ static cl::opt<unsigned> threadElements(
              "loop (--tile-lower-to-gpu thread-elements)"));
 static cl::opt<unsigned> kSlices(
     "k-slices", cl::init(8),
-    cl::desc("GPU: most slices of a split accumulation's chunk per block "
-             "(--tile-lower-to-gpu k-slices; 1: never)"));
+    cl::desc("GPU: most slices of a split accumulation's chunk per block, "
+             "and with --split-k above 1 of an unsplit matmul accumulation "
+             "loop (--tile-lower-to-gpu k-slices; 1: never)"));
 static cl::opt<int64_t> fissionBlocks(
     "fission-blocks", cl::init(0),
     cl::desc("GPU: split kernels with fewer blocks than this into one kernel "

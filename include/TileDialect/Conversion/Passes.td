@@ -196,7 +196,9 @@ def TileLowerToGPU : Pass<"tile-lower-to-gpu", "::mlir::ModuleOp"> {
     Option<"kSlices", "k-slices", "unsigned", "8",
            "Most slices a split accumulation cuts each block's chunk "
            "of iterations into, one per group of the block's threads, their "
-           "partial sums added in shared memory (1: never)">,
+           "partial sums added in shared memory (1: never); with split-k "
+           "above 1, also the matmul accumulation loops of a kernel that is "
+           "not split, their sums stored">,
     Option<"reduceLanes", "reduce-lanes", "unsigned", "32",
            "Most adjacent threads a split accumulation's sum over "
            "consecutive elements (a row sum) is cut among, element i to "
