@@ -833,9 +833,10 @@ static GridLoop gridLoopOf(const Plan &plan, unsigned id) {
 }
 
 /// The accumulations of element loop `id` if each of its stores is a
-/// matmul accumulation `S = S + A B` (`getAccumulationAddend`) at a region
-/// that does not move with the loop, each into its own tensor, no addend
-/// reading what another store writes: each store with its addend.
+/// matmul accumulation `S = S + A B` at a region that does not move with the
+/// loop, each into its own tensor, no addend reading what another store
+/// writes (`getSplitStores` with no other statements): each store with its
+/// addend.
 static std::optional<llvm::DenseMap<unsigned, unsigned>>
 getSliceableAddends(const Plan &plan, unsigned id,
                     ArrayRef<std::pair<unsigned, unsigned>> aliases,
@@ -844,32 +845,14 @@ getSliceableAddends(const Plan &plan, unsigned id,
   if (loop.kind != StmtNode::Kind::Loop ||
       (loop.end - loop.start) / loop.step < 2)
     return std::nullopt;
+  std::optional<llvm::DenseMap<unsigned, unsigned>> addends =
+      getSplitStores(plan, id, aliases, tensorKinds);
   SmallVector<unsigned> leaves;
   collectSequence(plan, loop.first, leaves);
-  llvm::DenseMap<unsigned, unsigned> addends;
-  SmallVector<const Access *> writes, reads;
-  for (unsigned leaf : leaves) {
-    const StmtNode &store = plan.stmts[leaf];
-    std::optional<unsigned> addend =
-        getAccumulationAddend(plan, leaf, aliases, tensorKinds);
-    if (!addend || plan.exprs[*addend].kind != Kind::Matmul ||
-        movesWithLoop(store.access, loop.var))
-      return std::nullopt;
-    addends[leaf] = *addend;
-    writes.push_back(&store.access);
-    postOrder(plan, *addend, [&](unsigned e) {
-      if (plan.exprs[e].kind == Kind::Load)
-        reads.push_back(&plan.exprs[e].access);
-    });
-  }
-  for (const Access *w : writes) {
-    auto touches = [&](const Access *other) {
-      return other != w && mayOverlap(aliases, w->tensor, other->tensor);
-    };
-    if (llvm::any_of(writes, touches) || llvm::any_of(reads, touches))
-      return std::nullopt;
-  }
-  if (addends.empty())
+  if (!addends || addends->size() != leaves.size() ||
+      llvm::any_of(*addends, [&](const auto &entry) {
+        return plan.exprs[entry.second].kind != Kind::Matmul;
+      }))
     return std::nullopt;
   return addends;
 }
