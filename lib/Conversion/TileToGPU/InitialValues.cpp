@@ -179,7 +179,7 @@ void gpu_lowering::markZeroAccumulators(
         Kernel &kernel = kernels[k];
         llvm::DenseMap<unsigned, unsigned> carriers;
         llvm::DenseSet<unsigned> elsewhere;
-        if (!kernel.addsPartialSums())
+        if (kernel.splitChunks == 1)
           for (const KernelPart &part : kernel.parts)
             collectAccumulators(plan, kernel, part.stmt, carriers, elsewhere);
         for (unsigned tensor : tensors)

@@ -1769,23 +1769,20 @@ bool Emitter::emitSplitAccumulation(const StmtNode &loop) {
         }
         if (!sliced)
           return atomicAddRun(*store, flat, totals);
-        Value offset = tensorOffset(store->access, value.shape, flat);
         if (!fromZero) {
-          // The sums added to the starting value, as the loop would.
-          Lanes start;
-          if (width > 1) {
-            Value vec = loadVector(tensor, offset, width);
-            for (int64_t j = 0; j < width; ++j)
-              start.push_back(vector::ExtractOp::create(b, loc, vec, j));
-          } else {
-            start.push_back(
-                memref::LoadOp::create(b, loc, tensorArgs[tensor], offset));
-          }
+          // The sums added to the starting value (the load of S in
+          // `S + A B`), as the loop would.
+          const ExprNode &root = plan.exprs[store->first];
+          unsigned startLoad = root.operands[0] == addends[s]
+                                   ? root.operands[1]
+                                   : root.operands[0];
+          Lanes start = elementRun(startLoad, flat, width);
           for (int64_t j = 0; j < width; ++j)
             totals[j] = arith::AddFOp::create(b, loc, start[j], totals[j]);
         }
         if (width > 1)
-          return storeVector(tensor, offset, totals);
+          return storeVector(
+              tensor, tensorOffset(store->access, value.shape, flat), totals);
         storeElement(*store, totals.front(), flat);
       });
     }
@@ -2087,7 +2084,7 @@ SmallVector<Value> Emitter::reduceWarpSums(ArrayRef<Value> sums, Value lane,
 }
 
 void Emitter::emitPerElementLoop(const StmtNode &loop) {
-  bool split = kernel.addsPartialSums() && &loop == &plan.stmts[kernel.body];
+  bool split = kernel.splitChunks > 1 && &loop == &plan.stmts[kernel.body];
   if ((split ||
        kernel.slicedLoops.contains(unsigned(&loop - plan.stmts.data()))) &&
       emitSplitAccumulation(loop))

@@ -266,7 +266,7 @@ LogicalResult TileLowerToGPUPass::lower(ProgramOp program) {
     int64_t fewest = minBlocks;
     llvm::StringSet<> kept = whole;
     for (const Kernel &kernel : kernels)
-      if (kernel.addsPartialSums())
+      if (kernel.splitChunks > 1)
         for (const GridLoop &g : kernel.grid)
           if (StringAttr symbol = sizeSymbol(g))
             kept.insert(symbol.getValue());

@@ -971,17 +971,14 @@ static Kernel buildKernel(const Plan &plan,
   // whose body accumulates beside per-iteration tiles
   // (`Kernel::splitStores`).
   const StmtNode &only = plan.stmts[body];
-  std::optional<int64_t> matmulElements =
-      getMatmulLoopElements(plan, only, kernel);
-  bool fewBlocks = kernel.numBlocks < options.minBlocks;
   bool elementSplit = false;
-  if (options.splitK > 1 && kernel.parts.size() == 1 &&
-      !kernel.parts.front().loop && only.kind == StmtNode::Kind::Loop) {
+  if (options.splitK > 1 && kernel.numBlocks < options.minBlocks &&
+      kernel.parts.size() == 1 && !kernel.parts.front().loop &&
+      only.kind == StmtNode::Kind::Loop) {
     int64_t trips = (only.end - only.start) / only.step;
     int64_t wanted =
         (options.minBlocks + kernel.numBlocks - 1) / kernel.numBlocks;
-    bool elementLoop = kernel.perElementLoops.contains(body);
-    if (!elementLoop && fewBlocks) {
+    if (!kernel.perElementLoops.contains(body)) {
       if (auto stores =
               getSplitStores(plan, body, aliases, options.tensorKinds);
           stores && trips >= 2) {
@@ -990,10 +987,8 @@ static Kernel buildKernel(const Plan &plan,
         kernel.splitStores = std::move(*stores);
       }
     } else if (std::optional<unsigned> addend =
-                   elementLoop ? getSplitAddend(plan, body, aliases,
-                                                options.tensorKinds)
-                               : std::nullopt;
-               addend && trips >= 2 && fewBlocks) {
+                   getSplitAddend(plan, body, aliases, options.tensorKinds);
+               addend && trips >= 2) {
       int64_t most = std::min<int64_t>(options.splitK, trips);
       // A sum over at least `kWideSum` elements per iteration adds at most
       // 1/kWideSum of what it reads atomically, whatever its chunks: it may
@@ -1019,6 +1014,8 @@ static Kernel buildKernel(const Plan &plan,
   // loop gets `thread-elements` elements per thread (a block of them, see
   // KernelEmitter) instead: lanes then share their operand loads.
   int64_t widest = planner.widest;
+  std::optional<int64_t> matmulElements =
+      getMatmulLoopElements(plan, only, kernel);
   if (matmulElements)
     widest = (*matmulElements + options.threadElements - 1) /
              std::max(1u, options.threadElements);
@@ -1042,7 +1039,7 @@ static Kernel buildKernel(const Plan &plan,
     return groups * threadsPerGroup <= int64_t(options.blockSize) &&
            threadsPerGroup * *splitElements * 4 <= options.sharedMemoryBytes;
   };
-  if (splitElements && elementSplit && options.kSlices > 1) {
+  if (splitElements && kernel.splitChunks > 1 && options.kSlices > 1) {
     // (A reduction's slices stay within its chunk's iterations; a matmul's
     // may exceed them: idle slices measured faster on the scores kernel.)
     while (slices * 2 <= int64_t(options.kSlices) &&
@@ -1061,11 +1058,6 @@ static Kernel buildKernel(const Plan &plan,
              addend.sizes[1] % (lanes * 2) == 0 && fits(slices * lanes * 2))
         lanes *= 2;
   }
-  if (kernel.splitChunks == 1 && slices * lanes == 1) {
-    // (Not sliced after all: the accumulation runs as before.)
-    kernel.chunkTrips = 0;
-    kernel.splitAddend = 0;
-  }
   if (slices * lanes > 1) {
     kernel.kSlices = unsigned(slices);
     kernel.reduceLanes = unsigned(lanes);
@@ -1076,7 +1068,7 @@ static Kernel buildKernel(const Plan &plan,
   // Element-loop matmul accumulations that are not split (the grid has
   // `min-blocks` blocks) are still cut among k slices, so that the block
   // has more warps than their lanes fill (`Kernel::slicedLoops`).
-  if (options.splitK > 1 && options.kSlices > 1 && !kernel.addsPartialSums() &&
+  if (options.splitK > 1 && options.kSlices > 1 && kernel.splitChunks == 1 &&
       kernel.parts.size() == 1 && !kernel.parts.front().loop)
     planSlicedLoops(plan, aliases, options, kernel);
   // A warp loop: a warp per iteration of the block's share (as many as the

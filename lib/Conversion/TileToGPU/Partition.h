@@ -141,11 +141,6 @@ struct Kernel {
   /// sum to S atomically.
   unsigned splitChunks = 1;
   int64_t chunkTrips = 0;
-  /// Whether blocks add partial sums of the body's accumulation atomically
-  /// (split into chunks, or cut among k slices and not `slicedLoops`).
-  bool addsPartialSums() const {
-    return splitChunks > 1 || (kSlices > 1 && slicedLoops.empty());
-  }
   /// The expression g (the addend that does not read S).
   unsigned splitAddend = 0;
   /// A split loop run by the whole block (not an element loop): each store
