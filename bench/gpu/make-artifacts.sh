@@ -15,6 +15,9 @@
 #           gate:  ffn only: bench/gpu/programs/<config>-ffn-gate.mlir, the
 #                  converted program with the gate GEMMs and their SiLU
 #                  product fused into one loop nest
+#           rownorm: ffn only, where bench/gpu/programs/<config>-ffn-rownorm.mlir
+#                  exists (falcon): gate with the RMS statistic and the
+#                  normalization in one loop over rows
 # Environment:
 #   PROGRAMS      which programs (default "naive opt")
 #   ELEMENT_LOOPS "true", "false" or "true false" (both, as separate
@@ -121,6 +124,12 @@ for cfg in "${CONFIGS[@]}"; do
           gate=$ROOT/bench/gpu/programs/$cfg-ffn-gate.mlir
           [ "$w" = ffn ] && [ -f "$gate" ] || continue
           cp "$gate" "$tmp/$program.mlir" ;;
+        rownorm)
+          # falcon only: the gate program with its statistic and
+          # normalization in one row loop (tile_i5 = 1, tile_i4 = 4544).
+          rownorm=$ROOT/bench/gpu/programs/$cfg-ffn-rownorm.mlir
+          [ "$w" = ffn ] && [ -f "$rownorm" ] || continue
+          cp "$rownorm" "$tmp/$program.mlir" ;;
         *) echo "unknown program '$program'" >&2; exit 2 ;;
       esac
       for variant in "${variants[@]}"; do

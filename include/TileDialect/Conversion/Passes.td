@@ -204,6 +204,12 @@ def TileLowerToGPU : Pass<"tile-lower-to-gpu", "::mlir::ModuleOp"> {
            "consecutive elements (a row sum) is cut among, element i to "
            "thread i mod lanes, their partial sums added in shared memory "
            "(1: never)">,
+    Option<"groupReductions", "group-reductions", "bool", "true",
+           "Compute a buffered reduction with fewer result elements than "
+           "the block has threads by groups of threads, each combining "
+           "every group-th element of the reduced extent, the partial "
+           "results added in halving rounds (false: one thread per result "
+           "element)">,
     Option<"splitK", "split-k", "unsigned", "1",
            "Split a kernel that is one accumulation loop S = S + g(k) into "
            "an f32 tensor, while it has fewer than min-blocks blocks, into "

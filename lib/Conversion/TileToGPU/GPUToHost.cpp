@@ -231,7 +231,9 @@ static LogicalResult lowerMatrixOps(func::FuncOp func) {
       if (mm.getATranspose() || mm.getBTranspose())
         return op->emitOpError("is not emulated on the host (transposed "
                                "operands)");
-      Value a = mm.getOpA(), bm = mm.getOpB(), c = mm.getOpC();
+      // Untyped operands: the matrix values they were are buffers by now.
+      Value a = op->getOperand(0), bm = op->getOperand(1),
+            c = op->getOperand(2);
       forEachTileElement(b, loc, [&](OpBuilder &bb, Value i, Value j) {
         Value zero = arith::ConstantIndexOp::create(bb, loc, 0);
         Value sixteen = arith::ConstantIndexOp::create(bb, loc, 16);
@@ -258,7 +260,7 @@ static LogicalResult lowerMatrixOps(func::FuncOp func) {
       Type element =
           cast<MemRefType>(st.getDstMemref().getType()).getElementType();
       forEachTileElement(b, loc, [&](OpBuilder &bb, Value i, Value j) {
-        Value v = load(bb, st.getSrc(), i, j);
+        Value v = load(bb, op->getOperand(0), i, j);
         if (element != f32)
           v = arith::TruncFOp::create(bb, loc, element, v);
         Value at = matrixIndex(bb, loc, st.getIndices()[0], lead, i, j);

@@ -141,6 +141,12 @@ private:
   /// loads along the source's rows, 8 vector stores along the destination's;
   /// false (emitting nothing) when the store is no such copy.
   bool emitTransposedStore(const StmtNode &store);
+  /// Computes reduction `id` into its buffer `result` by groups of threads
+  /// (`GroupReduction`), as many per result element as the block's threads
+  /// allow, up to `reduction.group`; false, emitting nothing, when that is
+  /// fewer than two.
+  bool emitGroupReduction(unsigned id, const Buffer &result,
+                          const GroupReduction &reduction);
   /// Whether `halfRun(id, ., count)` may be used: `id` is an f16 tensor's
   /// load whose runs of `count` load as vectors.
   bool loadsHalf(unsigned id, int64_t count) const;
@@ -1393,13 +1399,32 @@ void Emitter::emitStore(unsigned id) {
       continue;
     }
     const Buffer &buffer = buffers->nodes.find(e)->second;
-    forEachElement(plan.exprs[e].numElements, [&](Value flat) {
-      Value v = formula(e, flat)[0];
-      if (buffer.half)
-        v = fromF32(v, ElementKind::F16);
-      Value memref;
-      Value address = bufferAddress(buffer, flat, memref);
-      memref::StoreOp::create(b, loc, v, memref, address);
+    if (auto group = buffers->groupReductions.find(e);
+        group != buffers->groupReductions.end() &&
+        emitGroupReduction(e, buffer, group->second)) {
+      gpu::BarrierOp::create(b, loc);
+      continue;
+    }
+    // An elementwise value computes several elements per thread together,
+    // their loads issued before the first store (one element at a time
+    // waits for each load in turn); matmuls and reductions, loops of their
+    // own, one element at a time.
+    const ExprNode &node = plan.exprs[e];
+    int64_t n = node.numElements;
+    int64_t lanes = node.kind == Kind::Matmul || node.kind == Kind::Reduce
+                        ? 1
+                        : lanesFor(n);
+    forEachLaneGroup(n, lanes, [&](ValueRange flats, ValueRange valid) {
+      Lanes values = formula(e, flats);
+      for (unsigned i = 0; i < flats.size(); ++i)
+        ifValid(valid, i, [&] {
+          Value v = values[i];
+          if (buffer.half)
+            v = fromF32(v, ElementKind::F16);
+          Value memref;
+          Value address = bufferAddress(buffer, flats[i], memref);
+          memref::StoreOp::create(b, loc, v, memref, address);
+        });
     });
     gpu::BarrierOp::create(b, loc);
   }
@@ -1429,6 +1454,84 @@ void Emitter::emitStore(unsigned id) {
   }
   gpu::BarrierOp::create(b, loc);
   buffers = nullptr;
+}
+
+bool Emitter::emitGroupReduction(unsigned id, const Buffer &result,
+                                 const GroupReduction &reduction) {
+  const ExprNode &node = plan.exprs[id];
+  int64_t n = node.numElements, extent = node.sizes[1], inner = node.sizes[2];
+  int64_t group = reduction.group;
+  while (group > 1 && n * group > int64_t(kernel.threads))
+    group /= 2;
+  if (group < 2)
+    return false;
+  // Part p of result element e: with a reduction over the innermost
+  // dimension the parts of one element are adjacent threads (they read
+  // adjacent elements), else the elements of one part are.
+  bool partsAdjacent = inner == 1;
+  auto coords = [&](Value q, int64_t parts) -> std::pair<Value, Value> {
+    if (partsAdjacent)
+      return {div(q, parts), rem(q, parts)};
+    return {rem(q, n), div(q, n)};
+  };
+  auto slot = [&](Value e, Value p) {
+    return partsAdjacent ? add(mul(e, group), p) : add(mul(p, n), e);
+  };
+  auto combine = [&](Value x, Value y) -> Value {
+    switch (node.reduceFn) {
+    case ReduceFn::Sum:
+      return arith::AddFOp::create(b, loc, x, y);
+    case ReduceFn::Max:
+      return arith::MaximumFOp::create(b, loc, x, y);
+    case ReduceFn::Min:
+      return arith::MinimumFOp::create(b, loc, x, y);
+    }
+    llvm_unreachable("unknown reduction");
+  };
+  double init = node.reduceFn == ReduceFn::Sum ? 0.0
+                : node.reduceFn == ReduceFn::Max
+                    ? -std::numeric_limits<double>::infinity()
+                    : std::numeric_limits<double>::infinity();
+  // Each thread's part: every group-th element of the extent.
+  forEachElement(n * group, [&](Value q) {
+    auto [e, p] = coords(q, group);
+    Value base = add(mul(div(e, inner), extent * inner), rem(e, inner));
+    auto loop = scf::ForOp::create(
+        b, loc, p, index(extent), index(group), ValueRange{constant(init)},
+        [&](OpBuilder &, Location, Value r, ValueRange accs) {
+          Value x = element(node.operands[0], {add(base, mul(r, inner))})[0];
+          scf::YieldOp::create(b, loc, combine(accs[0], x));
+        });
+    Value memref;
+    Value address = bufferAddress(reduction.scratch, slot(e, p), memref);
+    memref::StoreOp::create(b, loc, loop.getResult(0), memref, address);
+  });
+  // Halving rounds: part p takes in part p + half; the last round writes
+  // the result element.
+  for (int64_t half = group / 2; half >= 1; half /= 2) {
+    gpu::BarrierOp::create(b, loc);
+    forEachElement(n * half, [&](Value q) {
+      auto [e, p] = coords(q, half);
+      Value lowMemref, highMemref;
+      Value low = bufferAddress(reduction.scratch, slot(e, p), lowMemref);
+      Value high = bufferAddress(reduction.scratch,
+                                 slot(e, add(p, index(half))), highMemref);
+      Value v = combine(memref::LoadOp::create(b, loc, lowMemref, low),
+                        memref::LoadOp::create(b, loc, highMemref, high));
+      if (half > 1) {
+        memref::StoreOp::create(b, loc, v, lowMemref, low);
+        return;
+      }
+      if (node.round)
+        v = round(v, node.elementKind);
+      if (result.half)
+        v = fromF32(v, ElementKind::F16);
+      Value memref;
+      Value address = bufferAddress(result, e, memref);
+      memref::StoreOp::create(b, loc, v, memref, address);
+    });
+  }
+  return true;
 }
 
 bool Emitter::emitTransposedStore(const StmtNode &store) {

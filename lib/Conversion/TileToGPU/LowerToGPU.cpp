@@ -166,6 +166,7 @@ LogicalResult TileLowerToGPUPass::lower(ProgramOp program) {
   partitionOptions.threadElements = threadElements;
   partitionOptions.kSlices = kSlices;
   partitionOptions.reduceLanes = reduceLanes;
+  partitionOptions.groupReductions = groupReductions;
   partitionOptions.fissionBlocks = fissionBlocks;
   partitionOptions.mma = mma;
   partitionOptions.warpLoops = warpLoops;

@@ -643,6 +643,10 @@ static std::optional<int64_t> getMatmulLoopElements(const Plan &plan,
   return plan.exprs[plan.stmts[leaves.front()].first].numElements;
 }
 
+/// Fewest elements of a reduced extent one thread of a group reduction
+/// combines (`StoreBuffers::groupReductions`).
+static constexpr int64_t kGroupPart = 16;
+
 namespace {
 
 /// Assigns buffers for one kernel body.
@@ -654,6 +658,8 @@ public:
       : plan(plan), kernel(kernel), aliases(aliases),
         sharedBudget(options.sharedMemoryBytes),
         elementLoops(options.elementLoops), useMma(options.mma),
+        groupReductions(options.groupReductions),
+        blockSize(std::max(1u, options.blockSize)),
         threadElements(std::max(1u, options.threadElements)) {}
 
   void run(unsigned id) {
@@ -729,6 +735,38 @@ private:
     return fits;
   }
 
+  /// Cuts the buffered reductions of `buffers` with fewer result elements
+  /// than the block has threads among groups of threads (each thread at
+  /// least `kGroupPart` elements of the reduced extent: shorter sums stay
+  /// on one thread), their partial results in shared memory where it has
+  /// room, else in the block's global scratch.
+  void planGroupReductions(StoreBuffers &buffers, int64_t &shared,
+                           int64_t sharedHalf, int64_t &global) {
+    for (unsigned e : buffers.order) {
+      const ExprNode &node = plan.exprs[e];
+      if (node.kind != Kind::Reduce || buffers.mma.contains(e))
+        continue;
+      int64_t n = node.numElements, extent = node.sizes[1];
+      int64_t group = 1;
+      while (n * group * 2 <= blockSize && group * 2 * kGroupPart <= extent)
+        group *= 2;
+      if (group == 1)
+        continue;
+      GroupReduction reduction;
+      reduction.group = group;
+      if ((shared + n * group) * 4 + sharedHalf * 2 <= sharedBudget) {
+        reduction.scratch.shared = true;
+        reduction.scratch.offset = shared;
+        shared += n * group;
+      } else {
+        reduction.scratch.offset = global;
+        global += n * group;
+      }
+      buffers.groupReductions[e] = reduction;
+      widest = std::max(widest, n * group);
+    }
+  }
+
   void planStore(unsigned id) {
     const StmtNode &store = plan.stmts[id];
     StoreBuffers buffers;
@@ -781,6 +819,8 @@ private:
     widest = std::max(widest, plan.exprs[store.first].numElements);
     for (unsigned e : buffers.order)
       widest = std::max(widest, plan.exprs[e].numElements);
+    if (groupReductions)
+      planGroupReductions(buffers, shared, sharedHalf, global);
     kernel.sharedElements = std::max(kernel.sharedElements, shared);
     kernel.sharedHalfElements = std::max(kernel.sharedHalfElements, sharedHalf);
     kernel.scratchElements = std::max(kernel.scratchElements, global);
@@ -798,6 +838,8 @@ private:
   int64_t sharedBudget;
   bool elementLoops;
   bool useMma;
+  bool groupReductions;
+  int64_t blockSize;
   int64_t threadElements;
 };
 

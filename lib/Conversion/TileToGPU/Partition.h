@@ -48,9 +48,22 @@ struct Buffer {
   int64_t offset = 0;
 };
 
+/// A buffered reduction computed by groups of threads: each result
+/// element's sum (max, min) is cut among up to `group` threads (a power of
+/// two), each combining every group-th element of the reduced extent, and
+/// their partial results meet in `scratch` (`group` values per result
+/// element) in halving rounds, a barrier after each.
+struct GroupReduction {
+  int64_t group = 1;
+  Buffer scratch;
+};
+
 /// The buffers one store needs, valid for one evaluation of it.
 struct StoreBuffers {
   llvm::DenseMap<unsigned, Buffer> nodes;
+  /// Reductions among `nodes` computed by groups of threads (`planStore`:
+  /// fewer result elements than the block has threads).
+  llvm::DenseMap<unsigned, GroupReduction> groupReductions;
   /// Buffers in an order where operands come first.
   llvm::SmallVector<unsigned> order;
   /// Whether the stored value itself is buffered before the store (it reads
@@ -244,6 +257,10 @@ struct PartitionOptions {
   /// Most threads a split accumulation's sum over consecutive elements is
   /// cut among (`Kernel::reduceLanes`; 1: never).
   unsigned reduceLanes = 32;
+  /// Whether buffered reductions with fewer result elements than the block
+  /// has threads are computed by groups of threads
+  /// (`StoreBuffers::groupReductions`), else one thread per result element.
+  bool groupReductions = true;
   /// Most elements a thread computes together in an element loop.
   unsigned threadElements = 16;
   /// A kernel with fewer blocks than this whose body (below the grid) is a
