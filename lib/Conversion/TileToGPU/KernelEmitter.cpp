@@ -224,6 +224,8 @@ private:
   /// that an operand element the lanes share is loaded once.
   Lanes formula(unsigned id, ValueRange flats);
   Value unary(UnaryFn fn, Value x);
+  /// `x` and `y` combined by reduction `fn`.
+  Value combine(ReduceFn fn, Value x, Value y);
   Value binary(BinaryFn fn, Value x, Value y);
   Value concat(const ExprNode &node, Value flat);
   Value denseConstant(unsigned id, Value flat);
@@ -564,6 +566,31 @@ Lanes Emitter::element(unsigned id, ValueRange flats) {
   return formula(id, flats);
 }
 
+/// The value a reduction by `fn` starts from.
+static double getIdentity(ReduceFn fn) {
+  switch (fn) {
+  case ReduceFn::Sum:
+    return 0.0;
+  case ReduceFn::Max:
+    return -std::numeric_limits<double>::infinity();
+  case ReduceFn::Min:
+    return std::numeric_limits<double>::infinity();
+  }
+  llvm_unreachable("unknown reduction");
+}
+
+Value Emitter::combine(ReduceFn fn, Value x, Value y) {
+  switch (fn) {
+  case ReduceFn::Sum:
+    return arith::AddFOp::create(b, loc, x, y);
+  case ReduceFn::Max:
+    return arith::MaximumFOp::create(b, loc, x, y);
+  case ReduceFn::Min:
+    return arith::MinimumFOp::create(b, loc, x, y);
+  }
+  llvm_unreachable("unknown reduction");
+}
+
 Value Emitter::unary(UnaryFn fn, Value x) {
   switch (fn) {
   case UnaryFn::Neg:
@@ -754,11 +781,7 @@ Lanes Emitter::formula(unsigned id, ValueRange flats) {
       return add(mul(div(flats[i], inner), extent * inner),
                  rem(flats[i], inner));
     });
-    double init = node.reduceFn == ReduceFn::Sum ? 0.0
-                  : node.reduceFn == ReduceFn::Max
-                      ? -std::numeric_limits<double>::infinity()
-                      : std::numeric_limits<double>::infinity();
-    Lanes inits(flats.size(), constant(init));
+    Lanes inits(flats.size(), constant(getIdentity(node.reduceFn)));
     // A split addend cut among `reduceLanes` threads: every lanes-th
     // element, from this thread's lane.
     int64_t stride = 1;
@@ -772,16 +795,8 @@ Lanes Emitter::formula(unsigned id, ValueRange flats) {
       Lanes at =
           perLane([&](unsigned i) { return add(bases[i], mul(e, inner)); });
       Lanes x = operand(0, at);
-      return perLane([&](unsigned i) -> Value {
-        switch (node.reduceFn) {
-        case ReduceFn::Sum:
-          return arith::AddFOp::create(b, loc, accs[i], x[i]);
-        case ReduceFn::Max:
-          return arith::MaximumFOp::create(b, loc, accs[i], x[i]);
-        case ReduceFn::Min:
-          return arith::MinimumFOp::create(b, loc, accs[i], x[i]);
-        }
-        llvm_unreachable("unknown reduction");
+      return perLane([&](unsigned i) {
+        return combine(node.reduceFn, accs[i], x[i]);
       });
     });
     break;
@@ -1477,30 +1492,16 @@ bool Emitter::emitGroupReduction(unsigned id, const Buffer &result,
   auto slot = [&](Value e, Value p) {
     return partsAdjacent ? add(mul(e, group), p) : add(mul(p, n), e);
   };
-  auto combine = [&](Value x, Value y) -> Value {
-    switch (node.reduceFn) {
-    case ReduceFn::Sum:
-      return arith::AddFOp::create(b, loc, x, y);
-    case ReduceFn::Max:
-      return arith::MaximumFOp::create(b, loc, x, y);
-    case ReduceFn::Min:
-      return arith::MinimumFOp::create(b, loc, x, y);
-    }
-    llvm_unreachable("unknown reduction");
-  };
-  double init = node.reduceFn == ReduceFn::Sum ? 0.0
-                : node.reduceFn == ReduceFn::Max
-                    ? -std::numeric_limits<double>::infinity()
-                    : std::numeric_limits<double>::infinity();
   // Each thread's part: every group-th element of the extent.
   forEachElement(n * group, [&](Value q) {
     auto [e, p] = coords(q, group);
     Value base = add(mul(div(e, inner), extent * inner), rem(e, inner));
     auto loop = scf::ForOp::create(
-        b, loc, p, index(extent), index(group), ValueRange{constant(init)},
+        b, loc, p, index(extent), index(group),
+        ValueRange{constant(getIdentity(node.reduceFn))},
         [&](OpBuilder &, Location, Value r, ValueRange accs) {
           Value x = element(node.operands[0], {add(base, mul(r, inner))})[0];
-          scf::YieldOp::create(b, loc, combine(accs[0], x));
+          scf::YieldOp::create(b, loc, combine(node.reduceFn, accs[0], x));
         });
     Value memref;
     Value address = bufferAddress(reduction.scratch, slot(e, p), memref);
@@ -1516,7 +1517,8 @@ bool Emitter::emitGroupReduction(unsigned id, const Buffer &result,
       Value low = bufferAddress(reduction.scratch, slot(e, p), lowMemref);
       Value high = bufferAddress(reduction.scratch,
                                  slot(e, add(p, index(half))), highMemref);
-      Value v = combine(memref::LoadOp::create(b, loc, lowMemref, low),
+      Value v = combine(node.reduceFn,
+                        memref::LoadOp::create(b, loc, lowMemref, low),
                         memref::LoadOp::create(b, loc, highMemref, high));
       if (half > 1) {
         memref::StoreOp::create(b, loc, v, lowMemref, low);
