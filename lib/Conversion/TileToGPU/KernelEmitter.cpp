@@ -580,15 +580,10 @@ static double getIdentity(ReduceFn fn) {
 }
 
 Value Emitter::combine(ReduceFn fn, Value x, Value y) {
-  switch (fn) {
-  case ReduceFn::Sum:
-    return arith::AddFOp::create(b, loc, x, y);
-  case ReduceFn::Max:
-    return arith::MaximumFOp::create(b, loc, x, y);
-  case ReduceFn::Min:
-    return arith::MinimumFOp::create(b, loc, x, y);
-  }
-  llvm_unreachable("unknown reduction");
+  return binary(fn == ReduceFn::Sum   ? BinaryFn::Add
+                : fn == ReduceFn::Max ? BinaryFn::Max
+                                      : BinaryFn::Min,
+                x, y);
 }
 
 Value Emitter::unary(UnaryFn fn, Value x) {
