@@ -11,6 +11,21 @@ BUILD_TYPE=${BUILD_TYPE:-Release}
 JOBS=${JOBS:-$(nproc)}
 LLVM_PREFIX=/usr/lib/llvm-22
 
+for tool in clang-22 clang++-22 ld.lld-22; do
+  if ! command -v "$tool" >/dev/null 2>&1; then
+    echo "build.sh: $tool not found; run scripts/install-deps.sh first" >&2
+    exit 1
+  fi
+done
+# A configure that failed before the compilers existed caches empty
+# per-configuration flags (no -O3, no -DNDEBUG) that later configures keep:
+# start such a build directory's cache afresh.
+cache="$BUILD_DIR/CMakeCache.txt"
+if [ -f "$cache" ] && grep -qx 'CMAKE_CXX_FLAGS_RELEASE:STRING=' "$cache"; then
+  echo "build.sh: $cache has empty release flags (an earlier configure failed); configuring afresh" >&2
+  rm -rf "$cache" "$BUILD_DIR/CMakeFiles"
+fi
+
 launcher=()
 if command -v ccache >/dev/null 2>&1; then
   launcher=(-DCMAKE_C_COMPILER_LAUNCHER=ccache -DCMAKE_CXX_COMPILER_LAUNCHER=ccache)
