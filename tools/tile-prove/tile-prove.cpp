@@ -29,21 +29,29 @@ using namespace mlir::tileir;
 using namespace mlir::tileir::prover;
 namespace cl = llvm::cl;
 
+static cl::OptionCategory proveCategory("tile-prove options");
+
 static cl::list<std::string>
-    inputFiles(cl::Positional, cl::desc("[rules.pdl.mlir...] (default: the "
-                                        "bundled rule families)"));
+    inputFiles(cl::Positional,
+               cl::desc("[rules.pdl.mlir...] (default: the "
+                        "bundled rule families)"),
+               cl::cat(proveCategory));
 static cl::list<std::string>
     ruleFilter("rule", cl::CommaSeparated, cl::value_desc("NAME,..."),
-               cl::desc("Only these rules or rule families"));
+               cl::desc("Only these rules or rule families"),
+               cl::cat(proveCategory));
 static cl::opt<unsigned>
     timeoutMs("timeout-ms", cl::init(10000),
-              cl::desc("Time limit of one Z3 query in milliseconds"));
+              cl::desc("Time limit of one Z3 query in milliseconds"),
+              cl::cat(proveCategory));
 static cl::opt<unsigned>
     maxRank("max-rank", cl::init(3),
-            cl::desc("Prove for every root rank from 1 to this"));
+            cl::desc("Prove for every root rank from 1 to this"),
+            cl::cat(proveCategory));
 static cl::opt<std::string>
     jsonPath("json", cl::value_desc("PATH"),
-             cl::desc("Write the results as JSON ('-' for stdout)"));
+             cl::desc("Write the results as JSON ('-' for stdout)"),
+             cl::cat(proveCategory));
 
 namespace {
 struct Input {
@@ -85,6 +93,7 @@ static void writeJson(llvm::raw_ostream &os,
 
 int main(int argc, char **argv) {
   llvm::InitLLVM init(argc, argv);
+  cl::HideUnrelatedOptions(proveCategory);
   cl::ParseCommandLineOptions(
       argc, argv, "tile-prove: proves value-level rewrite rules sound\n");
 

@@ -42,156 +42,194 @@ using namespace mlir;
 using namespace mlir::tileir;
 namespace cl = llvm::cl;
 
+static cl::OptionCategory runCategory("tile-run options");
+
 static cl::opt<std::string> inputFile(cl::Positional, cl::Required,
-                                      cl::desc("<program.mlir>"));
+                                      cl::desc("<program.mlir>"),
+                                      cl::cat(runCategory));
 static cl::opt<std::string>
     referenceFile("reference", cl::value_desc("REF.mlir"),
                   cl::desc("A linalg function to compare every output with "
                            "(the one named like the program, else the only "
-                           "one)"));
+                           "one)"),
+                  cl::cat(runCategory));
 static cl::opt<std::string>
-    entry("entry", cl::desc("The tile.program or func.func to run (default: "
-                            "the only tile.program, else the only function)"));
+    entry("entry",
+          cl::desc("The tile.program or func.func to run (default: "
+                   "the only tile.program, else the only function)"),
+          cl::cat(runCategory));
 static cl::opt<uint64_t> seed("seed", cl::init(0),
-                              cl::desc("Seed of the random inputs"));
+                              cl::desc("Seed of the random inputs"),
+                              cl::cat(runCategory));
 static cl::opt<std::string>
     precision("precision", cl::init("f64"),
               cl::desc("Arithmetic of the program: f64 (exact) or f32 "
-                       "(round every value to its element type)"));
+                       "(round every value to its element type)"),
+              cl::cat(runCategory));
 static cl::opt<std::string>
     referencePrecision("reference-precision", cl::init("f64"),
-                       cl::desc("Arithmetic of the reference: f64 or f32"));
+                       cl::desc("Arithmetic of the reference: f64 or f32"),
+                       cl::cat(runCategory));
 static cl::list<std::string>
-    tileSizeArgs("tile-sizes", cl::CommaSeparated,
-                 cl::value_desc("NAME=N,..."),
+    tileSizeArgs("tile-sizes", cl::CommaSeparated, cl::value_desc("NAME=N,..."),
                  cl::desc("Values of symbolic tile sizes (default: the "
                           "largest power of two up to 32 dividing their "
-                          "loops)"));
+                          "loops)"),
+                 cl::cat(runCategory));
 static cl::opt<int64_t> maxTileSize(
     "max-tile-size", cl::init(32),
     cl::desc("Cap of the default tile sizes (1 runs every loop element by "
-             "element)"));
+             "element)"),
+    cl::cat(runCategory));
 static cl::list<std::string>
     initArgs("init", cl::value_desc("NAME=normal(M,S)"),
              cl::desc("Distribution of an input, by name (default: the "
                       "reference's tile.init attribute, else the "
-                      "distribution WORKLOADS.md gives that name)"));
+                      "distribution WORKLOADS.md gives that name)"),
+             cl::cat(runCategory));
 static cl::opt<double>
     tolerance("tolerance", cl::init(1e-6),
               cl::desc("Largest max_rel_err that passes (max |out - ref| "
-                       "over max |ref|)"));
+                       "over max |ref|)"),
+              cl::cat(runCategory));
 static cl::opt<bool> timeIt("time",
-                            cl::desc("Print the median run time (median_us=)"));
+                            cl::desc("Print the median run time (median_us=)"),
+                            cl::cat(runCategory));
 static cl::opt<unsigned> repetitions("repetitions", cl::init(5),
                                      cl::desc("Runs timed by --time (CPU; "
-                                              "the GPU default is 100)"));
+                                              "the GPU default is 100)"),
+                                     cl::cat(runCategory));
 static cl::opt<std::string>
     device("device", cl::init("cpu"),
            cl::desc("Where to run a tile program: cpu (the interpreter), "
                     "cuda or hip (lowered, written as an artifact and "
                     "launched; docs/Runtime.md), or emulate (the CUDA "
                     "lowering's kernels run on the CPU, blocks and threads "
-                    "one after another: --tile-gpu-to-host)"));
+                    "one after another: --tile-gpu-to-host)"),
+           cl::cat(runCategory));
 static cl::opt<std::string>
-    chip("chip", cl::desc("GPU target chip (default sm_90 for cuda, gfx942 "
-                          "for hip)"));
+    chip("chip",
+         cl::desc("GPU target chip (default sm_90 for cuda, gfx942 "
+                  "for hip)"),
+         cl::cat(runCategory));
 static cl::opt<std::string>
     artifactDir("artifact", cl::value_desc("DIR"),
                 cl::desc("Write the GPU artifact into DIR (created; default: "
-                         "a temporary directory)"));
+                         "a temporary directory)"),
+                cl::cat(runCategory));
 static cl::opt<bool>
     compileOnly("compile-only",
-                cl::desc("With --device: write the artifact, do not run it"));
+                cl::desc("With --device: write the artifact, do not run it"),
+                cl::cat(runCategory));
 static cl::opt<unsigned> blockSize("block-size", cl::init(256),
-                                   cl::desc("GPU threads per block"));
+                                   cl::desc("GPU threads per block"),
+                                   cl::cat(runCategory));
 static cl::opt<std::string> tuningCache(
     "tuning", cl::value_desc("CACHE.json"),
     cl::desc("GPU: take tile sizes and lowering options from the entry of "
              "this tuning cache (bench/gpu/tune.py) for the program, where "
-             "the command line does not set them"));
+             "the command line does not set them"),
+    cl::cat(runCategory));
 static cl::opt<bool> elementLoops(
     "element-loops", cl::init(true),
     cl::desc("GPU: run single-store carried loops element by element "
-             "(--tile-lower-to-gpu element-loops)"));
+             "(--tile-lower-to-gpu element-loops)"),
+    cl::cat(runCategory));
 static cl::opt<unsigned> splitK(
     "split-k", cl::init(1),
     cl::desc("GPU: split lone f32 accumulation loops into up to this many "
              "chunks on separate blocks, added atomically (--tile-lower-to-gpu "
-             "split-k; 1: never)"));
+             "split-k; 1: never)"),
+    cl::cat(runCategory));
 static cl::opt<unsigned> threadElements(
     "thread-elements", cl::init(16),
     cl::desc("GPU: most elements one thread computes together in an element "
-             "loop (--tile-lower-to-gpu thread-elements)"));
+             "loop (--tile-lower-to-gpu thread-elements)"),
+    cl::cat(runCategory));
 static cl::opt<unsigned> kSlices(
     "k-slices", cl::init(8),
     cl::desc("GPU: most slices of a split accumulation's chunk per block, "
              "and with --split-k above 1 of an unsplit matmul accumulation "
-             "loop (--tile-lower-to-gpu k-slices; 1: never)"));
+             "loop (--tile-lower-to-gpu k-slices; 1: never)"),
+    cl::cat(runCategory));
 static cl::opt<int64_t> fissionBlocks(
     "fission-blocks", cl::init(0),
     cl::desc("GPU: split kernels with fewer blocks than this into one kernel "
              "per statement of their body (--tile-lower-to-gpu "
-             "fission-blocks; 0: never)"));
+             "fission-blocks; 0: never)"),
+    cl::cat(runCategory));
 static cl::opt<bool>
     privatize("privatize", cl::init(true),
               cl::desc("GPU: one copy per iteration of a top-level loop of an "
                        "intermediate each iteration clears and recomputes "
-                       "(--tile-lower-to-gpu privatize)"));
+                       "(--tile-lower-to-gpu privatize)"),
+              cl::cat(runCategory));
 static cl::opt<bool>
     warpLoops("warp-loops", cl::init(true),
               cl::desc("GPU, with --mma: FlashAttention-style loops one warp "
                        "per iteration, their tiles in registers "
-                       "(--tile-lower-to-gpu warp-loops)"));
+                       "(--tile-lower-to-gpu warp-loops)"),
+              cl::cat(runCategory));
 static cl::opt<bool>
     tf32("tf32", cl::init(false),
          cl::desc("GPU, with --mma: a warp loop's f32 products of its tiles "
                   "by f16 loads on the matrix units as tf32, the tiles "
-                  "rounded to tf32 (--tile-lower-to-gpu tf32)"));
-static cl::opt<bool> mma(
-    "mma", cl::init(false),
-    cl::desc("GPU: f16 matmuls on the matrix units: mma.sync in element "
-             "loops, wmma for buffered ones (--tile-lower-to-gpu mma; NVVM "
-             "only; --device emulate cannot run mma.sync)"));
+                  "rounded to tf32 (--tile-lower-to-gpu tf32)"),
+         cl::cat(runCategory));
+static cl::opt<bool>
+    mma("mma", cl::init(false),
+        cl::desc("GPU: f16 matmuls on the matrix units: mma.sync in element "
+                 "loops, wmma for buffered ones (--tile-lower-to-gpu mma; NVVM "
+                 "only; --device emulate cannot run mma.sync)"),
+        cl::cat(runCategory));
 static cl::opt<bool> vectorAtomics(
     "vector-atomics", cl::init(true),
     cl::desc("GPU: split accumulations add aligned f32 runs with one vector "
              "reduction, red.global.add.v4.f32, where the target has it "
-             "(NVVM sm_90 and later; not with --device emulate)"));
+             "(NVVM sm_90 and later; not with --device emulate)"),
+    cl::cat(runCategory));
 static cl::opt<unsigned> pipelineLoads(
     "pipeline-loads", cl::init(0),
     cl::desc("GPU: iterations a kernel loop's global loads run ahead of "
-             "their use (--tile-pipeline-loads distance; 0: off)"));
+             "their use (--tile-pipeline-loads distance; 0: off)"),
+    cl::cat(runCategory));
 static cl::opt<int64_t> prefetchBytes(
     "prefetch-bytes", cl::init(0),
     cl::desc("GPU (NVVM, sm_90 and later): bytes of weight tiles each block "
              "of a loop kernel prefetches into L2 before it waits for the "
              "kernels before it (--tile-lower-to-nvvm prefetch-bytes; 0: "
-             "none); given with --tuning, it overrides the cache's"));
+             "none); given with --tuning, it overrides the cache's"),
+    cl::cat(runCategory));
 static cl::opt<int64_t> splitEpilogues(
     "split-epilogues", cl::init(0),
     cl::desc("GPU: run an elementwise kernel of split accumulations' "
              "results in the last block adding into each tile, when those "
              "blocks run at least this many iterations (--tile-lower-to-gpu "
              "split-epilogues; 0: never); given with --tuning, it "
-             "overrides the cache's"));
+             "overrides the cache's"),
+    cl::cat(runCategory));
 static cl::opt<int64_t> earlyLaunchBlocks(
     "early-launch-blocks", cl::init(528),
     cl::desc("GPU (NVVM, sm_90 and later): most blocks of a kernel that "
              "launches a prefetching successor at entry "
-             "(--tile-lower-to-nvvm early-launch-blocks; 0: never)"));
+             "(--tile-lower-to-nvvm early-launch-blocks; 0: never)"),
+    cl::cat(runCategory));
 static cl::opt<bool>
     mergeKernels("merge-kernels", cl::init(true),
                  cl::desc("GPU: launch independent kernels as one grid "
-                          "(--tile-merge-kernels)"));
+                          "(--tile-merge-kernels)"),
+                 cl::cat(runCategory));
 static cl::opt<bool> zeroInKernels(
     "zero-in-kernels", cl::init(true),
     cl::desc("GPU: with --merge-kernels, the launches clear the buffers that "
              "start as zeros (at the start of the call or after their last "
-             "use), so fewer are cleared before each call"));
+             "use), so fewer are cleared before each call"),
+    cl::cat(runCategory));
 static cl::opt<int64_t> minBlocks(
     "min-blocks", cl::init(264),
     cl::desc("GPU: halve default tile sizes of grid loops until each kernel "
-             "has this many blocks where possible (0: keep the defaults)"));
+             "has this many blocks where possible (0: keep the defaults)"),
+    cl::cat(runCategory));
 
 namespace {
 
@@ -501,6 +539,7 @@ int runOnDevice(Runnable &runnable, Runnable *reference,
 
 int main(int argc, char **argv) {
   llvm::InitLLVM init(argc, argv);
+  cl::HideUnrelatedOptions(runCategory);
   cl::ParseCommandLineOptions(
       argc, argv,
       "tile-run: run a tile program or a linalg function on seeded random "
