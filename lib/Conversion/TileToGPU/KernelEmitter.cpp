@@ -216,6 +216,11 @@ private:
   Value tensorOffset(const Access &access, ArrayRef<int64_t> tileShape,
                      Value flat);
   Value bufferAddress(const Buffer &buffer, Value flat, Value &memref);
+  /// Element `flat` of `buffer`, in f32.
+  Value loadBuffer(const Buffer &buffer, Value flat);
+  /// Stores the f32 `v` as element `flat` of `buffer` (rounded to f16 in an
+  /// f16 buffer).
+  void storeBuffer(const Buffer &buffer, Value flat, Value v);
 
   /// Elements `flats` of expression `id`: from its buffer if it has one.
   Lanes element(unsigned id, ValueRange flats);
@@ -545,6 +550,21 @@ Value Emitter::bufferAddress(const Buffer &buffer, Value flat, Value &memref) {
   return add(base, flat);
 }
 
+Value Emitter::loadBuffer(const Buffer &buffer, Value flat) {
+  Value memref;
+  Value address = bufferAddress(buffer, flat, memref);
+  Value v = memref::LoadOp::create(b, loc, memref, address);
+  return buffer.half ? toF32(v, ElementKind::F16) : v;
+}
+
+void Emitter::storeBuffer(const Buffer &buffer, Value flat, Value v) {
+  if (buffer.half)
+    v = fromF32(v, ElementKind::F16);
+  Value memref;
+  Value address = bufferAddress(buffer, flat, memref);
+  memref::StoreOp::create(b, loc, v, memref, address);
+}
+
 //===----------------------------------------------------------------------===//
 // Expressions
 //===----------------------------------------------------------------------===//
@@ -554,12 +574,8 @@ Lanes Emitter::element(unsigned id, ValueRange flats) {
     auto it = buffers->nodes.find(id);
     if (it != buffers->nodes.end()) {
       Lanes values;
-      for (Value flat : flats) {
-        Value memref;
-        Value address = bufferAddress(it->second, flat, memref);
-        Value v = memref::LoadOp::create(b, loc, memref, address);
-        values.push_back(it->second.half ? toF32(v, ElementKind::F16) : v);
-      }
+      for (Value flat : flats)
+        values.push_back(loadBuffer(it->second, flat));
       return values;
     }
   }
@@ -1427,14 +1443,8 @@ void Emitter::emitStore(unsigned id) {
     forEachLaneGroup(n, lanes, [&](ValueRange flats, ValueRange valid) {
       Lanes values = formula(e, flats);
       for (unsigned i = 0; i < flats.size(); ++i)
-        ifValid(valid, i, [&] {
-          Value v = values[i];
-          if (buffer.half)
-            v = fromF32(v, ElementKind::F16);
-          Value memref;
-          Value address = bufferAddress(buffer, flats[i], memref);
-          memref::StoreOp::create(b, loc, v, memref, address);
-        });
+        ifValid(valid, i,
+                [&] { storeBuffer(buffer, flats[i], values[i]); });
     });
     gpu::BarrierOp::create(b, loc);
   }
@@ -1498,9 +1508,7 @@ bool Emitter::emitGroupReduction(unsigned id, const Buffer &result,
           Value x = element(node.operands[0], {add(base, mul(r, inner))})[0];
           scf::YieldOp::create(b, loc, combine(node.reduceFn, accs[0], x));
         });
-    Value memref;
-    Value address = bufferAddress(reduction.scratch, slot(e, p), memref);
-    memref::StoreOp::create(b, loc, loop.getResult(0), memref, address);
+    storeBuffer(reduction.scratch, slot(e, p), loop.getResult(0));
   });
   // Halving rounds: part p takes in part p + half; the last round writes
   // the result element.
@@ -1508,24 +1516,15 @@ bool Emitter::emitGroupReduction(unsigned id, const Buffer &result,
     gpu::BarrierOp::create(b, loc);
     forEachElement(n * half, [&](Value q) {
       auto [e, p] = coords(q, half);
-      Value lowMemref, highMemref;
-      Value low = bufferAddress(reduction.scratch, slot(e, p), lowMemref);
-      Value high = bufferAddress(reduction.scratch,
-                                 slot(e, add(p, index(half))), highMemref);
-      Value v = combine(node.reduceFn,
-                        memref::LoadOp::create(b, loc, lowMemref, low),
-                        memref::LoadOp::create(b, loc, highMemref, high));
+      Value low = slot(e, p);
+      Value v = combine(
+          node.reduceFn, loadBuffer(reduction.scratch, low),
+          loadBuffer(reduction.scratch, slot(e, add(p, index(half)))));
       if (half > 1) {
-        memref::StoreOp::create(b, loc, v, lowMemref, low);
+        storeBuffer(reduction.scratch, low, v);
         return;
       }
-      if (node.round)
-        v = round(v, node.elementKind);
-      if (result.half)
-        v = fromF32(v, ElementKind::F16);
-      Value memref;
-      Value address = bufferAddress(result, e, memref);
-      memref::StoreOp::create(b, loc, v, memref, address);
+      storeBuffer(result, e, node.round ? round(v, node.elementKind) : v);
     });
   }
   return true;

@@ -703,6 +703,23 @@ private:
            node.sizes[3] % 16 == 0;
   }
 
+  /// An f32 buffer of `n` elements: in shared memory after the `shared` f32
+  /// and `sharedHalf` f16 elements placed so far where the budget has room,
+  /// else in the block's global scratch after `global` elements.
+  Buffer placeF32(int64_t n, int64_t &shared, int64_t sharedHalf,
+                  int64_t &global) const {
+    Buffer buffer;
+    if ((shared + n) * 4 + sharedHalf * 2 <= sharedBudget) {
+      buffer.shared = true;
+      buffer.offset = shared;
+      shared += n;
+    } else {
+      buffer.offset = global;
+      global += n;
+    }
+    return buffer;
+  }
+
   /// Places the buffers of `wanted` (f16 ones for `half`); fails, placing
   /// nothing, if an f16 buffer does not fit in shared memory.
   bool place(const StmtNode &store, const llvm::DenseSet<unsigned> &wanted,
@@ -715,19 +732,13 @@ private:
         return;
       int64_t n = plan.exprs[e].numElements;
       Buffer buffer;
-      int64_t used = shared * 4 + sharedHalf * 2;
       if (half.count(e)) {
-        fits &= used + n * 2 <= sharedBudget;
+        fits &= shared * 4 + sharedHalf * 2 + n * 2 <= sharedBudget;
         buffer.shared = buffer.half = true;
         buffer.offset = sharedHalf;
         sharedHalf += n;
-      } else if (used + n * 4 <= sharedBudget) {
-        buffer.shared = true;
-        buffer.offset = shared;
-        shared += n;
       } else {
-        buffer.offset = global;
-        global += n;
+        buffer = placeF32(n, shared, sharedHalf, global);
       }
       buffers.nodes[e] = buffer;
       buffers.order.push_back(e);
@@ -752,17 +763,8 @@ private:
         group *= 2;
       if (group == 1)
         continue;
-      GroupReduction reduction;
-      reduction.group = group;
-      if ((shared + n * group) * 4 + sharedHalf * 2 <= sharedBudget) {
-        reduction.scratch.shared = true;
-        reduction.scratch.offset = shared;
-        shared += n * group;
-      } else {
-        reduction.scratch.offset = global;
-        global += n * group;
-      }
-      buffers.groupReductions[e] = reduction;
+      buffers.groupReductions[e] = {
+          group, placeF32(n * group, shared, sharedHalf, global)};
       widest = std::max(widest, n * group);
     }
   }
