@@ -2,6 +2,8 @@
 // it, with the two gate GEMMs and their SiLU product fused into one loop
 // nest (as bench/gpu/programs/<config>-ffn-gate.mlir at full size): the
 // lowering runs it as one kernel of sliced loops followed by the product.
+// As there, the GEMMs' reduction loops have variables of their own (i4 for
+// the gate GEMMs, i5 for W2), so their K tiles differ from the column tiles.
 module {
   tile.program @ffn(%O2in: !tile.tensor<16x256xf16, input>, %X: !tile.tensor<16x256xf16, input>, %WO: !tile.tensor<256x256xf16, input>, %g: !tile.tensor<256xf16, input>, %W1a: !tile.tensor<256x512xf16, input>, %W1b: !tile.tensor<256x512xf16, input>, %W2: !tile.tensor<512x256xf16, input>, %t0: !tile.tensor<16x256xf32, intermediate>, %t1: !tile.tensor<16xf32, intermediate>, %t2: !tile.tensor<16x256xf16, intermediate>, %t3: !tile.tensor<16x512xf32, intermediate>, %t4: !tile.tensor<16x512xf32, intermediate>, %t5: !tile.tensor<16x512xf16, intermediate>, %t6: !tile.tensor<16x256xf32, intermediate>, %out: !tile.tensor<16x256xf16, output>) attributes {tile.results = ["out"]} {
     %i0 = tile.var "i0"
@@ -14,6 +16,12 @@ module {
     %tile_i2 = tile.size "tile_i2"
     %i3 = tile.var "i3"
     %tile_i3 = tile.size "tile_i3"
+    %i4 = tile.var "i4"
+    %tile_i4 = tile.size "tile_i4"
+    %k4 = tile.tile %i4
+    %i5 = tile.var "i5"
+    %tile_i5 = tile.size "tile_i5"
+    %k5 = tile.tile %i5
     %0 = tile.full
     %1 = tile.tile %i0
     %2 = tile.tile %r0
@@ -58,21 +66,21 @@ module {
     %41 = tile.store %40, %t2[%1, %4] : !tile.tile<[tile_i0, tile_i1], f16>, !tile.tensor<16x256xf16, intermediate>
     %42 = tile.loop %i1 = 0 to 256 step %tile_i1 body %41
     %43 = tile.loop %i0 = 0 to 16 step %tile_i0 body %42
-    %44 = tile.load %t2[%1, %4] : !tile.tensor<16x256xf16, intermediate> -> !tile.tile<[tile_i0, tile_i1], f16>
+    %44 = tile.load %t2[%1, %k4] : !tile.tensor<16x256xf16, intermediate> -> !tile.tile<[tile_i0, tile_i4], f16>
     %45 = tile.tile %i2
-    %46 = tile.load %W1a[%4, %45] : !tile.tensor<256x512xf16, input> -> !tile.tile<[tile_i1, tile_i2], f16>
-    %47 = tile.matmul %44, %46 : !tile.tile<[tile_i0, tile_i1], f16>, !tile.tile<[tile_i1, tile_i2], f16> -> !tile.tile<[tile_i0, tile_i2], f32>
+    %46 = tile.load %W1a[%k4, %45] : !tile.tensor<256x512xf16, input> -> !tile.tile<[tile_i4, tile_i2], f16>
+    %47 = tile.matmul %44, %46 : !tile.tile<[tile_i0, tile_i4], f16>, !tile.tile<[tile_i4, tile_i2], f16> -> !tile.tile<[tile_i0, tile_i2], f32>
     %48 = tile.load %t3[%1, %45] : !tile.tensor<16x512xf32, intermediate> -> !tile.tile<[tile_i0, tile_i2], f32>
     %49 = tile.add %48, %47 : !tile.tile<[tile_i0, tile_i2], f32>
     %50 = tile.store %49, %t3[%1, %45] : !tile.tile<[tile_i0, tile_i2], f32>, !tile.tensor<16x512xf32, intermediate>
-    %51 = tile.load %t2[%1, %4] : !tile.tensor<16x256xf16, intermediate> -> !tile.tile<[tile_i0, tile_i1], f16>
-    %52 = tile.load %W1b[%4, %45] : !tile.tensor<256x512xf16, input> -> !tile.tile<[tile_i1, tile_i2], f16>
-    %53 = tile.matmul %51, %52 : !tile.tile<[tile_i0, tile_i1], f16>, !tile.tile<[tile_i1, tile_i2], f16> -> !tile.tile<[tile_i0, tile_i2], f32>
+    %51 = tile.load %t2[%1, %k4] : !tile.tensor<16x256xf16, intermediate> -> !tile.tile<[tile_i0, tile_i4], f16>
+    %52 = tile.load %W1b[%k4, %45] : !tile.tensor<256x512xf16, input> -> !tile.tile<[tile_i4, tile_i2], f16>
+    %53 = tile.matmul %51, %52 : !tile.tile<[tile_i0, tile_i4], f16>, !tile.tile<[tile_i4, tile_i2], f16> -> !tile.tile<[tile_i0, tile_i2], f32>
     %54 = tile.load %t4[%1, %45] : !tile.tensor<16x512xf32, intermediate> -> !tile.tile<[tile_i0, tile_i2], f32>
     %55 = tile.add %54, %53 : !tile.tile<[tile_i0, tile_i2], f32>
     %56 = tile.store %55, %t4[%1, %45] : !tile.tile<[tile_i0, tile_i2], f32>, !tile.tensor<16x512xf32, intermediate>
-    %57 = tile.loop %i1 = 0 to 256 step %tile_i1 body %50
-    %58 = tile.loop %i1 = 0 to 256 step %tile_i1 body %56
+    %57 = tile.loop %i4 = 0 to 256 step %tile_i4 body %50
+    %58 = tile.loop %i4 = 0 to 256 step %tile_i4 body %56
     %59 = tile.load %t3[%1, %45] : !tile.tensor<16x512xf32, intermediate> -> !tile.tile<[tile_i0, tile_i2], f32>
     %60 = tile.load %t4[%1, %45] : !tile.tensor<16x512xf32, intermediate> -> !tile.tile<[tile_i0, tile_i2], f32>
     %61 = tile.mul %59, %60 : !tile.tile<[tile_i0, tile_i2], f32>
@@ -88,14 +96,14 @@ module {
     %71 = tile.seq %57, %70
     %72 = tile.loop %i2 = 0 to 512 step %tile_i2 body %71
     %73 = tile.loop %i0 = 0 to 16 step %tile_i0 body %72
-    %74 = tile.load %t5[%1, %45] : !tile.tensor<16x512xf16, intermediate> -> !tile.tile<[tile_i0, tile_i2], f16>
+    %74 = tile.load %t5[%1, %k5] : !tile.tensor<16x512xf16, intermediate> -> !tile.tile<[tile_i0, tile_i5], f16>
     %75 = tile.tile %i3
-    %76 = tile.load %W2[%45, %75] : !tile.tensor<512x256xf16, input> -> !tile.tile<[tile_i2, tile_i3], f16>
-    %77 = tile.matmul %74, %76 : !tile.tile<[tile_i0, tile_i2], f16>, !tile.tile<[tile_i2, tile_i3], f16> -> !tile.tile<[tile_i0, tile_i3], f32>
+    %76 = tile.load %W2[%k5, %75] : !tile.tensor<512x256xf16, input> -> !tile.tile<[tile_i5, tile_i3], f16>
+    %77 = tile.matmul %74, %76 : !tile.tile<[tile_i0, tile_i5], f16>, !tile.tile<[tile_i5, tile_i3], f16> -> !tile.tile<[tile_i0, tile_i3], f32>
     %78 = tile.load %t6[%1, %75] : !tile.tensor<16x256xf32, intermediate> -> !tile.tile<[tile_i0, tile_i3], f32>
     %79 = tile.add %78, %77 : !tile.tile<[tile_i0, tile_i3], f32>
     %80 = tile.store %79, %t6[%1, %75] : !tile.tile<[tile_i0, tile_i3], f32>, !tile.tensor<16x256xf32, intermediate>
-    %81 = tile.loop %i2 = 0 to 512 step %tile_i2 body %80
+    %81 = tile.loop %i5 = 0 to 512 step %tile_i5 body %80
     %82 = tile.loop %i3 = 0 to 256 step %tile_i3 body %81
     %83 = tile.loop %i0 = 0 to 16 step %tile_i0 body %82
     %84 = tile.load %t6[%1, %75] : !tile.tensor<16x256xf32, intermediate> -> !tile.tile<[tile_i0, tile_i3], f32>
