@@ -11,6 +11,11 @@
 #                  TOP_K=N the N best, as opt0 ... opt<N-1>; ROUNDS=1
 #                  stops after the first saturation (more kernels, more
 #                  blocks per kernel: worth timing against the fused ones)
+#           own:   tile-opt --convert-linalg-to-tile=own-reduction-variables=true
+#                  (reduction loops get variables apart from the intermediates
+#                  they read: a GEMM's K tile tuned apart from the width of
+#                  the loop that wrote its operand; TILE_SIZES names them
+#                  r1, r2, ...)
 #           hand:  the hand-written naive program of examples/ (llama only)
 #           gate:  ffn only: bench/gpu/programs/<config>-ffn-gate.mlir, the
 #                  converted program with the gate GEMMs and their SiLU
@@ -105,6 +110,9 @@ for cfg in "${CONFIGS[@]}"; do
       case $program in
         naive) "$BIN/tile-opt" "$src" \
             --convert-linalg-to-tile="prologues=$([ "${PROLOGUES:-1}" = 0 ] && echo false || echo true)" \
+            -o "$tmp/$program.mlir" ;;
+        own) "$BIN/tile-opt" "$src" \
+            --convert-linalg-to-tile="own-reduction-variables=true prologues=$([ "${PROLOGUES:-1}" = 0 ] && echo false || echo true)" \
             -o "$tmp/$program.mlir" ;;
         opt)
           "$BIN/tile-opt" "$src" \

@@ -42,6 +42,19 @@ def ConvertLinalgToTile : Pass<"convert-linalg-to-tile", "::mlir::ModuleOp"> {
     4(e)-(f)), which is how the converted attention workloads reach one
     kernel.
 
+    With `own-reduction-variables`, a reduction loop is grouped only with
+    the dimensions of the arguments it reads, not with those of
+    intermediates: the K loop of a GEMM that reads a normalization's result
+    gets a variable of its own (`r1`) instead of the normalization's column
+    variable, so its tile size (the K tile) is chosen apart from that width.
+    32-row K tiles under 64-wide columns measured 3-4 us faster on each
+    decode ffn on an H100 than one size for both
+    (bench/results/h100-80gb-hbm3-2026-11-27-k-tiles.md, hand-written
+    programs of this form). Off by default: the optimizer fuses loops that
+    share a variable (the FlashAttention loop over the KV length needs the
+    softmax's and P.V's loops to share one), so `--tile-optimize` converts
+    without it.
+
     `arith.maximumf` / `minimumf` map to `tile.max` / `tile.min`, which follow
     IEEE maxNum / minNum: the results differ only when an input is NaN.
 
@@ -98,7 +111,12 @@ def ConvertLinalgToTile : Pass<"convert-linalg-to-tile", "::mlir::ModuleOp"> {
     Option<"prologueMaxColumns", "prologue-max-columns", "int64_t",
            /*default=*/"64",
            "Fuse a prologue only into contractions with at most this many "
-           "result columns (n): every tile of n recomputes it">
+           "result columns (n): every tile of n recomputes it">,
+    Option<"ownReductionVariables", "own-reduction-variables", "bool",
+           /*default=*/"false",
+           "Give reduction loops variables apart from the dimensions of the "
+           "intermediates they read, so that their tile sizes are tuned on "
+           "their own (the optimizer's fusions need the shared ones)">
   ];
   let dependentDialects = ["::mlir::tileir::TileDialect"];
   let statistics = [

@@ -15,8 +15,11 @@ namespace mlir::tileir {
 using namespace mlir;
 using namespace mlir::tileir;
 
-FailureOr<ProgramOp> mlir::tileir::convertFuncToTileProgram(func::FuncOp func) {
-  FailureOr<linalg_to_tile::Plan> plan = linalg_to_tile::planConversion(func);
+FailureOr<ProgramOp>
+mlir::tileir::convertFuncToTileProgram(func::FuncOp func,
+                                       bool ownReductionVariables) {
+  FailureOr<linalg_to_tile::Plan> plan =
+      linalg_to_tile::planConversion(func, ownReductionVariables);
   if (failed(plan))
     return failure();
   FailureOr<ProgramOp> program = linalg_to_tile::emitProgram(*plan);
@@ -70,7 +73,8 @@ struct ConvertLinalgToTilePass
       if (fuse)
         linalg_to_tile::fuseElementwise(func, prologues ? prologueMaxColumns
                                                         : int64_t(-1));
-      FailureOr<ProgramOp> program = convertFuncToTileProgram(func);
+      FailureOr<ProgramOp> program =
+          convertFuncToTileProgram(func, ownReductionVariables);
       if (failed(program)) {
         failedAny = true;
         continue;

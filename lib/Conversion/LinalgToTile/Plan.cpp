@@ -32,7 +32,10 @@ bool isZeroConstant(Value value) {
 
 class Planner {
 public:
-  explicit Planner(func::FuncOp func) { plan.func = func; }
+  Planner(func::FuncOp func, bool ownReductionVariables)
+      : ownReductionVariables(ownReductionVariables) {
+    plan.func = func;
+  }
 
   FailureOr<Plan> run();
 
@@ -69,6 +72,8 @@ private:
   void groupLoops();
 
   Plan plan;
+  /// Reduction loops apart from the intermediates they read (groupLoops).
+  bool ownReductionVariables;
   unsigned numTemps = 0;
   /// The insert_slice each producer result is written through directly
   /// (`findDirectInsert`).
@@ -425,10 +430,18 @@ void Planner::groupLoops() {
     for (unsigned n : bNests)
       aNests.insert(n);
   };
+  // A reduction loop may stay apart from the intermediates it reads, so that
+  // its tile size is its own rather than the width of the loop that wrote
+  // them (a GEMM's K tile after a normalization over the same columns).
+  auto apart = [&](const Nest &nest, unsigned loop, const Access &access) {
+    return ownReductionVariables && nest.isReduction[loop] &&
+           plan.slots[access.slot].role == TensorRole::Intermediate;
+  };
   for (auto [n, nest] : llvm::enumerate(plan.nests))
     for (const Access &access : nest.accesses)
       for (auto [d, index] : llvm::enumerate(access.dims))
-        if (index.kind == DimIndex::Loop && !nest.isUnrolled(index.loop))
+        if (index.kind == DimIndex::Loop && !nest.isUnrolled(index.loop) &&
+            !apart(nest, index.loop, access))
           unite(nestBase[n] + index.loop, slotBase[access.slot] + d);
 
   // Number the classes in order of first appearance.
@@ -518,6 +531,8 @@ mlir::tileir::linalg_to_tile::getReshapeGroups(Operation *op) {
   return cast<tensor::CollapseShapeOp>(op).getReassociationIndices();
 }
 
-FailureOr<Plan> mlir::tileir::linalg_to_tile::planConversion(func::FuncOp func) {
-  return Planner(func).run();
+FailureOr<Plan>
+mlir::tileir::linalg_to_tile::planConversion(func::FuncOp func,
+                                             bool ownReductionVariables) {
+  return Planner(func, ownReductionVariables).run();
 }

@@ -142,9 +142,11 @@ std::optional<ContractionSides> matchContraction(linalg::LinalgOp op);
 /// none). Generalizes named ops it may fuse.
 void fuseElementwise(func::FuncOp func, int64_t prologueMaxColumns);
 
-/// Plans the tensors and nests of `func` and groups their loops. Emits an
-/// error on the op that cannot be converted and fails.
-FailureOr<Plan> planConversion(func::FuncOp func);
+/// Plans the tensors and nests of `func` and groups their loops (with
+/// `ownReductionVariables`, reduction loops apart from the dimensions of the
+/// intermediates they read). Emits an error on the op that cannot be
+/// converted and fails.
+FailureOr<Plan> planConversion(func::FuncOp func, bool ownReductionVariables);
 
 /// Emits the program of `plan` before `plan.func`.
 FailureOr<ProgramOp> emitProgram(Plan &plan);

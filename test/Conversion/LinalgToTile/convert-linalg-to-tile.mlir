@@ -1,4 +1,5 @@
 // RUN: tile-opt %s -split-input-file --convert-linalg-to-tile=fuse=false | FileCheck %s
+// RUN: tile-opt %s -split-input-file --convert-linalg-to-tile="fuse=false own-reduction-variables=true" | FileCheck %s --check-prefix=OWN
 // Op by op; fusion before planning is fuse.mlir.
 
 // A matmul accumulating into a zero fill: no statement for the fill, one loop
@@ -417,5 +418,48 @@ func.func @insert_accumulation(%Kc: tensor<8x4xf32> {tile.name = "Kc"}, %a: tens
   %z = linalg.fill ins(%zero : f32) outs(%e : tensor<2x4xf32>) -> tensor<2x4xf32>
   %m = linalg.matmul ins(%a, %b : tensor<2x3xf32>, tensor<3x4xf32>) outs(%z : tensor<2x4xf32>) -> tensor<2x4xf32>
   %r = tensor.insert_slice %m into %Kc[6, 0] [2, 4] [1, 1] : tensor<2x4xf32> into tensor<8x4xf32>
+  return %r : tensor<8x4xf32>
+}
+
+// -----
+
+#id = affine_map<(d0, d1) -> (d0, d1)>
+// A GEMM whose K loop reads an intermediate (the cast of another GEMM's
+// result): by default the K loop shares the variable of the loops that wrote
+// that dimension (i1, the first GEMM's columns and the cast's); with
+// own-reduction-variables it gets its own (r1). The first GEMM's K loop,
+// which reads only arguments, and the cast's loop, which is parallel, keep
+// theirs either way.
+// CHECK-LABEL: tile.program @chain(
+// CHECK: tile.loop %r0 = 0 to 16 step %tile_r0
+// CHECK: tile.loop %i1 = 0 to 16 step %tile_i1
+// CHECK: %[[H:.*]] = tile.load %t1[%{{.*}}, %[[K:.*]]] : {{.*}} -> !tile.tile<[tile_i0, tile_i1], f16>
+// CHECK: tile.load %arg2[%[[K]], %{{.*}}] : {{.*}} -> !tile.tile<[tile_i1, tile_i2], f16>
+// CHECK: tile.loop %i1 = 0 to 16 step %tile_i1 body
+// CHECK-NEXT: tile.loop %i2 = 0 to 4 step %tile_i2 body
+// OWN-LABEL: tile.program @chain(
+// OWN: %r1 = tile.var "r1"
+// OWN: tile.loop %r0 = 0 to 16 step %tile_r0
+// OWN: tile.store {{.*}}, %t1[%{{.*}}, %[[C:.*]]] : !tile.tile<[tile_i0, tile_i1], f16>
+// OWN: tile.loop %i1 = 0 to 16 step %tile_i1
+// OWN: %[[K:.*]] = tile.tile %r1
+// OWN: tile.load %t1[%{{.*}}, %[[K]]] : {{.*}} -> !tile.tile<[tile_i0, tile_r1], f16>
+// OWN: tile.load %arg2[%[[K]], %{{.*}}] : {{.*}} -> !tile.tile<[tile_r1, tile_i2], f16>
+// OWN: tile.loop %r1 = 0 to 16 step %tile_r1 body
+// OWN-NEXT: tile.loop %i2 = 0 to 4 step %tile_i2 body
+func.func @chain(%a: tensor<8x16xf16>, %b: tensor<16x16xf16>, %c: tensor<16x4xf16>) -> tensor<8x4xf32> {
+  %z = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<8x16xf32>
+  %f = linalg.fill ins(%z : f32) outs(%e : tensor<8x16xf32>) -> tensor<8x16xf32>
+  %t = linalg.matmul ins(%a, %b : tensor<8x16xf16>, tensor<16x16xf16>) outs(%f : tensor<8x16xf32>) -> tensor<8x16xf32>
+  %eh = tensor.empty() : tensor<8x16xf16>
+  %h = linalg.generic {indexing_maps = [#id, #id], iterator_types = ["parallel", "parallel"]} ins(%t : tensor<8x16xf32>) outs(%eh : tensor<8x16xf16>) {
+  ^bb0(%x: f32, %o: f16):
+    %y = arith.truncf %x : f32 to f16
+    linalg.yield %y : f16
+  } -> tensor<8x16xf16>
+  %e2 = tensor.empty() : tensor<8x4xf32>
+  %f2 = linalg.fill ins(%z : f32) outs(%e2 : tensor<8x4xf32>) -> tensor<8x4xf32>
+  %r = linalg.matmul ins(%h, %c : tensor<8x16xf16>, tensor<16x4xf16>) outs(%f2 : tensor<8x4xf32>) -> tensor<8x4xf32>
   return %r : tensor<8x4xf32>
 }

@@ -8,6 +8,13 @@
 // RUN: done | FileCheck %s
 // CHECK-NOT: MISMATCH
 // CHECK-COUNT-14: PASS
+// The same with reduction loops apart from the intermediates they read.
+// RUN: tile-opt %s --convert-linalg-to-tile=own-reduction-variables=true -o %t.own.mlir
+// RUN: for f in elementwise reductions contractions layout slices inserts softmax; do \
+// RUN:   tile-run %t.own.mlir --entry $f --reference %s --init "x=uniform(0.5, 2)" --max-tile-size 2 || exit 1; \
+// RUN: done | FileCheck %s --check-prefix=OWN
+// OWN-NOT: MISMATCH
+// OWN-COUNT-7: PASS
 
 #id2 = affine_map<(d0, d1) -> (d0, d1)>
 #row = affine_map<(d0, d1) -> (d0)>
