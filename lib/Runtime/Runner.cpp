@@ -80,6 +80,9 @@ private:
   /// Per tensor: its initial values and their device bytes (random only).
   std::vector<HostTensor> initial;
   std::vector<std::string> initialBytes;
+  /// Whether the inputs (which no launch writes) are on the device: reset()
+  /// copies them once, and the inouts every time.
+  bool inputsCopied = false;
   std::vector<DevicePtr> buffers;
   /// The allocation the tensors that start as zeros share: first those
   /// cleared before every call (`perCallZeroBytes`), then the `zero once`
@@ -144,6 +147,9 @@ int Runner::prepare() {
       bytes.resize(tensor.byteSize());
       encodeElements(tensor.elementKind, initial.back().data.data(),
                      tensor.numElements(), bytes.data());
+      // An input is never compared: its bytes are all that is needed.
+      if (tensor.role == TensorRole::Input)
+        initial.back().data = std::vector<double>();
     }
     initialBytes.push_back(std::move(bytes));
     if (tensor.init.kind != TensorInit::Random) {
@@ -161,13 +167,16 @@ int Runner::prepare() {
 bool Runner::reset(bool once) {
   for (size_t i = 0; i < artifact.tensors.size(); ++i) {
     const TensorDecl &tensor = artifact.tensors[i];
-    if (tensor.init.kind == TensorInit::Random &&
-        !device.copyToDevice(buffers[i], initialBytes[i].data(),
+    if (tensor.init.kind != TensorInit::Random ||
+        (inputsCopied && tensor.role == TensorRole::Input))
+      continue;
+    if (!device.copyToDevice(buffers[i], initialBytes[i].data(),
                              tensor.byteSize())) {
       deviceError("tensor '" + tensor.name + "': ");
       return false;
     }
   }
+  inputsCopied = true;
   if (!device.fillZero(zeroArena, once ? zeroArenaBytes : perCallZeroBytes)) {
     deviceError("the tensors that start as zeros: ");
     return false;

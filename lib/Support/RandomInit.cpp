@@ -2,10 +2,14 @@
 
 #include "TileDialect/Support/RandomInit.h"
 
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
+#include <functional>
 #include <sstream>
+#include <thread>
+#include <vector>
 
 using namespace mlir::tileir;
 
@@ -17,21 +21,25 @@ uint64_t mlir::tileir::splitmix64(uint64_t &state) {
   return z ^ (z >> 31);
 }
 
+/// Fewest element pairs worth a thread of their own.
+static constexpr size_t kPairsPerThread = size_t(1) << 18;
+
 /// A double in (0, 1) from the top 53 bits of a draw.
 static double unitInterval(uint64_t &state) {
   return (static_cast<double>(splitmix64(state) >> 11) + 0.5) *
          0x1.0p-53;
 }
 
-void mlir::tileir::fillRandom(HostTensor &tensor, uint64_t seed,
-                              unsigned argIndex, const InitSpec &spec) {
-  // One independent stream per argument: its start is a draw of the seed's
-  // stream advanced by the argument index.
-  uint64_t state = seed;
-  uint64_t start = splitmix64(state) ^ (0xD1B54A32D192ED03ull * (argIndex + 1));
-  state = start;
+/// Fills the element pairs [firstPair, lastPair) of `tensor` from the
+/// stream that starts at `start`. splitmix64's state advances by a constant
+/// per draw, so pair p draws from the states start + (2p + 1) and
+/// start + (2p + 2) increments: any range can be filled on its own.
+static void fillPairs(HostTensor &tensor, uint64_t start, size_t firstPair,
+                      size_t lastPair, const InitSpec &spec) {
+  uint64_t state = start + 2 * uint64_t(firstPair) * 0x9E3779B97F4A7C15ull;
   size_t n = tensor.data.size();
-  for (size_t i = 0; i < n; i += 2) {
+  for (size_t p = firstPair; p < lastPair; ++p) {
+    size_t i = 2 * p;
     double u1 = unitInterval(state), u2 = unitInterval(state);
     double v1, v2;
     if (spec.kind == InitSpec::Normal) {
@@ -48,6 +56,32 @@ void mlir::tileir::fillRandom(HostTensor &tensor, uint64_t seed,
     if (i + 1 < n)
       tensor.data[i + 1] = roundToElement(tensor.elementKind, v2);
   }
+}
+
+void mlir::tileir::fillRandom(HostTensor &tensor, uint64_t seed,
+                              unsigned argIndex, const InitSpec &spec) {
+  // One independent stream per argument: its start is a draw of the seed's
+  // stream advanced by the argument index.
+  uint64_t state = seed;
+  uint64_t start = splitmix64(state) ^ (0xD1B54A32D192ED03ull * (argIndex + 1));
+  size_t pairs = (tensor.data.size() + 1) / 2;
+  // Large tensors (the decode weights: 10^8 elements, seconds on one core)
+  // are filled in ranges on several threads, element for element the same.
+  size_t threads =
+      std::min<size_t>(std::max(1u, std::thread::hardware_concurrency()),
+                       pairs / kPairsPerThread);
+  if (threads <= 1)
+    return fillPairs(tensor, start, 0, pairs, spec);
+  std::vector<std::thread> workers;
+  size_t per = (pairs + threads - 1) / threads;
+  for (size_t t = 0; t < threads; ++t) {
+    size_t first = t * per, last = std::min(pairs, first + per);
+    if (first < last)
+      workers.emplace_back(fillPairs, std::ref(tensor), start, first, last,
+                           std::cref(spec));
+  }
+  for (std::thread &worker : workers)
+    worker.join();
 }
 
 InitSpec mlir::tileir::defaultInitFor(const std::string &name) {

@@ -4,6 +4,7 @@
 
 #include "gtest/gtest.h"
 #include <cmath>
+#include <vector>
 
 using namespace mlir::tileir;
 
@@ -61,6 +62,44 @@ TEST(RandomInitTest, DefaultsFollowTheWorkloads) {
   EXPECT_EQ(defaultInitFor("g").a, 1.0);
   EXPECT_EQ(defaultInitFor("gate").a, 0.0);
   EXPECT_EQ(defaultInitFor("X").str(), "normal(0, 1)");
+}
+
+/// The stream of docs/RandomInputs.md drawn one element pair after another.
+static std::vector<double> sequentialDraws(size_t n, uint64_t seed,
+                                           unsigned argIndex,
+                                           const InitSpec &spec,
+                                           ElementKind kind) {
+  uint64_t state = seed;
+  state = splitmix64(state) ^ (0xD1B54A32D192ED03ull * (argIndex + 1));
+  auto unit = [&] {
+    return (static_cast<double>(splitmix64(state) >> 11) + 0.5) * 0x1.0p-53;
+  };
+  std::vector<double> values;
+  for (size_t i = 0; i < n; i += 2) {
+    double u1 = unit(), u2 = unit();
+    double r = std::sqrt(-2.0 * std::log(u1)), theta = 2.0 * M_PI * u2;
+    double v[2] = {spec.a + spec.b * r * std::cos(theta),
+                   spec.a + spec.b * r * std::sin(theta)};
+    if (spec.kind == InitSpec::Uniform)
+      v[0] = spec.a + (spec.b - spec.a) * u1,
+      v[1] = spec.a + (spec.b - spec.a) * u2;
+    for (size_t j = 0; j < 2 && i + j < n; ++j)
+      values.push_back(roundToElement(kind, v[j]));
+  }
+  return values;
+}
+
+TEST(RandomInitTest, LargeTensorsAreTheSequentialStream) {
+  // Large enough to be filled in ranges on several threads, of odd size (the
+  // last pair's second element dropped): every element is the one the
+  // sequential stream gives.
+  size_t n = (size_t(1) << 21) + 7;
+  for (const char *text : {"normal(0, 0.02)", "uniform(-2, 2)"}) {
+    InitSpec spec = *InitSpec::parse(text);
+    HostTensor t("W", {int64_t(n)}, ElementKind::F16);
+    fillRandom(t, 5, 2, spec);
+    EXPECT_EQ(t.data, sequentialDraws(n, 5, 2, spec, ElementKind::F16)) << text;
+  }
 }
 
 TEST(RandomInitTest, ParsesSpecs) {
