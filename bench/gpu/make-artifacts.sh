@@ -65,7 +65,9 @@
 #                 list makes one variant per value, suffixed -m<N>
 #   WORKLOADS     which workloads (default: all six)
 #   TILE_SIZES    --tile-sizes for every artifact (NAME=N,...; names a
-#                 program lacks are ignored), e.g. tile_r0=32
+#                 program lacks are ignored), e.g. tile_r0=32; several sets
+#                 separated by spaces make one variant each, suffixed
+#                 -z<1..N> in the order given (tuning.json records the sizes)
 #   FISSION_BLOCKS  --fission-blocks for every artifact (fused programs:
 #                 their parts get their own grids)
 #   MAX_TILE      largest default tile size; a list ("16 32 64") makes one
@@ -149,6 +151,9 @@ for cfg in "${CONFIGS[@]}"; do
         for mb in ${MIN_BLOCKS:-default}; do
         for ks in ${K_SLICES:-default}; do
         for el in ${ELEMENT_LOOPS:-default}; do
+        zi=0
+        for ts in ${TILE_SIZES:-default}; do
+          zi=$((zi + 1))
           name=$cfg-$w-$label
           [ "$(echo $MAX_TILE | wc -w)" -gt 1 ] && name=$name-t$cap
           [ "$(echo ${SPLIT_K:-1} | wc -w)" -gt 1 ] && name=$name-s$split
@@ -163,7 +168,10 @@ for cfg in "${CONFIGS[@]}"; do
             flags+=(--min-blocks="$mb")
           fi
           [ -n "${FISSION_BLOCKS:-}" ] && flags+=(--fission-blocks="$FISSION_BLOCKS")
-          [ -n "${TILE_SIZES:-}" ] && flags+=(--tile-sizes="$TILE_SIZES")
+          if [ "$ts" != default ]; then
+            [ "$(echo $TILE_SIZES | wc -w)" -gt 1 ] && name=$name-z$zi
+            flags+=(--tile-sizes="$ts")
+          fi
           [ -n "$entry" ] && flags+=(--entry "$entry")
           [ "${MMA:-0}" = 1 ] && flags+=(--mma)
           [ "${TF32:-0}" = 1 ] && flags+=(--tf32)
@@ -188,6 +196,7 @@ for cfg in "${CONFIGS[@]}"; do
             --compile-only --artifact "$OUT/$name" | sed "s|^|$name: |"
           end=$(date +%s.%N)
           printf '%s: %.1f s\n' "$name" "$(echo "$end - $start" | bc)"
+        done
         done
         done
         done

@@ -5,7 +5,7 @@
 // "kernels" written in C++ and a module image that must start with `FAKE`.
 // Tests put its directory on LD_LIBRARY_PATH. FAKE_CUDA_DEVICES=0 makes
 // cuInit report that there is no device; FAKE_CUDA_COUNT=1 prints the number
-// of kernels run to stderr at exit. Graphs: one stream captures launches,
+// of kernels run (and of uploads) to stderr at exit. Graphs: one stream captures launches,
 // which cuGraphLaunch runs again.
 //
 //===----------------------------------------------------------------------===//
@@ -104,6 +104,8 @@ struct Launch {
 /// The one stream that can capture, whether it is capturing, and the graph.
 int stream = 0;
 unsigned kernelsRun = 0;
+/// Host-to-device copies (tensor uploads).
+unsigned uploads = 0;
 bool capturing = false;
 std::vector<Launch> graph;
 int graphExec = 0;
@@ -159,6 +161,7 @@ static void printKernelsRun() {
                  programmaticLaunches);
   if (graphMemsets)
     std::fprintf(stderr, "fake-cuda: %u memsets replayed\n", graphMemsets);
+  std::fprintf(stderr, "fake-cuda: %u uploads\n", uploads);
 }
 
 CUresult cuInit(unsigned) {
@@ -324,6 +327,7 @@ CUresult cuMemFree_v2(unsigned long long ptr) {
   return 0;
 }
 CUresult cuMemcpyHtoD_v2(unsigned long long dst, const void *src, size_t n) {
+  ++uploads;
   std::memcpy(reinterpret_cast<void *>(dst), src, n);
   return 0;
 }
