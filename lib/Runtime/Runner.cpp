@@ -77,7 +77,8 @@ private:
   Device &device;
   const RunOptions &options;
   std::ostream &out, &err;
-  /// Per tensor: its initial values and their device bytes (random only).
+  /// Per tensor: its initial values (kept only where a sparse expected output
+  /// adds to them) and their device bytes (random only).
   std::vector<HostTensor> initial;
   std::vector<std::string> initialBytes;
   /// Whether the inputs (which no launch writes) are on the device: reset()
@@ -139,6 +140,10 @@ int Runner::prepare() {
   if (zeroBytes && !device.allocate(zeroBytes, zeroArena))
     return deviceError("the tensors that start as zeros: ");
   zeroArenaBytes = zeroBytes;
+  std::vector<bool> sparse(artifact.tensors.size(), false);
+  for (const OutputSpec &output : artifact.outputs)
+    if (output.kind == ExpectedKind::Sparse)
+      sparse[output.tensor] = true;
   for (size_t i = 0; i < artifact.tensors.size(); ++i) {
     const TensorDecl &tensor = artifact.tensors[i];
     initial.push_back(initialValues(tensor, artifact.seed));
@@ -147,10 +152,10 @@ int Runner::prepare() {
       bytes.resize(tensor.byteSize());
       encodeElements(tensor.elementKind, initial.back().data.data(),
                      tensor.numElements(), bytes.data());
-      // An input is never compared: its bytes are all that is needed.
-      if (tensor.role == TensorRole::Input)
-        initial.back().data = std::vector<double>();
     }
+    // Only `expectedValues` of a sparse output reads the values again.
+    if (!sparse[i])
+      initial.back().data = std::vector<double>();
     initialBytes.push_back(std::move(bytes));
     if (tensor.init.kind != TensorInit::Random) {
       buffers.push_back(zeroArena + zeroOffset[i]);
