@@ -110,11 +110,8 @@ for cfg in "${CONFIGS[@]}"; do
       # (label, entry) of each program to compile from $tmp/$program.mlir.
       variants=("$program:")
       case $program in
-        naive) "$BIN/tile-opt" "$src" \
-            --convert-linalg-to-tile="prologues=$([ "${PROLOGUES:-1}" = 0 ] && echo false || echo true)" \
-            -o "$tmp/$program.mlir" ;;
-        own) "$BIN/tile-opt" "$src" \
-            --convert-linalg-to-tile="own-reduction-variables=true prologues=$([ "${PROLOGUES:-1}" = 0 ] && echo false || echo true)" \
+        naive|own) "$BIN/tile-opt" "$src" \
+            --convert-linalg-to-tile="own-reduction-variables=$([ "$program" = own ] && echo true || echo false) prologues=$([ "${PROLOGUES:-1}" = 0 ] && echo false || echo true)" \
             -o "$tmp/$program.mlir" ;;
         opt)
           "$BIN/tile-opt" "$src" \
