@@ -10,8 +10,6 @@
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/Pass/PassManager.h"
 #include "llvm/Support/JSON.h"
-#include "llvm/Support/MemoryBuffer.h"
-#include "llvm/Support/xxhash.h"
 
 using namespace mlir;
 using namespace mlir::tileir;
@@ -157,13 +155,6 @@ FailureOr<runtime::Artifact> tileir::compileArtifact(
   return artifact;
 }
 
-std::string tileir::programHash(ProgramOp program) {
-  std::string text;
-  llvm::raw_string_ostream os(text);
-  program->print(os);
-  return llvm::formatv("{0:x16}", llvm::xxh3_64bits(text)).str();
-}
-
 std::string tileir::tuningEntryJSON(ProgramOp program,
                                     const DeviceCompileOptions &options,
                                     const llvm::StringMap<int64_t> &sizes) {
@@ -204,81 +195,39 @@ llvm::Expected<std::string>
 tileir::applyTuning(StringRef path, ProgramOp program,
                     DeviceCompileOptions &options,
                     const llvm::StringSet<> &fixedSizes, bool keepLowering) {
-  auto error = [&](const Twine &message) {
-    return llvm::createStringError(message);
+  llvm::Expected<TuningLookup> lookup =
+      lookupTuning(path, program, options.chip);
+  if (!lookup)
+    return lookup.takeError();
+  if (!lookup->entry)
+    return lookup->message;
+  const TuningEntry &entry = *lookup->entry;
+  for (const auto &size : entry.tileSizes)
+    if (!fixedSizes.contains(size.getKey()))
+      options.tileSizes[size.getKey()] = size.getValue();
+  if (keepLowering)
+    return lookup->message;
+  auto set = [](auto &field, const auto &value) {
+    if (value)
+      field = static_cast<std::decay_t<decltype(field)>>(*value);
   };
-  llvm::ErrorOr<std::unique_ptr<llvm::MemoryBuffer>> file =
-      llvm::MemoryBuffer::getFile(path);
-  if (!file)
-    return error("cannot read tuning cache '" + path +
-                 "': " + file.getError().message());
-  llvm::Expected<llvm::json::Value> json =
-      llvm::json::parse((*file)->getBuffer());
-  if (!json)
-    return error("tuning cache '" + path +
-                 "' is not JSON: " + llvm::toString(json.takeError()));
-  const llvm::json::Array *entries =
-      json->getAsObject() ? json->getAsObject()->getArray("entries") : nullptr;
-  if (!entries)
-    return error("tuning cache '" + path + "' has no 'entries' array");
-  std::string hash = programHash(program);
-  for (const llvm::json::Value &value : *entries) {
-    const llvm::json::Object *entry = value.getAsObject();
-    if (!entry || entry->getString("program_hash") != StringRef(hash))
-      continue;
-    if (const llvm::json::Object *sizes = entry->getObject("tile_sizes"))
-      for (const auto &size : *sizes)
-        if (std::optional<int64_t> v = size.second.getAsInteger())
-          if (!fixedSizes.contains(size.first.str()) && *v > 0)
-            options.tileSizes[size.first.str()] = *v;
-    if (!keepLowering) {
-      if (std::optional<bool> v = entry->getBoolean("element_loops"))
-        options.elementLoops = *v;
-      if (std::optional<int64_t> v = entry->getInteger("block_size"))
-        options.blockSize = unsigned(*v);
-      if (std::optional<int64_t> v = entry->getInteger("min_blocks"))
-        options.minBlocks = *v;
-      if (std::optional<int64_t> v = entry->getInteger("split_k"))
-        options.splitK = unsigned(*v);
-      if (std::optional<int64_t> v = entry->getInteger("thread_elements"))
-        options.threadElements = unsigned(*v);
-      if (std::optional<int64_t> v = entry->getInteger("k_slices"))
-        options.kSlices = unsigned(*v);
-      if (std::optional<int64_t> v = entry->getInteger("fission_blocks"))
-        options.fissionBlocks = *v;
-      if (std::optional<bool> v = entry->getBoolean("privatize"))
-        options.privatize = *v;
-      if (std::optional<bool> v = entry->getBoolean("warp_loops"))
-        options.warpLoops = *v;
-      if (std::optional<bool> v = entry->getBoolean("tf32"))
-        options.tf32 = *v;
-      if (std::optional<bool> v = entry->getBoolean("mma"))
-        options.mma = *v;
-      if (std::optional<bool> v = entry->getBoolean("vector_atomics"))
-        options.vectorAtomics = *v;
-      if (std::optional<int64_t> v = entry->getInteger("pipeline_loads"))
-        options.pipelineLoads = unsigned(*v);
-      if (std::optional<int64_t> v = entry->getInteger("prefetch_bytes"))
-        options.prefetchBytes = *v;
-      if (std::optional<int64_t> v = entry->getInteger("split_epilogues"))
-        options.splitEpilogues = *v;
-      if (std::optional<int64_t> v = entry->getInteger("early_launch_blocks"))
-        options.earlyLaunchBlocks = *v;
-      if (std::optional<bool> v = entry->getBoolean("merge_kernels"))
-        options.mergeKernels = *v;
-      if (std::optional<bool> v = entry->getBoolean("zero_in_kernels"))
-        options.zeroInKernels = *v;
-    }
-    std::string line = "tuning: " + path.str() + ": entry for @" +
-                       program.getSymName().str() + " (" + hash + ")";
-    if (std::optional<StringRef> variant = entry->getString("variant"))
-      line += ", variant " + variant->str();
-    if (std::optional<double> us = entry->getNumber("median_us"))
-      line += llvm::formatv(", measured {0:F1} us", *us).str();
-    if (std::optional<StringRef> device = entry->getString("device"))
-      line += " on " + device->str();
-    return line;
-  }
-  return "tuning: no entry for @" + program.getSymName().str() + " in " +
-         path.str();
+  set(options.elementLoops, entry.elementLoops);
+  set(options.blockSize, entry.blockSize);
+  set(options.minBlocks, entry.minBlocks);
+  set(options.splitK, entry.splitK);
+  set(options.threadElements, entry.threadElements);
+  set(options.kSlices, entry.kSlices);
+  set(options.fissionBlocks, entry.fissionBlocks);
+  set(options.privatize, entry.privatize);
+  set(options.warpLoops, entry.warpLoops);
+  set(options.tf32, entry.tf32);
+  set(options.mma, entry.mma);
+  set(options.vectorAtomics, entry.vectorAtomics);
+  set(options.pipelineLoads, entry.pipelineLoads);
+  set(options.prefetchBytes, entry.prefetchBytes);
+  set(options.splitEpilogues, entry.splitEpilogues);
+  set(options.earlyLaunchBlocks, entry.earlyLaunchBlocks);
+  set(options.mergeKernels, entry.mergeKernels);
+  set(options.zeroInKernels, entry.zeroInKernels);
+  return lookup->message;
 }

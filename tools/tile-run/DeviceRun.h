@@ -11,6 +11,7 @@
 #ifndef TILEDIALECT_TOOLS_TILERUN_DEVICERUN_H
 #define TILEDIALECT_TOOLS_TILERUN_DEVICERUN_H
 
+#include "TileDialect/Conversion/TileToGPU/Tuning.h"
 #include "TileDialect/IR/TileOps.h"
 #include "TileDialect/Runtime/Artifact.h"
 
@@ -87,9 +88,6 @@ compileArtifact(ProgramOp program, const DeviceCompileOptions &options,
                 ArrayRef<ExpectedOutput> expected,
                 llvm::StringMap<int64_t> *resolvedSizes = nullptr,
                 OwningOpRef<ModuleOp> *lowered = nullptr);
-
-/// A hash of `program`'s text (16 hex digits): the key of tuning entries.
-std::string programHash(ProgramOp program);
 
 /// The tuning-cache entry (docs/GPULowering.md) for a program compiled with
 /// `options` into `resolvedSizes`.

@@ -113,6 +113,18 @@ public:
 
 } // namespace
 
+static const DeviceTarget &getTarget(bool rocdl) {
+  static const NVVMTarget nvvm;
+  static const ROCDLTarget amd;
+  return rocdl ? static_cast<const DeviceTarget &>(amd) : nvvm;
+}
+
+std::string tileir::pipelineChip(const GPUPipelineOptions &options,
+                                 bool rocdl) {
+  return options.chip.empty() ? getTarget(rocdl).defaultChip().str()
+                              : std::string(options.chip);
+}
+
 bool tileir::supportsProgrammaticLaunch(StringRef chip) {
   unsigned version = 0;
   return chip.consume_front("sm_") && !chip.consumeInteger(10, version) &&
@@ -184,12 +196,12 @@ void tileir::addTileLowerToGPUPass(OpPassManager &pm,
 void tileir::buildTileToGPUBinaryPipeline(OpPassManager &pm,
                                           const GPUPipelineOptions &options,
                                           bool rocdl) {
-  static const NVVMTarget nvvm;
-  static const ROCDLTarget amd;
-  const DeviceTarget &target =
-      rocdl ? static_cast<const DeviceTarget &>(amd) : nvvm;
-  std::string chip = options.chip.empty() ? target.defaultChip().str()
-                                          : std::string(options.chip);
+  if (!options.tuning.empty()) {
+    pm.addPass(createTunedPipelinePass(options, rocdl));
+    return;
+  }
+  const DeviceTarget &target = getTarget(rocdl);
+  std::string chip = pipelineChip(options, rocdl);
   addTileLowerToGPUPass(pm, options, rocdl,
                         /*programmatic=*/!rocdl &&
                             supportsProgrammaticLaunch(chip));

@@ -21,6 +21,12 @@
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
 #include "mlir/Pass/PassOptions.h"
 
+#include <memory>
+
+namespace mlir {
+class Pass;
+} // namespace mlir
+
 namespace mlir::tileir {
 
 /// Options shared by both device pipelines.
@@ -149,6 +155,11 @@ struct GPUPipelineOptions : public PassPipelineOptions<GPUPipelineOptions> {
       *this, "toolkit",
       llvm::cl::desc("Toolkit directory for gpu-module-to-binary (ROCDL "
                      "default: the build's rocm-toolkit directory)")};
+  Option<std::string> tuning{
+      *this, "tuning",
+      llvm::cl::desc("Tuning cache (bench/tuning/<device>.json): the module's "
+                     "programs take tile sizes and lowering options from "
+                     "their entry, where these options do not set them")};
 };
 
 /// Registers `--tile-lower-to-nvvm` and `--tile-lower-to-rocdl`.
@@ -176,9 +187,25 @@ bool supportsProgrammaticLaunch(StringRef chip);
 bool supportsVectorAtomics(StringRef chip, StringRef features);
 
 /// Adds the passes of either pipeline to `pm` (`rocdl` picks the target).
+/// With `tuning`, one module pass that looks the module's programs up in the
+/// cache and runs the pipeline with their entry's sizes and options
+/// (`createTunedPipelinePass`).
 void buildTileToGPUBinaryPipeline(OpPassManager &pm,
                                   const GPUPipelineOptions &options,
                                   bool rocdl);
+
+/// The chip either pipeline targets: `options.chip`, else the target's
+/// default (sm_90 for NVVM, gfx942 for ROCDL).
+std::string pipelineChip(const GPUPipelineOptions &options, bool rocdl);
+
+/// The module pass behind the pipelines' `tuning` option: finds the entry of
+/// the module's program in the cache `options.tuning` (by the hash of its
+/// text, for the pipeline's chip), reports it as a remark, and runs the
+/// pipeline with the entry's tile sizes and lowering options wherever
+/// `options` does not set them explicitly. A module with several programs
+/// takes the one entry they have; entries for two programs are an error.
+std::unique_ptr<Pass> createTunedPipelinePass(const GPUPipelineOptions &options,
+                                              bool rocdl);
 
 } // namespace mlir::tileir
 

@@ -1,0 +1,60 @@
+//===- Tuning.h - Entries of the tuning cache -------------------*- C++ -*-===//
+//
+// The tuning cache (bench/tuning/<device>.json, written by
+// bench/gpu/tune.py from measurements) maps a tile program, by the hash of
+// its text, to the tile sizes and lowering options that measured fastest on
+// a device. `tile-run --tuning` and the `tuning` option of
+// `--tile-lower-to-nvvm` / `--tile-lower-to-rocdl` read it through this
+// interface (docs/GPULowering.md, "Tuning by measurement").
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef TILEDIALECT_CONVERSION_TILETOGPU_TUNING_H
+#define TILEDIALECT_CONVERSION_TILETOGPU_TUNING_H
+
+#include "TileDialect/IR/TileOps.h"
+
+#include "llvm/ADT/StringMap.h"
+#include "llvm/Support/Error.h"
+
+#include <optional>
+#include <string>
+
+namespace mlir::tileir {
+
+/// A hash of `program`'s text (16 hex digits): the key of tuning entries.
+std::string programHash(ProgramOp program);
+
+/// One entry of a tuning cache: what it sets (fields it lacks are unset).
+struct TuningEntry {
+  llvm::StringMap<int64_t> tileSizes;
+  std::optional<bool> elementLoops, privatize, warpLoops, tf32, mma,
+      vectorAtomics, mergeKernels, zeroInKernels;
+  std::optional<int64_t> blockSize, minBlocks, splitK, threadElements,
+      kSlices, fissionBlocks, pipelineLoads, prefetchBytes, splitEpilogues,
+      earlyLaunchBlocks, maxTileSize;
+  /// "entry for @NAME (HASH), variant V, measured X us on DEVICE".
+  std::string description;
+};
+
+/// The result of looking a program up in a cache.
+struct TuningLookup {
+  /// The program's entry, if the cache has one for its hash and `chip`.
+  std::optional<TuningEntry> entry;
+  /// One line for the user: `tuning: PATH: <entry's description>`, or why
+  /// there is none (no entry, or entries only for other chips).
+  std::string message;
+};
+
+/// Reads the tuning cache at `path` and finds `program`'s entry. With a
+/// non-empty `chip`, an entry recorded for another chip does not match (one
+/// that records none matches any).
+/// Fails (with a message naming the file) if the cache cannot be read or is
+/// not a cache: a JSON object with an `entries` array.
+llvm::Expected<TuningLookup> lookupTuning(llvm::StringRef path,
+                                          ProgramOp program,
+                                          llvm::StringRef chip);
+
+} // namespace mlir::tileir
+
+#endif // TILEDIALECT_CONVERSION_TILETOGPU_TUNING_H
