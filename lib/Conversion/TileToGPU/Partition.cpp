@@ -1155,12 +1155,24 @@ static Kernel buildKernel(const Plan &plan,
 /// a loop that is not a grid loop): one new loop per statement, with the
 /// same variable and range, when no statement touches a tensor another one
 /// writes, so that no iteration of one statement depends on any iteration of
-/// another. Empty when the body is one statement or the test fails.
+/// another. With `flows`, statements may also touch what another writes
+/// where the two accesses are disjoint across iterations (a tile of the
+/// loop's own): running every iteration of the earlier statement first
+/// then gives the later one the same values (`S1: T[tile v] = ...` before
+/// `S2: U += f(T[tile v])`). Then the loop must have such a flow, each
+/// statement a flow leaves must be a loop itself (a GEMM's loop over K:
+/// work worth a grid of its own), and each tensor that flows must also be
+/// read after the loop, so that fission keeps in memory only what is there
+/// anyway. A FlashAttention loop's statements are straight-line tile
+/// statements, so it stays fused, its logit tile on chip, even where that
+/// tile is also read after the loop. Empty when the body is one statement
+/// or the test fails.
 static SmallVector<unsigned>
 distributeLoop(Plan &plan, ArrayRef<std::pair<unsigned, unsigned>> aliases,
-               unsigned id) {
+               unsigned id, bool flows) {
   if (plan.stmts[id].kind != StmtNode::Kind::Loop)
     return {};
+  unsigned var = plan.stmts[id].var;
   SmallVector<unsigned> leaves;
   collectSequence(plan, plan.stmts[id].first, leaves);
   if (leaves.size() < 2)
@@ -1169,16 +1181,41 @@ distributeLoop(Plan &plan, ArrayRef<std::pair<unsigned, unsigned>> aliases,
       reads(leaves.size());
   for (auto [i, leaf] : llvm::enumerate(leaves))
     collectAccesses(plan, leaf, writes[i], reads[i]);
+  SmallVector<unsigned> flowing;
   for (size_t i = 0; i < leaves.size(); ++i)
     for (size_t j = 0; j < leaves.size(); ++j) {
       if (i == j)
         continue;
       for (const Access *w : writes[i])
         for (const Access *x : llvm::concat<const Access *const>(
-                 ArrayRef(writes[j]), ArrayRef(reads[j])))
-          if (mayOverlap(aliases, w->tensor, x->tensor))
+                 ArrayRef(writes[j]), ArrayRef(reads[j]))) {
+          if (!mayOverlap(aliases, w->tensor, x->tensor))
+            continue;
+          if (!flows || w->tensor != x->tensor ||
+              !separatedAcross(*w, *x, var, var, true))
             return {};
+          if (i < j && llvm::is_contained(reads[j], x)) {
+            // Only a statement with a loop of its own (a GEMM's K loop)
+            // passes tiles on: straight-line tile statements (a
+            // FlashAttention iteration's) stay fused, their tiles on chip.
+            if (plan.stmts[leaves[i]].kind != StmtNode::Kind::Loop)
+              return {};
+            flowing.push_back(w->tensor);
+          }
+        }
     }
+  if (flows) {
+    if (flowing.empty())
+      return {};
+    SmallVector<const Access *> allWrites, allReads, insideWrites, insideReads;
+    collectAccesses(plan, plan.root, allWrites, allReads);
+    collectAccesses(plan, id, insideWrites, insideReads);
+    for (unsigned tensor : flowing)
+      if (llvm::none_of(allReads, [&](const Access *r) {
+            return r->tensor == tensor && !llvm::is_contained(insideReads, r);
+          }))
+        return {};
+  }
   SmallVector<unsigned> loops;
   for (unsigned leaf : leaves) {
     StmtNode loop = plan.stmts[id];
@@ -1209,16 +1246,30 @@ static void addKernels(Plan &plan,
                        ArrayRef<GridLoop> outer, std::vector<Kernel> &kernels) {
   Kernel kernel = buildKernel(plan, aliases, options, id, outer);
   SmallVector<unsigned> leaves;
-  bool fission = kernel.numBlocks < options.fissionBlocks &&
-                 kernel.parts.size() == 1 && !kernel.parts.front().loop &&
+  bool whole = kernel.parts.size() == 1 && !kernel.parts.front().loop;
+  bool fission = kernel.numBlocks < options.fissionBlocks && whole &&
                  kernel.splitChunks == 1;
   if (fission) {
-    SmallVector<unsigned> loops = distributeLoop(plan, aliases, kernel.body);
+    SmallVector<unsigned> loops =
+        distributeLoop(plan, aliases, kernel.body, /*flows=*/false);
     for (unsigned loop : loops)
       addKernels(plan, aliases, options, loop, kernel.grid, kernels);
     if (!loops.empty())
       return;
     collectSequence(plan, kernel.body, leaves);
+  }
+  // A split loop with too few blocks of its own whose statements pass
+  // tiles of its iterations on (a fused GEMM whose output tile an RMS sum
+  // reads): distributed, each statement's loop may be a grid loop or split
+  // on its own, instead of one block running whole tiles one after another.
+  if (whole && kernel.splitChunks > 1 &&
+      kernel.numBlocks / kernel.splitChunks < options.fissionBlocks) {
+    SmallVector<unsigned> loops =
+        distributeLoop(plan, aliases, kernel.body, /*flows=*/true);
+    for (unsigned loop : loops)
+      addKernels(plan, aliases, options, loop, kernel.grid, kernels);
+    if (!loops.empty())
+      return;
   }
   if (leaves.size() < 2) {
     kernels.push_back(std::move(kernel));
