@@ -1249,12 +1249,16 @@ static void addKernels(Plan &plan,
   bool whole = kernel.parts.size() == 1 && !kernel.parts.front().loop;
   bool fission = kernel.numBlocks < options.fissionBlocks && whole &&
                  kernel.splitChunks == 1;
-  if (fission) {
+  // Whether the kernel's loop was distributed, its loops' kernels added.
+  auto distributed = [&](bool flows) {
     SmallVector<unsigned> loops =
-        distributeLoop(plan, aliases, kernel.body, /*flows=*/false);
+        distributeLoop(plan, aliases, kernel.body, flows);
     for (unsigned loop : loops)
       addKernels(plan, aliases, options, loop, kernel.grid, kernels);
-    if (!loops.empty())
+    return !loops.empty();
+  };
+  if (fission) {
+    if (distributed(/*flows=*/false))
       return;
     collectSequence(plan, kernel.body, leaves);
   }
@@ -1263,14 +1267,9 @@ static void addKernels(Plan &plan,
   // reads): distributed, each statement's loop may be a grid loop or split
   // on its own, instead of one block running whole tiles one after another.
   if (whole && kernel.splitChunks > 1 &&
-      kernel.numBlocks / kernel.splitChunks < options.fissionBlocks) {
-    SmallVector<unsigned> loops =
-        distributeLoop(plan, aliases, kernel.body, /*flows=*/true);
-    for (unsigned loop : loops)
-      addKernels(plan, aliases, options, loop, kernel.grid, kernels);
-    if (!loops.empty())
-      return;
-  }
+      kernel.numBlocks / kernel.splitChunks < options.fissionBlocks &&
+      distributed(/*flows=*/true))
+    return;
   if (leaves.size() < 2) {
     kernels.push_back(std::move(kernel));
     return;
