@@ -16,6 +16,9 @@
 #                  they read: a GEMM's K tile tuned apart from the width of
 #                  the loop that wrote its operand; TILE_SIZES names them
 #                  r1, r2, ...)
+#           ownx:  the own program's best candidate of --tile-extract, even
+#                  where the input is estimated faster (the estimate does not
+#                  model fission-blocks; lower it with FISSION_BLOCKS)
 #           hand:  the hand-written naive program of examples/ (llama only)
 #           gate:  ffn only: bench/gpu/programs/<config>-ffn-gate.mlir, the
 #                  converted program with the gate GEMMs and their SiLU
@@ -123,6 +126,19 @@ for cfg in "${CONFIGS[@]}"; do
               variants+=("opt${c##*_c}:$c")
             done
           fi ;;
+        ownx)
+          # The own-converted program's best extracted candidate, even where
+          # the estimate ranks the input first (it does not model
+          # fission-blocks): the first program not marked tile.input.
+          "$BIN/tile-opt" "$src" --convert-linalg-to-tile="own-reduction-variables=true" \
+            -o "$tmp/own-converted.mlir"
+          "$BIN/tile-opt" "$tmp/own-converted.mlir" --tile-extract="top-k=2 rounds=${ROUNDS:-2}" \
+            -o "$tmp/$program.mlir" 2>/dev/null
+          best=$(grep -o "tile.program @${w}_c[0-9]*([^{]*{\|tile.input" "$tmp/$program.mlir" |
+                 awk '/tile.program/ {if (name) exit; name=$2} /tile.input/ {name=""} END {print name}' |
+                 sed 's/@//; s/(.*//')
+          [ -n "$best" ] || { echo "$w: no extracted candidate" >&2; continue; }
+          variants=("ownx:$best") ;;
         hand)
           # The hand-written programs are llama-sized (or scaled).
           [ "$cfg" = falcon ] && continue
