@@ -207,27 +207,9 @@ tileir::applyTuning(StringRef path, ProgramOp program,
       options.tileSizes[size.getKey()] = size.getValue();
   if (keepLowering)
     return lookup->message;
-  auto set = [](auto &field, const auto &value) {
+  forEachLoweringOption(entry, options, [](auto &field, const auto &value) {
     if (value)
       field = static_cast<std::decay_t<decltype(field)>>(*value);
-  };
-  set(options.elementLoops, entry.elementLoops);
-  set(options.blockSize, entry.blockSize);
-  set(options.minBlocks, entry.minBlocks);
-  set(options.splitK, entry.splitK);
-  set(options.threadElements, entry.threadElements);
-  set(options.kSlices, entry.kSlices);
-  set(options.fissionBlocks, entry.fissionBlocks);
-  set(options.privatize, entry.privatize);
-  set(options.warpLoops, entry.warpLoops);
-  set(options.tf32, entry.tf32);
-  set(options.mma, entry.mma);
-  set(options.vectorAtomics, entry.vectorAtomics);
-  set(options.pipelineLoads, entry.pipelineLoads);
-  set(options.prefetchBytes, entry.prefetchBytes);
-  set(options.splitEpilogues, entry.splitEpilogues);
-  set(options.earlyLaunchBlocks, entry.earlyLaunchBlocks);
-  set(options.mergeKernels, entry.mergeKernels);
-  set(options.zeroInKernels, entry.zeroInKernels);
+  });
   return lookup->message;
 }

@@ -30,24 +30,7 @@ void applyEntry(GPUPipelineOptions &options, const TuningEntry &entry) {
       option = static_cast<T>(*value);
   };
   take(options.maxTileSize, entry.maxTileSize);
-  take(options.minBlocks, entry.minBlocks);
-  take(options.elementLoops, entry.elementLoops);
-  take(options.threadElements, entry.threadElements);
-  take(options.kSlices, entry.kSlices);
-  take(options.splitK, entry.splitK);
-  take(options.fissionBlocks, entry.fissionBlocks);
-  take(options.privatize, entry.privatize);
-  take(options.warpLoops, entry.warpLoops);
-  take(options.tf32, entry.tf32);
-  take(options.mma, entry.mma);
-  take(options.vectorAtomics, entry.vectorAtomics);
-  take(options.mergeKernels, entry.mergeKernels);
-  take(options.zeroInKernels, entry.zeroInKernels);
-  take(options.pipelineLoads, entry.pipelineLoads);
-  take(options.prefetchBytes, entry.prefetchBytes);
-  take(options.splitEpilogues, entry.splitEpilogues);
-  take(options.earlyLaunchBlocks, entry.earlyLaunchBlocks);
-  take(options.blockSize, entry.blockSize);
+  forEachLoweringOption(entry, options, take);
   // Sizes named by `tile-sizes` stay; the entry adds the others.
   llvm::StringSet<> given;
   std::vector<std::string> sizes;

@@ -37,6 +37,34 @@ struct TuningEntry {
   std::string description;
 };
 
+/// Calls `set(option, value)` with each lowering option of `options` (a
+/// struct with the members GPUPipelineOptions has: tile-run's
+/// DeviceCompileOptions, or the pipeline options themselves) and the
+/// entry's optional value for it. Tile sizes and `maxTileSize` are left to
+/// the caller.
+template <typename Options, typename Set>
+void forEachLoweringOption(const TuningEntry &entry, Options &options,
+                           Set set) {
+  set(options.elementLoops, entry.elementLoops);
+  set(options.blockSize, entry.blockSize);
+  set(options.minBlocks, entry.minBlocks);
+  set(options.splitK, entry.splitK);
+  set(options.threadElements, entry.threadElements);
+  set(options.kSlices, entry.kSlices);
+  set(options.fissionBlocks, entry.fissionBlocks);
+  set(options.privatize, entry.privatize);
+  set(options.warpLoops, entry.warpLoops);
+  set(options.tf32, entry.tf32);
+  set(options.mma, entry.mma);
+  set(options.vectorAtomics, entry.vectorAtomics);
+  set(options.pipelineLoads, entry.pipelineLoads);
+  set(options.prefetchBytes, entry.prefetchBytes);
+  set(options.splitEpilogues, entry.splitEpilogues);
+  set(options.earlyLaunchBlocks, entry.earlyLaunchBlocks);
+  set(options.mergeKernels, entry.mergeKernels);
+  set(options.zeroInKernels, entry.zeroInKernels);
+}
+
 /// The result of looking a program up in a cache.
 struct TuningLookup {
   /// The program's entry, if the cache has one for its hash and `chip`.
