@@ -195,8 +195,11 @@ llvm::Expected<std::string>
 tileir::applyTuning(StringRef path, ProgramOp program,
                     DeviceCompileOptions &options,
                     const llvm::StringSet<> &fixedSizes, bool keepLowering) {
-  llvm::Expected<TuningLookup> lookup =
-      lookupTuning(path, program, options.chip);
+  // The chip the pipeline will target, so that an entry for another chip
+  // does not apply when --chip is left to its default.
+  llvm::Expected<TuningLookup> lookup = lookupTuning(
+      path, program,
+      pipelineChip(options.chip, options.platform == runtime::Platform::Hip));
   if (!lookup)
     return lookup.takeError();
   if (!lookup->entry)

@@ -119,10 +119,8 @@ static const DeviceTarget &getTarget(bool rocdl) {
   return rocdl ? static_cast<const DeviceTarget &>(amd) : nvvm;
 }
 
-std::string tileir::pipelineChip(const GPUPipelineOptions &options,
-                                 bool rocdl) {
-  return options.chip.empty() ? getTarget(rocdl).defaultChip().str()
-                              : std::string(options.chip);
+std::string tileir::pipelineChip(StringRef chip, bool rocdl) {
+  return chip.empty() ? getTarget(rocdl).defaultChip().str() : chip.str();
 }
 
 bool tileir::supportsProgrammaticLaunch(StringRef chip) {
@@ -201,7 +199,7 @@ void tileir::buildTileToGPUBinaryPipeline(OpPassManager &pm,
     return;
   }
   const DeviceTarget &target = getTarget(rocdl);
-  std::string chip = pipelineChip(options, rocdl);
+  std::string chip = pipelineChip(options.chip, rocdl);
   addTileLowerToGPUPass(pm, options, rocdl,
                         /*programmatic=*/!rocdl &&
                             supportsProgrammaticLaunch(chip));

@@ -77,7 +77,7 @@ public:
 
   void runOnOperation() override {
     ModuleOp module = getOperation();
-    std::string chip = pipelineChip(options, rocdl);
+    std::string chip = pipelineChip(options.chip, rocdl);
     std::optional<TuningEntry> entry;
     ProgramOp tuned;
     SmallVector<std::pair<ProgramOp, std::string>> missing;

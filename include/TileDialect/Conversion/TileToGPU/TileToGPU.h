@@ -194,9 +194,9 @@ void buildTileToGPUBinaryPipeline(OpPassManager &pm,
                                   const GPUPipelineOptions &options,
                                   bool rocdl);
 
-/// The chip either pipeline targets: `options.chip`, else the target's
-/// default (sm_90 for NVVM, gfx942 for ROCDL).
-std::string pipelineChip(const GPUPipelineOptions &options, bool rocdl);
+/// The chip either pipeline targets for its `chip` option: `chip`, else the
+/// target's default (sm_90 for NVVM, gfx942 for ROCDL).
+std::string pipelineChip(StringRef chip, bool rocdl);
 
 /// The module pass behind the pipelines' `tuning` option: finds the entry of
 /// the module's program in the cache `options.tuning` (by the hash of its
