@@ -14,6 +14,7 @@
 #include "mlir/Conversion/SCFToControlFlow/SCFToControlFlow.h"
 #include "mlir/Conversion/VectorToLLVM/ConvertVectorToLLVMPass.h"
 #include "mlir/Dialect/Arith/Transforms/Passes.h"
+#include "mlir/Dialect/Math/Transforms/Passes.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/ExecutionEngine/ExecutionEngine.h"
 #include "mlir/ExecutionEngine/OptUtils.h"
@@ -146,6 +147,10 @@ std::unique_ptr<Device> tileir::createHostEmulation(ModuleOp module,
   arith::ArithExpandOpsPassOptions expand;
   expand.includeBf16 = true;
   pm.addPass(arith::createArithExpandOpsPass(expand));
+  // glibc has no rsqrtf: 1 / sqrt(x), as the GPU's rsqrt approximates.
+  math::MathExpandOpsPassOptions mathExpand;
+  mathExpand.opMnemonics = {"rsqrt"};
+  pm.addPass(math::createMathExpandOpsPass(mathExpand));
   pm.addPass(createConvertMathToLibmPass());
   pm.addPass(createConvertMathToLLVMPass());
   pm.addPass(createConvertVectorToLLVMPass());

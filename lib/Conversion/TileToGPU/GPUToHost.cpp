@@ -272,9 +272,9 @@ static LogicalResult lowerMatrixOps(func::FuncOp func) {
   return success();
 }
 
-/// Makes the host function for `kernel` (arguments: the kernel's, then the
-/// block index x, y, z).
-static LogicalResult emulateKernel(gpu::GPUFuncOp kernel, StringRef name,
+/// Makes the host function for `kernel` of the GPU module `moduleName`
+/// (arguments: the kernel's, then the block index x, y, z).
+static LogicalResult emulateKernel(gpu::GPUFuncOp kernel, StringRef moduleName,
                                    OpBuilder &b) {
   if (failed(checkKernel(kernel)))
     return failure();
@@ -283,8 +283,9 @@ static LogicalResult emulateKernel(gpu::GPUFuncOp kernel, StringRef name,
   IndexType indexType = b.getIndexType();
   SmallVector<Type> inputs(kernel.getArgumentTypes());
   inputs.append(3, indexType);
-  auto func =
-      func::FuncOp::create(b, loc, name, FunctionType::get(ctx, inputs, {}));
+  auto func = func::FuncOp::create(b, loc,
+                                   hostName(moduleName, kernel.getName()),
+                                   FunctionType::get(ctx, inputs, {}));
   Block *entry = func.addEntryBlock();
   OpBuilder body = OpBuilder::atBlockBegin(entry);
 
@@ -309,6 +310,10 @@ static LogicalResult emulateKernel(gpu::GPUFuncOp kernel, StringRef name,
   for (Operation &op : source.front().without_terminator())
     body.clone(op, mapping);
   func::ReturnOp::create(body, loc);
+  // The module's constant tables are host globals named after the module.
+  func.walk([&](memref::GetGlobalOp get) {
+    get.setName(hostName(moduleName, get.getName()));
+  });
   // Views of a workgroup buffer (a merged kernel's members') view its stack
   // allocation.
   func.walk([](memref::ViewOp view) {
@@ -364,11 +369,17 @@ struct TileGPUToHostPass
     OpBuilder b(module.getContext());
     b.setInsertionPointToEnd(module.getBody());
     SmallVector<gpu::GPUModuleOp> gpuModules(module.getOps<gpu::GPUModuleOp>());
-    for (gpu::GPUModuleOp gpuModule : gpuModules)
+    for (gpu::GPUModuleOp gpuModule : gpuModules) {
+      // The kernels' constant tables become host globals, renamed after
+      // their module as the kernels are.
+      for (auto global : gpuModule.getOps<memref::GlobalOp>()) {
+        auto copy = cast<memref::GlobalOp>(b.clone(*global));
+        copy.setSymName(hostName(gpuModule.getName(), global.getSymName()));
+      }
       for (auto kernel : gpuModule.getOps<gpu::GPUFuncOp>())
-        if (failed(emulateKernel(
-                kernel, hostName(gpuModule.getName(), kernel.getName()), b)))
+        if (failed(emulateKernel(kernel, gpuModule.getName(), b)))
           return signalPassFailure();
+    }
 
     SmallVector<gpu::LaunchFuncOp> launches;
     module.walk([&](gpu::LaunchFuncOp launch) { launches.push_back(launch); });

@@ -642,9 +642,9 @@ Value Emitter::binary(BinaryFn fn, Value x, Value y) {
   case BinaryFn::Div:
     return arith::DivFOp::create(b, loc, x, y);
   case BinaryFn::Max:
-    return arith::MaximumFOp::create(b, loc, x, y);
+    return arith::MaxNumFOp::create(b, loc, x, y);
   case BinaryFn::Min:
-    return arith::MinimumFOp::create(b, loc, x, y);
+    return arith::MinNumFOp::create(b, loc, x, y);
   }
   llvm_unreachable("unknown binary function");
 }
@@ -704,7 +704,10 @@ Value Emitter::concat(const ExprNode &node, Value flat) {
 Value Emitter::denseConstant(unsigned id, Value flat) {
   const ExprNode &node = plan.exprs[id];
   auto type = MemRefType::get({node.numElements}, f32);
-  std::string name = "__tile_constant_" + std::to_string(id);
+  // Named after the kernel: another kernel of the module numbers its own
+  // expressions from 0 too.
+  std::string name =
+      ("__tile_constant_" + func.getName() + "_" + Twine(id)).str();
   auto module = func->getParentOfType<gpu::GPUModuleOp>();
   if (!SymbolTable::lookupSymbolIn(module, name)) {
     OpBuilder::InsertionGuard guard(b);

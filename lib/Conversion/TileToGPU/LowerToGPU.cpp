@@ -130,8 +130,11 @@ LogicalResult TileLowerToGPUPass::lower(ProgramOp program) {
   if (failed(sizes))
     return failure();
   SmallVector<std::pair<unsigned, unsigned>> aliases = getAliases(program);
+  // Sizes that must not change after this point (privatized copies are
+  // counted under them).
+  llvm::StringSet<> pinned;
   if (privatize)
-    numPrivatized += privatizeTensors(program, *sizes, aliases);
+    numPrivatized += privatizeTensors(program, *sizes, aliases, pinned);
 
   // Tensors: element kinds GPU kernels can hold.
   Block &body = program.getBodyBlock();
@@ -218,7 +221,8 @@ LogicalResult TileLowerToGPUPass::lower(ProgramOp program) {
     for (auto loop : body.getOps<LoopOp>()) {
       std::optional<TileDim> step = loop.getStepDim();
       if (!step || step->isConcrete() ||
-          !defaulted.contains(step->sym.getValue()))
+          !defaulted.contains(step->sym.getValue()) ||
+          pinned.contains(step->sym.getValue()))
         continue;
       int64_t range = loop.getEndIndex() - loop.getStartIndex();
       auto [it, inserted] = ranges.try_emplace(step->sym.getValue(), range);
@@ -266,6 +270,8 @@ LogicalResult TileLowerToGPUPass::lower(ProgramOp program) {
     std::optional<std::string> shrink;
     int64_t fewest = minBlocks;
     llvm::StringSet<> kept = whole;
+    for (const auto &symbol : pinned)
+      kept.insert(symbol.getKey());
     for (const Kernel &kernel : kernels)
       if (kernel.splitChunks > 1)
         for (const GridLoop &g : kernel.grid)

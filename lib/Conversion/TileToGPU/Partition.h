@@ -23,6 +23,7 @@
 #include "llvm/ADT/DenseSet.h"
 #include "llvm/ADT/STLFunctionalExtras.h"
 #include "llvm/ADT/SmallVector.h"
+#include "llvm/ADT/StringSet.h"
 
 #include <memory>
 #include <optional>
@@ -411,10 +412,14 @@ findOverwrittenTensors(const interp::Plan &plan, llvm::ArrayRef<Kernel> kernels,
 /// Gives each iteration of a top-level loop its own copy of the
 /// intermediates the loop clears and recomputes in every iteration
 /// (Privatize.cpp), so that the loop can be the grid; `sizes` binds the
-/// symbolic steps. Returns how many tensors were expanded.
+/// symbolic steps. Returns how many tensors were expanded. The copies are
+/// counted under those steps, so the symbols of the expanded loops' steps
+/// are added to `pinned`: a size that later changed would index copies
+/// that do not exist.
 unsigned
 privatizeTensors(ProgramOp program, const llvm::StringMap<int64_t> &sizes,
-                 llvm::ArrayRef<std::pair<unsigned, unsigned>> aliases);
+                 llvm::ArrayRef<std::pair<unsigned, unsigned>> aliases,
+                 llvm::StringSet<> &pinned);
 
 } // namespace mlir::tileir::gpu_lowering
 

@@ -198,7 +198,8 @@ static void expand(BlockArgument tensor, LoopOp loop, int64_t trips,
 
 unsigned gpu_lowering::privatizeTensors(
     ProgramOp program, const llvm::StringMap<int64_t> &sizes,
-    ArrayRef<std::pair<unsigned, unsigned>> aliases) {
+    ArrayRef<std::pair<unsigned, unsigned>> aliases,
+    llvm::StringSet<> &pinned) {
   SmallVector<Value> leaves;
   collectSequenceLeaves(program.getRoot(), leaves);
   // Per tensor: the one top-level statement touching it (null: several).
@@ -233,8 +234,10 @@ unsigned gpu_lowering::privatizeTensors(
     int64_t stepValue = 0;
     if (step && step->isConcrete())
       stepValue = step->getConcrete();
-    else if (step && step->coeff == 1)
+    else if (step && step->coeff == 1) {
       stepValue = sizes.lookup(step->sym.getValue());
+      pinned.insert(step->sym.getValue());
+    }
     if (stepValue <= 0 || loop.getEndIndex() <= loop.getStartIndex())
       continue;
     int64_t trips = (loop.getEndIndex() - 1) / stepValue + 1;
