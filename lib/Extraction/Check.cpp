@@ -3,6 +3,7 @@
 #include "TileDialect/Extraction/Check.h"
 #include "TileDialect/Interpreter/TileInterpreter.h"
 #include "TileDialect/Reference/LinalgInterpreter.h"
+#include "TileDialect/Support/Compare.h"
 #include "TileDialect/Support/ElementKindOf.h"
 #include "TileDialect/Support/RandomInit.h"
 
@@ -13,11 +14,32 @@
 using namespace mlir;
 using namespace mlir::tileir;
 
-/// Fresh tensors for `program`: inputs and inout tensors filled from the
-/// stream of their argument index, the rest zero.
-static FailureOr<std::vector<HostTensor>> makeTensors(ProgramOp program,
-                                                      uint64_t seed) {
+/// The distribution of each input of `linalg` (its `tile.init` attribute,
+/// else the default for its name), in argument order.
+static FailureOr<std::vector<InitSpec>> declaredInits(func::FuncOp linalg) {
+  std::vector<InitSpec> inits;
+  for (unsigned i = 0, e = linalg.getNumArguments(); i < e; ++i) {
+    auto name = linalg.getArgAttrOfType<StringAttr>(i, "tile.name");
+    InitSpec spec =
+        defaultInitFor(name ? name.str() : "arg" + std::to_string(i));
+    if (auto init = linalg.getArgAttrOfType<StringAttr>(i, "tile.init")) {
+      std::optional<InitSpec> parsed = InitSpec::parse(init.str());
+      if (!parsed)
+        return failure();
+      spec = *parsed;
+    }
+    inits.push_back(spec);
+  }
+  return inits;
+}
+
+/// Fresh tensors for `program`: its k-th input or inout tensor filled from
+/// stream k (as tile-run fills them) with `inits[k]` when given, else the
+/// default for its name; the rest zero.
+static FailureOr<std::vector<HostTensor>>
+makeTensors(ProgramOp program, uint64_t seed, ArrayRef<InitSpec> inits) {
   std::vector<HostTensor> tensors;
+  unsigned k = 0;
   for (BlockArgument arg : program.getBodyBlock().getArguments()) {
     auto type = cast<TensorRefType>(arg.getType());
     std::optional<ElementKind> kind = elementKindOf(type.getElementType());
@@ -29,8 +51,10 @@ static FailureOr<std::vector<HostTensor>> makeTensors(ProgramOp program,
         std::vector<int64_t>(type.getShape().begin(), type.getShape().end()),
         *kind);
     if (type.getRole() == TensorRole::Input ||
-        type.getRole() == TensorRole::InOut)
-      fillRandom(t, seed, arg.getArgNumber(), defaultInitFor(name));
+        type.getRole() == TensorRole::InOut) {
+      fillRandom(t, seed, k, k < inits.size() ? inits[k] : defaultInitFor(name));
+      ++k;
+    }
     tensors.push_back(std::move(t));
   }
   return tensors;
@@ -43,23 +67,29 @@ static LogicalResult run(ProgramOp program, std::vector<HostTensor> &tensors) {
   return interpretTileProgram(program, tensors, options);
 }
 
-/// max |a - b| / max |b| over all pairs of outputs (infinity on NaN).
+/// The relative error of all outputs together (Compare.h: NaN matches NaN).
 static double relativeError(ArrayRef<const std::vector<double> *> a,
                             ArrayRef<const std::vector<double> *> b) {
-  double maxErr = 0, maxRef = 0;
+  Comparison cmp;
   for (auto [x, y] : llvm::zip_equal(a, b))
-    for (size_t j = 0; j < y->size(); ++j) {
-      double err = std::fabs((*x)[j] - (*y)[j]);
-      maxErr = std::isnan(err) ? INFINITY : std::max(maxErr, err);
-      maxRef = std::max(maxRef, std::fabs((*y)[j]));
-    }
-  return maxRef > 0 ? maxErr / maxRef : maxErr;
+    cmp.add(x->data(), y->data(), y->size());
+  return cmp.relativeError();
 }
 
 CandidateChecker::CandidateChecker(ProgramOp reference, uint64_t seed,
                                    double tolerance, func::FuncOp linalg)
     : tolerance(tolerance) {
-  FailureOr<std::vector<HostTensor>> ref = makeTensors(reference, seed);
+  std::vector<InitSpec> inits;
+  if (linalg) {
+    FailureOr<std::vector<InitSpec>> declared = declaredInits(linalg);
+    if (failed(declared)) {
+      error = "a tile.init attribute of the linalg function is not "
+              "normal(MEAN, STDDEV) or uniform(LOW, HIGH)";
+      return;
+    }
+    inits = std::move(*declared);
+  }
+  FailureOr<std::vector<HostTensor>> ref = makeTensors(reference, seed, inits);
   if (failed(ref)) {
     error = "the input program has unsupported tensor types";
     return;
@@ -131,6 +161,20 @@ CandidateChecker::CandidateChecker(ProgramOp reference, uint64_t seed,
   }
   for (auto [o, e] : llvm::zip_equal(outputs, *expected))
     o = std::move(e.data);
+}
+
+size_t CandidateChecker::numNonFiniteExpected() const {
+  size_t n = 0;
+  for (const std::vector<double> &o : outputs)
+    n += llvm::count_if(o, [](double v) { return !std::isfinite(v); });
+  return n;
+}
+
+size_t CandidateChecker::numExpected() const {
+  size_t n = 0;
+  for (const std::vector<double> &o : outputs)
+    n += o.size();
+  return n;
 }
 
 CheckResult CandidateChecker::check(ProgramOp candidate) const {

@@ -4,6 +4,7 @@
 
 #include "TileDialect/Runtime/Device.h"
 #include "TileDialect/Runtime/ElementBits.h"
+#include "TileDialect/Support/Compare.h"
 
 #include <algorithm>
 #include <cmath>
@@ -257,16 +258,10 @@ int Runner::check() {
     }
     std::vector<double> expected =
         expectedValues(output, initial[output.tensor].data);
-    double maxErr = 0, maxRef = 0;
-    bool finite = true;
-    for (size_t j = 0; j < values.size(); ++j) {
-      if (!std::isfinite(values[j]) || !std::isfinite(expected[j]))
-        finite = false;
-      maxErr = std::max(maxErr, std::fabs(values[j] - expected[j]));
-      maxRef = std::max(maxRef, std::fabs(expected[j]));
-    }
-    double rel = maxRef > 0 ? maxErr / maxRef : maxErr;
-    bool ok = finite && rel <= tolerance;
+    Comparison cmp;
+    cmp.add(values.data(), expected.data(), values.size());
+    double maxErr = cmp.maxAbsError, rel = cmp.relativeError();
+    bool finite = cmp.finite(), ok = cmp.passes(tolerance);
     pass &= ok;
     ++compared;
     if (!ok || !options.quiet)

@@ -135,8 +135,17 @@ LogicalResult tileir::extractProgram(ProgramOp program,
 
   MLIRContext *ctx = program.getContext();
   std::optional<CandidateChecker> checker;
-  if (opts.check)
+  if (opts.check) {
     checker.emplace(program, opts.seed, opts.tolerance, linalg);
+    if (size_t bad = checker->numNonFiniteExpected())
+      emitWarning(program.getLoc())
+          << "the check's expected outputs of @" << program.getSymName()
+          << " are not finite at " << bad << " of "
+          << checker->numExpected()
+          << " elements (NaN or infinity on the seeded inputs; a tile.init "
+             "attribute on the linalg arguments sets their distribution): "
+             "a candidate must give the same non-finite values there";
+  }
   llvm::json::Array candJson;
   unsigned dropped = 0;
   // The candidates that pass, each with its entry in `candJson`, and the

@@ -16,6 +16,7 @@
 #include "TileDialect/IR/TileOps.h"
 #include "TileDialect/Interpreter/TileInterpreter.h"
 #include "TileDialect/Reference/LinalgInterpreter.h"
+#include "TileDialect/Support/Compare.h"
 #include "TileDialect/Support/ElementKindOf.h"
 #include "TileDialect/Support/RandomInit.h"
 
@@ -698,16 +699,10 @@ int main(int argc, char **argv) {
       return fail("output '" + name + "' has shape " + shapeString(out.shape) +
                   " but reference result #" + llvm::Twine(i) + " has " +
                   shapeString(ref.shape));
-    double maxErr = 0, maxRef = 0;
-    bool finite = true;
-    for (size_t j = 0; j < out.data.size(); ++j) {
-      if (!std::isfinite(out.data[j]) || !std::isfinite(ref.data[j]))
-        finite = false;
-      maxErr = std::max(maxErr, std::fabs(out.data[j] - ref.data[j]));
-      maxRef = std::max(maxRef, std::fabs(ref.data[j]));
-    }
-    double rel = maxRef > 0 ? maxErr / maxRef : maxErr;
-    bool ok = finite && rel <= tolerance;
+    Comparison cmp;
+    cmp.add(out.data.data(), ref.data.data(), out.data.size());
+    double maxErr = cmp.maxAbsError, rel = cmp.relativeError();
+    bool finite = cmp.finite(), ok = cmp.passes(tolerance);
     pass &= ok;
     llvm::outs() << name << ": shape=" << shapeString(out.shape)
                  << llvm::format(" max_abs_err=%.3e max_rel_err=%.3e ", maxErr,

@@ -41,6 +41,12 @@ public:
                    func::FuncOp linalg = nullptr);
   CheckResult check(ProgramOp candidate) const;
 
+  /// Elements of the expected outputs that are not finite, of how many: a
+  /// check whose outputs are mostly NaN checks little (the inputs' tile.init
+  /// should keep the arithmetic in range).
+  size_t numNonFiniteExpected() const;
+  size_t numExpected() const;
+
 private:
   double tolerance;
   /// The tensors before the run (inputs drawn once, copied per run).

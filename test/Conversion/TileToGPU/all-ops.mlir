@@ -1,18 +1,23 @@
 // Every kind of tile value the lowering handles (concat, compare and
 // select, a dense constant, broadcast, sigmoid, erf, a max reduction, bf16
 // and f16 casts) lowers to a cubin and an hsaco; on a GPU the results match
-// the program run by the CPU interpreter in fp64.
+// the program run by the CPU interpreter in fp64, as they do in the host
+// emulation. tile.max is maxNum: arith.maxnumf, not arith.maximumf.
 // RUN: tile-opt %s --tile-lower-to-gpu | FileCheck %s
 // RUN: %if cuda-toolkit %{ tile-opt %s --tile-lower-to-nvvm | FileCheck %s --check-prefix=BIN %}
 // RUN: %if rocm-device-libs %{ tile-opt %s --tile-lower-to-rocdl | FileCheck %s --check-prefix=BIN %}
 // RUN: %if cuda %{ tile-run %s --device cuda | FileCheck %s --check-prefix=RUN-GPU %}
+// The same kernels in the host emulation (the dense constant is a global
+// of the gpu.module, which the emulation keeps).
+// RUN: tile-run %s --device emulate | FileCheck %s --check-prefix=RUN-GPU
 
 // CHECK-DAG: memref.global "private" constant @__tile_constant_
 // CHECK-DAG: scf.if
 // CHECK-DAG: arith.cmpf ogt
 // CHECK-DAG: arith.select
 // CHECK-DAG: math.erf
-// CHECK-DAG: arith.maximumf
+// CHECK-DAG: arith.maxnumf
+// CHECK-NOT: arith.maximumf
 // CHECK-DAG: arith.truncf {{.*}} to bf16
 // BIN: bin = "\7FELF
 // RUN-GPU: PASS

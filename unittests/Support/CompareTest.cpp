@@ -1,0 +1,57 @@
+//===- CompareTest.cpp - Outputs against expected values ------------------===//
+
+#include "TileDialect/Support/Compare.h"
+
+#include "gtest/gtest.h"
+
+#include <cmath>
+#include <limits>
+
+using namespace mlir::tileir;
+
+namespace {
+
+constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
+constexpr double kInf = std::numeric_limits<double>::infinity();
+
+TEST(CompareTest, RelativeToLargestReference) {
+  Comparison c;
+  double got[] = {1.0, 2.5, -4.0}, want[] = {1.0, 2.0, -4.0};
+  c.add(got, want, 3);
+  EXPECT_TRUE(c.finite());
+  EXPECT_DOUBLE_EQ(c.maxAbsError, 0.5);
+  EXPECT_DOUBLE_EQ(c.relativeError(), 0.5 / 4.0);
+  EXPECT_TRUE(c.passes(0.125));
+  EXPECT_FALSE(c.passes(0.1));
+}
+
+TEST(CompareTest, AbsoluteWhenReferenceIsZero) {
+  Comparison c;
+  c.add(1e-3, 0.0);
+  EXPECT_DOUBLE_EQ(c.relativeError(), 1e-3);
+}
+
+TEST(CompareTest, NaNMatchesNaN) {
+  Comparison c;
+  c.add(kNaN, kNaN);
+  c.add(kInf, kInf);
+  c.add(-kInf, -kInf);
+  c.add(2.0, 2.0);
+  EXPECT_TRUE(c.finite());
+  EXPECT_DOUBLE_EQ(c.relativeError(), 0.0);
+  EXPECT_TRUE(c.passes(0.0));
+}
+
+TEST(CompareTest, NonFiniteMismatches) {
+  for (auto [got, want] : {std::pair{kNaN, 1.0}, std::pair{1.0, kNaN},
+                           std::pair{kInf, 1.0}, std::pair{kInf, -kInf},
+                           std::pair{kNaN, kInf}, std::pair{1.0, kInf}}) {
+    Comparison c;
+    c.add(got, want);
+    EXPECT_FALSE(c.finite()) << got << " vs " << want;
+    EXPECT_TRUE(std::isinf(c.relativeError()));
+    EXPECT_FALSE(c.passes(1e30));
+  }
+}
+
+} // namespace
