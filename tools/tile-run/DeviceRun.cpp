@@ -164,7 +164,12 @@ std::string tileir::tuningEntryJSON(ProgramOp program,
   llvm::json::Object entry{{"program", program.getSymName().str()},
                            {"program_hash", programHash(program)},
                            {"platform", runtime::toString(options.platform)},
-                           {"chip", options.chip},
+                           // The chip the pipeline targeted (--chip or
+                           // the platform's default), never empty: the
+                           // lookup takes only entries for its own chip.
+                           {"chip", pipelineChip(options.chip,
+                                                 options.platform ==
+                                                     runtime::Platform::Hip)},
                            {"tile_sizes", std::move(tileSizes)},
                            {"element_loops", options.elementLoops},
                            {"split_k", int64_t(options.splitK)},

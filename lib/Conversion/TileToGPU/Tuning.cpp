@@ -79,10 +79,13 @@ tileir::lookupTuning(StringRef path, ProgramOp program, StringRef chip) {
     const llvm::json::Object *object = value.getAsObject();
     if (!object || object->getString("program_hash") != StringRef(hash))
       continue;
-    std::optional<StringRef> entryChip = object->getString("chip");
-    if (!chip.empty() && entryChip && !entryChip->empty() &&
-        *entryChip != chip) {
-      otherChips += (otherChips.empty() ? "" : ", ") + entryChip->str();
+    // An entry applies to the chip it was measured on only; one that names
+    // no chip (an empty "chip" was once written for the default) matches
+    // no chip.
+    StringRef entryChip = object->getString("chip").value_or("");
+    if (entryChip != chip) {
+      otherChips += (otherChips.empty() ? "" : ", ") +
+                    (entryChip.empty() ? "no chip" : entryChip.str());
       continue;
     }
     TuningLookup found;

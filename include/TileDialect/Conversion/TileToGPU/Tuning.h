@@ -74,9 +74,9 @@ struct TuningLookup {
   std::string message;
 };
 
-/// Reads the tuning cache at `path` and finds `program`'s entry. With a
-/// non-empty `chip`, an entry recorded for another chip does not match (one
-/// that records none matches any).
+/// Reads the tuning cache at `path` and finds `program`'s entry for `chip`
+/// (the chip the pipeline targets, never empty): an entry recorded for
+/// another chip, or for none, does not match.
 /// Fails (with a message naming the file) if the cache cannot be read or is
 /// not a cache: a JSON object with an `entries` array.
 llvm::Expected<TuningLookup> lookupTuning(llvm::StringRef path,
