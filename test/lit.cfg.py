@@ -18,6 +18,7 @@ config.test_exec_root = os.path.join(config.tile_obj_root, "test")
 config.substitutions.append(("%PATH%", config.environment["PATH"]))
 config.substitutions.append(("%tile_src_root", config.tile_src_root))
 config.substitutions.append(("%tile_obj_root", config.tile_obj_root))
+config.substitutions.append(("%tile_tools_dir", config.tile_tools_dir))
 # A host-only libcuda.so.1 (test/lib/FakeCuda) for runtime tests without a GPU.
 config.substitutions.append(
     ("%fake_cuda_dir", os.path.join(config.tile_obj_root, "test", "fake-cuda"))

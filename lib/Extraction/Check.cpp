@@ -60,10 +60,15 @@ makeTensors(ProgramOp program, uint64_t seed, ArrayRef<InitSpec> inits) {
   return tensors;
 }
 
-static LogicalResult run(ProgramOp program, std::vector<HostTensor> &tensors) {
+static LogicalResult
+run(ProgramOp program, std::vector<HostTensor> &tensors,
+    std::optional<std::chrono::steady_clock::time_point> deadline,
+    bool &timedOut) {
   TileInterpreterOptions options;
   options.precision = Precision::F64;
   options.tileSizes = chooseDefaultTileSizes(program);
+  options.deadline = deadline;
+  options.timedOut = &timedOut;
   return interpretTileProgram(program, tensors, options);
 }
 
@@ -76,9 +81,10 @@ static double relativeError(ArrayRef<const std::vector<double> *> a,
   return cmp.relativeError();
 }
 
-CandidateChecker::CandidateChecker(ProgramOp reference, uint64_t seed,
-                                   double tolerance, func::FuncOp linalg)
-    : tolerance(tolerance) {
+CandidateChecker::CandidateChecker(
+    ProgramOp reference, uint64_t seed, double tolerance, func::FuncOp linalg,
+    std::optional<std::chrono::steady_clock::time_point> deadline)
+    : tolerance(tolerance), deadline(deadline) {
   std::vector<InitSpec> inits;
   if (linalg) {
     FailureOr<std::vector<InitSpec>> declared = declaredInits(linalg);
@@ -113,12 +119,19 @@ CandidateChecker::CandidateChecker(ProgramOp reference, uint64_t seed,
   // once on the context's threads.
   LogicalResult programRun = success();
   FailureOr<std::vector<HostTensor>> expected = std::vector<HostTensor>();
+  bool programTimedOut = false, linalgTimedOut = false;
   parallelFor(reference.getContext(), 0, linalg ? 2 : 1, [&](size_t task) {
     if (task == 0)
-      programRun = run(reference, *ref);
+      programRun = run(reference, *ref, deadline, programTimedOut);
     else
-      expected = interpretLinalgFunction(linalg, args, Precision::F64);
+      expected = interpretLinalgFunction(linalg, args, Precision::F64,
+                                         deadline, &linalgTimedOut);
   });
+  if (programTimedOut || linalgTimedOut) {
+    error = std::string("the check's time budget ran out while running ") +
+            (linalgTimedOut ? "the linalg reference" : "the input program");
+    return;
+  }
   if (failed(programRun)) {
     error = "the input program failed to run";
     return;
@@ -197,8 +210,10 @@ CheckResult CandidateChecker::check(ProgramOp candidate) const {
     return result;
   }
   std::vector<HostTensor> cand = initial;
-  if (failed(run(candidate, cand))) {
-    result.error = "the candidate failed to run";
+  if (failed(run(candidate, cand, deadline, result.timedOut))) {
+    result.error = result.timedOut ? "not checked: the check's time budget "
+                                     "ran out"
+                                   : "the candidate failed to run";
     return result;
   }
   SmallVector<const std::vector<double> *> got, want;

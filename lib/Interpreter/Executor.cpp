@@ -19,11 +19,13 @@ namespace {
 
 class Executor {
 public:
-  Executor(Plan &plan, MutableArrayRef<HostTensor> tensors)
-      : plan(plan), tensors(tensors), vars(plan.numVars, 0) {}
+  Executor(Plan &plan, MutableArrayRef<HostTensor> tensors,
+           std::optional<std::chrono::steady_clock::time_point> deadline)
+      : plan(plan), tensors(tensors), vars(plan.numVars, 0),
+        deadline(deadline) {}
 
-  /// Executes statement `id`.
-  void run(unsigned id);
+  /// Executes statement `id`; false once the deadline has passed.
+  bool run(unsigned id);
 
 private:
   /// The value of expression `id` in the current evaluation.
@@ -36,37 +38,43 @@ private:
   /// The number of the current store's evaluation; node stamps equal to it
   /// mark values computed during it.
   uint64_t evaluation = 0;
+  std::optional<std::chrono::steady_clock::time_point> deadline;
 };
 
 } // namespace
 
-void Executor::run(unsigned id) {
+bool Executor::run(unsigned id) {
   // Sequences are right-nested: iterate along the second statement instead
   // of recursing.
   while (true) {
     const StmtNode &stmt = plan.stmts[id];
     switch (stmt.kind) {
     case StmtNode::Kind::Nop:
-      return;
+      return true;
     case StmtNode::Kind::Seq:
-      run(stmt.first);
+      if (!run(stmt.first))
+        return false;
       id = stmt.second;
       continue;
     case StmtNode::Kind::Loop:
       for (int64_t v = stmt.start; v < stmt.end; v += stmt.step) {
         vars[stmt.var] = v;
-        run(stmt.first);
+        if (!run(stmt.first))
+          return false;
       }
-      return;
+      return true;
     case StmtNode::Kind::Store: {
       ++evaluation;
+      if (deadline && evaluation % 4096 == 0 &&
+          std::chrono::steady_clock::now() > *deadline)
+        return false;
       const double *value = eval(stmt.first);
       HostTensor &tensor = tensors[stmt.access.tensor];
       // Every tile value already holds values of its element type, which is
       // the tensor's, so the store needs no rounding.
       stmt.access.copy.run(value,
                            tensor.data.data() + stmt.access.offset(vars));
-      return;
+      return true;
     }
     }
   }
@@ -144,6 +152,8 @@ const double *Executor::eval(unsigned id) {
   return out;
 }
 
-void interp::executePlan(Plan &plan, MutableArrayRef<HostTensor> tensors) {
-  Executor(plan, tensors).run(plan.root);
+bool interp::executePlan(
+    Plan &plan, MutableArrayRef<HostTensor> tensors,
+    std::optional<std::chrono::steady_clock::time_point> deadline) {
+  return Executor(plan, tensors, deadline).run(plan.root);
 }

@@ -17,6 +17,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "TileDialect/Interpreter/TileInterpreter.h"
+#include "TileDialect/Support/HostMemory.h"
 
 #include "TileDialect/Interpreter/Plan.h"
 
@@ -67,6 +68,20 @@ mlir::tileir::interpretTileProgram(ProgramOp program,
   FailureOr<interp::Plan> plan = interp::buildPlan(program, options);
   if (failed(plan))
     return failure();
-  interp::executePlan(*plan, tensors);
+  if (!interp::executePlan(*plan, tensors, options.deadline)) {
+    assert(options.timedOut && "a deadline needs somewhere to report to");
+    *options.timedOut = true;
+    return failure();
+  }
   return success();
+}
+
+uint64_t mlir::tileir::programHostBytes(ProgramOp program) {
+  uint64_t total = 0;
+  for (BlockArgument arg : program.getBodyBlock().getArguments()) {
+    auto type = cast<TensorRefType>(arg.getType());
+    total = addBytes(total, hostTensorBytes(std::vector<int64_t>(
+                                type.getShape().begin(), type.getShape().end())));
+  }
+  return total;
 }

@@ -26,6 +26,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "TileDialect/Reference/LinalgInterpreter.h"
+#include "TileDialect/Support/HostMemory.h"
 
 #include "Evaluators.h"
 #include "ScalarProgram.h"
@@ -155,7 +156,9 @@ static FailureOr<std::vector<HostTensor>> collectResults(func::ReturnOp ret,
 }
 
 FailureOr<std::vector<HostTensor>> mlir::tileir::interpretLinalgFunction(
-    func::FuncOp func, ArrayRef<HostTensor> args, Precision precision) {
+    func::FuncOp func, ArrayRef<HostTensor> args, Precision precision,
+    std::optional<std::chrono::steady_clock::time_point> deadline,
+    bool *timedOut) {
   if (func.isExternal())
     return func.emitOpError() << "has no body for the reference evaluator";
   if (!func.getBody().hasOneBlock())
@@ -185,9 +188,32 @@ FailureOr<std::vector<HostTensor>> mlir::tileir::interpretLinalgFunction(
     for (auto [i, type] : llvm::enumerate(op.getResultTypes()))
       if (failed(checkType(&op, type, "result #" + Twine(i))))
         return failure();
+    if (deadline && std::chrono::steady_clock::now() > *deadline) {
+      assert(timedOut && "a deadline needs somewhere to report to");
+      *timedOut = true;
+      return failure();
+    }
     if (failed(evaluateOp(&op, env)))
       return failure();
     env.release(&op);
   }
   return func.emitOpError() << "has no func.return";
+}
+
+uint64_t mlir::tileir::linalgHostBytes(func::FuncOp func) {
+  auto bytesOf = [](Type type) -> uint64_t {
+    auto shaped = dyn_cast<ShapedType>(type);
+    if (!shaped || !shaped.hasStaticShape())
+      return 0;
+    return hostTensorBytes(std::vector<int64_t>(shaped.getShape().begin(),
+                                                shaped.getShape().end()));
+  };
+  uint64_t total = 0;
+  for (Type type : func.getArgumentTypes())
+    total = addBytes(total, bytesOf(type));
+  func.walk([&](Operation *op) {
+    for (Type type : op->getResultTypes())
+      total = addBytes(total, bytesOf(type));
+  });
+  return total;
 }

@@ -12,15 +12,20 @@
 #include "TileDialect/Cost/Target.h"
 #include "TileDialect/Extraction/Check.h"
 #include "TileDialect/IR/TileOps.h"
+#include "TileDialect/Interpreter/TileInterpreter.h"
+#include "TileDialect/Reference/LinalgInterpreter.h"
+#include "TileDialect/Support/HostMemory.h"
 #include "TileDialect/Rules/Saturate.h"
 #include "TileDialect/Transforms/Passes.h"
 #include "WriteReport.h"
 
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/Threading.h"
+#include "llvm/Support/FormatVariadic.h"
 
 #include <chrono>
 #include <limits>
+#include <mutex>
 
 namespace mlir::tileir {
 #define GEN_PASS_DEF_TILEEXTRACT
@@ -43,6 +48,20 @@ LogicalResult tileir::extractProgram(ProgramOp program,
              << llvm::toString(t.takeError());
     targetDesc = std::move(*t);
   }
+  // The check holds the tensors on the host several times (the inputs, the
+  // reference's run, its outputs, one copy per thread checking a
+  // candidate) and the linalg evaluation: refuse before saturating what
+  // cannot be checked, rather than abort when an allocation fails.
+  if (opts.check) {
+    uint64_t copies = 3 + program.getContext()->getNumThreads();
+    uint64_t bytes = mulBytes(programHostBytes(program), copies);
+    if (linalg)
+      bytes = addBytes(bytes, linalgHostBytes(linalg));
+    if (std::optional<std::string> refusal = exceedsHostMemory(bytes))
+      return program.emitError("cannot check the candidates of @")
+             << program.getSymName() << ": the check " << *refusal
+             << "; check=false emits unchecked candidates";
+  }
   SaturateOptions sopts;
   sopts.limits.maxIterations = opts.iterations;
   sopts.limits.maxNodes = opts.maxNodes;
@@ -50,6 +69,27 @@ LogicalResult tileir::extractProgram(ProgramOp program,
   sopts.ruleFiles.assign(opts.ruleFiles.begin(), opts.ruleFiles.end());
   sopts.only.assign(opts.only.begin(), opts.only.end());
   sopts.disable.assign(opts.disable.begin(), opts.disable.end());
+  std::string name = program.getSymName().str();
+  // Progress lines, one per phase step, when asked; the checks run on
+  // several threads, so lines are written whole under a lock.
+  std::mutex progressMutex;
+  auto progressLine = [&](const Twine &line) {
+    if (!opts.progress)
+      return;
+    std::lock_guard<std::mutex> lock(progressMutex);
+    llvm::errs() << "tile-extract @" << name << ": " << line << "\n";
+    llvm::errs().flush();
+  };
+  unsigned roundNumber = 0;
+  if (opts.progress)
+    sopts.progress = [&](unsigned i, const egraph::IterationStats &s) {
+      progressLine(llvm::formatv("round {0}: iteration {1}: {2} e-nodes, {3} "
+                                 "e-classes, {4} applied, {5:f2} s",
+                                 roundNumber, i + 1, s.nodes, s.classes,
+                                 s.applied,
+                                 s.searchSeconds + s.applySeconds +
+                                     s.rebuildSeconds + s.hookSeconds));
+    };
   // Refinement rounds pick their seed from at least this many candidates
   // of a round, whatever the requested number; the result is cut to it.
   constexpr unsigned kSeedPool = 4;
@@ -67,14 +107,19 @@ LogicalResult tileir::extractProgram(ProgramOp program,
   auto runRound =
       [&](ProgramOp seed,
           const SaturateOptions &limits) -> FailureOr<std::vector<Candidate>> {
+    ++roundNumber;
+    progressLine(llvm::formatv("round {0}: saturating", roundNumber));
     FailureOr<std::unique_ptr<Saturation>> sat = Saturation::run(seed, limits);
     if (failed(sat))
       return failure();
     stats = ExtractStats();
+    progressLine(llvm::formatv("round {0}: extracting", roundNumber));
     FailureOr<std::vector<Candidate>> cs = extractCandidates(
         (*sat)->getEGraph(), (*sat)->getRoot(), program, eopts, stats);
     if (failed(cs))
       return failure();
+    progressLine(llvm::formatv("round {0}: {1} candidate(s), {2:f2} s",
+                               roundNumber, cs->size(), stats.seconds));
     llvm::json::Value saturation = (*sat)->toJSON();
     if (rounds.empty())
       firstSaturation = saturation;
@@ -135,8 +180,37 @@ LogicalResult tileir::extractProgram(ProgramOp program,
 
   MLIRContext *ctx = program.getContext();
   std::optional<CandidateChecker> checker;
+  // The check's budget: no interpreter run goes past this deadline.
+  auto checkStart = std::chrono::steady_clock::now();
+  auto deadline =
+      checkStart + std::chrono::duration_cast<std::chrono::steady_clock::duration>(
+                       std::chrono::duration<double>(opts.checkTimeout));
+  auto since = [&](std::chrono::steady_clock::time_point t) {
+    return std::chrono::duration<double>(std::chrono::steady_clock::now() - t)
+        .count();
+  };
   if (opts.check) {
-    checker.emplace(program, opts.seed, opts.tolerance, linalg);
+    progressLine(llvm::formatv("checking {0} candidate(s) against the "
+                               "{1} (budget {2:f0} s)",
+                               cands->size(),
+                               linalg ? "linalg reference" : "input program",
+                               opts.checkTimeout));
+    checker.emplace(program, opts.seed, opts.tolerance, linalg, deadline);
+    progressLine(llvm::formatv("reference run in {0:f2} s", since(checkStart)));
+    if (!checker->getError().empty()) {
+      for (Candidate &c : *cands)
+        c.program.erase();
+      bool timedOut = since(checkStart) > opts.checkTimeout;
+      return program.emitError("cannot check the candidates of @")
+             << name << ": " << checker->getError()
+             << (timedOut ? llvm::formatv(" (check-timeout={0:f0} s; raise "
+                                          "it, or check=false emits "
+                                          "unchecked candidates)",
+                                          opts.checkTimeout)
+                                .str()
+                          : "")
+             << "; the input program is kept";
+    }
     if (size_t bad = checker->numNonFiniteExpected())
       emitWarning(program.getLoc())
           << "the check's expected outputs of @" << program.getSymName()
@@ -156,7 +230,17 @@ LogicalResult tileir::extractProgram(ProgramOp program,
   std::vector<CheckResult> results(cands->size());
   if (opts.check)
     parallelFor(ctx, 0, cands->size(), [&](size_t i) {
+      auto start = std::chrono::steady_clock::now();
       results[i] = checker->check((*cands)[i].program);
+      const CheckResult &r = results[i];
+      progressLine(llvm::formatv(
+          "checked {0}: {1} in {2:f2} s",
+          (*cands)[i].program.getSymName(),
+          r.passed ? llvm::formatv("passed (error {0:e2})", r.maxRelError).str()
+          : r.error.empty()
+              ? llvm::formatv("failed (error {0:e2})", r.maxRelError).str()
+              : r.error,
+          since(start)));
     });
   for (auto [i, c] : llvm::enumerate(*cands)) {
     const CheckResult &check = results[i];
@@ -171,6 +255,8 @@ LogicalResult tileir::extractProgram(ProgramOp program,
       entry["max_rel_error"] = check.maxRelError;
       if (!check.error.empty())
         entry["check_error"] = check.error;
+      if (check.timedOut)
+        entry["check_timed_out"] = true;
     }
     candJson.push_back(std::move(entry));
     if (opts.check && !check.passed) {
@@ -337,6 +423,8 @@ struct TileExtractPass : public tileir::impl::TileExtractBase<TileExtractPass> {
     opts.tolerance = tolerance;
     opts.seed = seed;
     opts.keepInput = keepInput;
+    opts.checkTimeout = checkTimeout;
+    opts.progress = progress;
     opts.target = target;
     ExtractCounts counts;
     LogicalResult result =

@@ -50,6 +50,10 @@ struct TileOptimizePass
     extract.check = check;
     extract.tolerance = tolerance;
     extract.seed = seed;
+    extract.maxNodes = maxNodes;
+    extract.timeout = timeout;
+    extract.checkTimeout = checkTimeout;
+    extract.progress = progress;
     ExtractCounts counts;
     if (failed(extractAll(module, extract, *originals, reportPath, counts)))
       signalPassFailure();

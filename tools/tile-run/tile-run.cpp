@@ -18,6 +18,7 @@
 #include "TileDialect/Reference/LinalgInterpreter.h"
 #include "TileDialect/Support/Compare.h"
 #include "TileDialect/Support/ElementKindOf.h"
+#include "TileDialect/Support/HostMemory.h"
 #include "TileDialect/Support/RandomInit.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -96,6 +97,11 @@ static cl::opt<double>
 static cl::opt<bool> timeIt("time",
                             cl::desc("Print the median run time (median_us=)"),
                             cl::cat(runCategory));
+static cl::opt<uint64_t> hostMemoryLimitMB(
+    "host-memory-limit-mb", cl::init(0),
+    cl::desc("Refuse programs whose host tensors (doubles) need more than "
+             "this many MiB (0: half the machine's memory)"),
+    cl::cat(runCategory));
 static cl::opt<unsigned> repetitions("repetitions", cl::init(5),
                                      cl::desc("Runs timed by --time (CPU; "
                                               "the GPU default is 100)"),
@@ -343,6 +349,21 @@ FailureOr<Runnable> describeFunction(func::FuncOp func) {
   return r;
 }
 
+/// What running `op` holds on the host at most: a program's tensors three
+/// times (prepared, copied for the run, outputs), a function's arguments
+/// once more than its evaluation holds them.
+uint64_t hostBytesOf(Operation *op) {
+  if (auto program = dyn_cast<ProgramOp>(op))
+    return mulBytes(programHostBytes(program), 3);
+  auto func = cast<func::FuncOp>(op);
+  uint64_t args = 0;
+  for (Type type : func.getArgumentTypes())
+    if (auto shaped = dyn_cast<ShapedType>(type); shaped && shaped.hasStaticShape())
+      args = addBytes(args, hostTensorBytes(std::vector<int64_t>(
+                                shaped.getShape().begin(), shaped.getShape().end())));
+  return addBytes(linalgHostBytes(func), args);
+}
+
 /// Finds the runnable of `module`: `name` if given, else the only program,
 /// else the only function with a body.
 FailureOr<Runnable> findRunnable(ModuleOp module, StringRef name,
@@ -364,6 +385,13 @@ FailureOr<Runnable> findRunnable(ModuleOp module, StringRef name,
                                   : "several candidates")
                  << (name.empty() ? "" : " named '" + name.str() + "'")
                  << "; choose one with --entry\n";
+    return failure();
+  }
+  // Refused before anything is allocated: an allocation that fails aborts.
+  if (std::optional<std::string> refusal = exceedsHostMemory(
+          hostBytesOf(pick.front()), hostMemoryLimitMB << 20)) {
+    pick.front()->emitError("cannot run on the host: it ")
+        << *refusal << " (--host-memory-limit-mb sets the limit)";
     return failure();
   }
   if (auto program = dyn_cast<ProgramOp>(pick.front()))

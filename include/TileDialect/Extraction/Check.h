@@ -14,6 +14,8 @@
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "TileDialect/Support/HostTensor.h"
 
+#include <chrono>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -25,6 +27,8 @@ struct CheckResult {
   double maxRelError = 0;
   /// Why the check could not run, if it could not.
   std::string error;
+  /// The check's deadline passed before the candidate's run completed.
+  bool timedOut = false;
 };
 
 /// Runs `reference` once on inputs drawn with `seed`, then compares each
@@ -37,9 +41,17 @@ public:
   /// converted program is first checked against it (its input and inout
   /// tensors are the function's arguments in order, its `tile.results` the
   /// function's results), then every candidate.
-  CandidateChecker(ProgramOp reference, uint64_t seed, double tolerance,
-                   func::FuncOp linalg = nullptr);
+  /// With a `deadline`, no run goes past it: one that would is stopped and
+  /// its candidate (or, for the reference, every candidate) not checked.
+  CandidateChecker(
+      ProgramOp reference, uint64_t seed, double tolerance,
+      func::FuncOp linalg = nullptr,
+      std::optional<std::chrono::steady_clock::time_point> deadline = {});
   CheckResult check(ProgramOp candidate) const;
+
+  /// Why the reference could not be established (empty when it was): then
+  /// every candidate fails with it.
+  const std::string &getError() const { return error; }
 
   /// Elements of the expected outputs that are not finite, of how many: a
   /// check whose outputs are mostly NaN checks little (the inputs' tile.init
@@ -49,6 +61,7 @@ public:
 
 private:
   double tolerance;
+  std::optional<std::chrono::steady_clock::time_point> deadline;
   /// The tensors before the run (inputs drawn once, copied per run).
   std::vector<HostTensor> initial;
   std::vector<std::vector<double>> outputs;

@@ -20,6 +20,8 @@
 
 #include "llvm/ADT/STLExtras.h"
 
+#include <chrono>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -162,8 +164,12 @@ struct Plan {
 FailureOr<Plan> buildPlan(ProgramOp program,
                           const TileInterpreterOptions &options);
 
-/// Runs `plan` on `tensors` (already checked against the program).
-void executePlan(Plan &plan, MutableArrayRef<HostTensor> tensors);
+/// Runs `plan` on `tensors` (already checked against the program). With a
+/// `deadline`, stops once it has passed and returns false (the tensors then
+/// hold a partial run); returns true when the run completed.
+bool executePlan(
+    Plan &plan, MutableArrayRef<HostTensor> tensors,
+    std::optional<std::chrono::steady_clock::time_point> deadline = {});
 
 
 /// `[2, 3]`, for diagnostics.

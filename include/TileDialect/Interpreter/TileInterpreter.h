@@ -8,12 +8,20 @@
 
 #include "llvm/ADT/StringMap.h"
 
+#include <chrono>
+#include <optional>
+
 namespace mlir::tileir {
 
 struct TileInterpreterOptions {
   Precision precision = Precision::F64;
   /// The value of every symbolic tile size of the program, by name.
   llvm::StringMap<int64_t> tileSizes;
+  /// When set, the run stops once this time has passed (checked every few
+  /// thousand stores): interpretTileProgram then fails without a
+  /// diagnostic and sets `*timedOut` (which must then be given).
+  std::optional<std::chrono::steady_clock::time_point> deadline;
+  bool *timedOut = nullptr;
 };
 
 /// Runs `program` with `tensors[i]` bound to its i-th tensor argument (same
@@ -25,6 +33,9 @@ struct TileInterpreterOptions {
 LogicalResult interpretTileProgram(ProgramOp program,
                                    MutableArrayRef<HostTensor> tensors,
                                    const TileInterpreterOptions &options);
+
+/// Bytes of one host copy of every tensor of `program` (HostMemory.h).
+uint64_t programHostBytes(ProgramOp program);
 
 /// For each symbolic tile size of `program`, the largest power of two not
 /// above `cap` that divides the range of every loop stepping by it.

@@ -138,6 +138,13 @@ def TileExtract : Pass<"tile-extract", "::mlir::ModuleOp"> {
            "Largest normalized output error a checked candidate may have">,
     Option<"seed", "seed", "uint64_t", /*default=*/"0",
            "Seed of the check's random inputs">,
+    Option<"checkTimeout", "check-timeout", "double", /*default=*/"120.0",
+           "Time budget of the check of one program in seconds (the input's "
+           "and every candidate's runs); candidates left unchecked when it "
+           "runs out are dropped, with the reason in the report">,
+    Option<"progress", "progress", "bool", /*default=*/"false",
+           "Print each phase to stderr as it runs: saturation iterations, "
+           "extraction, each candidate's check">,
     Option<"keepInput", "keep-input", "bool", /*default=*/"false",
            "Keep the input program next to its candidates">,
     Option<"target", "target", "std::string", /*default=*/"\"sm_90\"",
@@ -186,6 +193,15 @@ def TileOptimize : Pass<"tile-optimize", "::mlir::ModuleOp"> {
            "Largest normalized output error a checked candidate may have">,
     Option<"seed", "seed", "uint64_t", /*default=*/"0",
            "Seed of the check's random inputs">,
+    Option<"maxNodes", "max-nodes", "unsigned", /*default=*/"200000",
+           "Saturation e-node limit">,
+    Option<"timeout", "timeout", "double", /*default=*/"60.0",
+           "Saturation time limit in seconds">,
+    Option<"checkTimeout", "check-timeout", "double", /*default=*/"120.0",
+           "Time budget of the check of one program in seconds (see "
+           "--tile-extract)">,
+    Option<"progress", "progress", "bool", /*default=*/"false",
+           "Print each phase to stderr as it runs">,
     Option<"reportPath", "report", "std::string", /*default=*/"\"\"",
            "Write the JSON report of --tile-extract here">
   ];
