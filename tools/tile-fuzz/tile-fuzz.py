@@ -1725,13 +1725,20 @@ class Gen:
 
     def build(self, n_ops=None):
         rng = self.rng
-        target = n_ops if n_ops is not None else rng.choices(range(1, MAX_OPS + 1), [3, 4, 5, 5, 5, 4, 3, 3])[0]
+        target = n_ops if n_ops is not None else rng.choices(range(1, MAX_OPS + 1), [2, 3, 4, 5, 5, 5, 4, 4])[0]
         names = [b for b, _ in self.BUILDERS]
         weights = [w for _, w in self.BUILDERS]
         tries = 0
+        # At times a multi-op pattern first, the rest around it.
+        first = None
+        if rng.random() < 0.2:
+            fits = [m for m, k in self.MACRO_OPS.items() if k <= target]
+            first = rng.choice(fits) if fits else None
         while len(self.prog.ops) < target and tries < 200:
             tries += 1
             b = rng.choices(names, weights)[0]
+            if first:
+                b, first = first, None
             if self.MACRO_OPS.get(b, 1) > target - len(self.prog.ops):
                 continue
             snapshot = (len(self.prog.args), len(self.prog.ops), dict(self.info), dict(self.uses))
@@ -2150,8 +2157,11 @@ def shrink_candidates(prog):
             if op.name in p.results:
                 # Its op inputs become results in its place.
                 i = p.results.index(op.name)
-                extra = [x for x in op.ins if x.startswith("v") and x not in p.results]
-                p.results[i:i + 1] = extra if sub is None else []
+                if sub is not None:
+                    extra = [sub] if sub.startswith("v") and sub not in p.results else []
+                else:
+                    extra = [x for x in dict.fromkeys(op.ins) if x.startswith("v") and x not in p.results]
+                p.results[i:i + 1] = extra
             p.ops = [o for o in p.ops if o.name != op.name]
             readers = [o for o in p.ops if op.name in o.ins]
             if readers:
@@ -2553,7 +2563,8 @@ def main(argv=None):
         if res.status == "refused":
             verdict += " (%s)" % res.refusal[:80]
         if res.failures:
-            verdict = "FAIL " + "; ".join("%s %s%s" % (f.stage, f.kind, (" " + f.message[:70]) if f.message else "")
+            verdict = "FAIL " + "; ".join("%s %s%s%s" % (f.stage, f.kind, " (flaky)" if f.flaky else "",
+                                                           (" " + f.message[:70]) if f.message else "")
                                           for f in res.failures)
         log("[%d%s] seed=%d ops=%d (%s) %s %.1fs" % (idx, total, seed, len(prog.ops), prog.summary(), verdict,
                                                     time.time() - ts))

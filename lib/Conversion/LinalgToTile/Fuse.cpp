@@ -170,43 +170,55 @@ static void generalize(func::FuncOp func, IRRewriter &rewriter,
   });
 }
 
-/// Fuses one producer into one consumer; false when none is left.
-static bool fuseOne(func::FuncOp func, IRRewriter &rewriter,
-                    int64_t prologueMaxColumns) {
-  OpOperand *found = nullptr;
-  func.walk([&](linalg::GenericOp consumer) {
-    for (OpOperand *input : consumer.getDpsInputOperands())
-      if (shouldFuse(*input, prologueMaxColumns)) {
-        found = input;
-        return WalkResult::interrupt();
-      }
-    return WalkResult::advance();
-  });
-  if (!found)
-    return false;
-  Operation *consumer = found->getOwner();
-
-  auto producer = found->get().getDefiningOp<linalg::GenericOp>();
+/// Fuses the producer of `operand` into its consumer and returns the fused
+/// op, which takes the consumer's place.
+static Operation *fuseInto(OpOperand &operand, IRRewriter &rewriter) {
+  Operation *consumer = operand.getOwner();
+  auto producer = operand.get().getDefiningOp<linalg::GenericOp>();
   // Fuse a private copy, so that the fused op does not also produce the
   // producer's results for its other readers.
   if (!producer->hasOneUse()) {
     rewriter.setInsertionPoint(producer);
     Operation *copy = rewriter.clone(*producer);
-    unsigned result = cast<OpResult>(found->get()).getResultNumber();
-    found->set(copy->getResult(result));
+    unsigned result = cast<OpResult>(operand.get()).getResultNumber();
+    operand.set(copy->getResult(result));
     producer = cast<linalg::GenericOp>(copy);
   }
   rewriter.setInsertionPoint(consumer);
   FailureOr<linalg::ElementwiseOpFusionResult> fused =
-      linalg::fuseElementwiseOps(rewriter, found);
+      linalg::fuseElementwiseOps(rewriter, &operand);
   if (failed(fused))
-    return false; // areElementwiseOpsFusable said it would not fail.
+    return nullptr; // areElementwiseOpsFusable said it would not fail.
   for (Value result : consumer->getResults())
     rewriter.replaceAllUsesWith(result, fused->replacements.lookup(result));
   rewriter.eraseOp(consumer);
   if (producer->use_empty())
     rewriter.eraseOp(producer);
-  return true;
+  return fused->fusedOp;
+}
+
+/// Fuses producers into the ops of `block`, first consumer first: each
+/// consumer takes every producer it may (the fused op is a consumer again)
+/// before the next op is looked at. Fusing into a consumer changes nothing
+/// an earlier op's fusion depends on (the producer it removes had no other
+/// reader, and a private copy reads what the producer read), so one pass
+/// over the block fuses what repeated whole-function searches for the
+/// first fusable pair did, in linear rather than quadratic time.
+static void fuseBlock(Block &block, IRRewriter &rewriter,
+                      int64_t prologueMaxColumns) {
+  Operation *op = block.empty() ? nullptr : &block.front();
+  while (op) {
+    auto consumer = dyn_cast<linalg::GenericOp>(op);
+    OpOperand *found = nullptr;
+    if (consumer)
+      for (OpOperand *input : consumer.getDpsInputOperands())
+        if (shouldFuse(*input, prologueMaxColumns)) {
+          found = input;
+          break;
+        }
+    Operation *fused = found ? fuseInto(*found, rewriter) : nullptr;
+    op = fused ? fused : op->getNextNode();
+  }
 }
 
 namespace {
@@ -258,6 +270,8 @@ void linalg_to_tile::fuseElementwise(func::FuncOp func,
   propagateReshapes(func);
   // Each fusion erases the producer (or its private copy) once nothing
   // reads it: the last reader fuses the original.
-  while (fuseOne(func, rewriter, prologueMaxColumns)) {
-  }
+  SmallVector<Block *> blocks;
+  func.walk([&](Block *block) { blocks.push_back(block); });
+  for (Block *block : blocks)
+    fuseBlock(*block, rewriter, prologueMaxColumns);
 }

@@ -406,8 +406,8 @@ void Planner::groupLoops() {
   }
   SmallVector<unsigned> parent(next);
   std::iota(parent.begin(), parent.end(), 0);
-  // The nests with a loop in each class (keyed by root).
-  DenseMap<unsigned, llvm::SmallSet<unsigned, 4>> nestsOf;
+  // The nests with a loop in each class (at its root).
+  std::vector<llvm::SmallSet<unsigned, 4>> nestsOf(next);
   std::function<unsigned(unsigned)> find = [&](unsigned x) {
     while (parent[x] != x)
       x = parent[x] = parent[parent[x]];
@@ -416,19 +416,23 @@ void Planner::groupLoops() {
   for (auto [n, nest] : llvm::enumerate(plan.nests))
     for (unsigned l = 0; l < nest.extents.size(); ++l)
       nestsOf[nestBase[n] + l].insert(n);
+  // Two classes sharing a nest stay apart. The smaller set is merged into
+  // the larger (a chain of n ops unites one class n times: linear, where
+  // copying the growing set each time was quadratic).
   auto unite = [&](unsigned a, unsigned b) {
     a = find(a), b = find(b);
     if (a == b)
       return;
-    // Copy b's set first: inserting a's may move the map's entries.
-    llvm::SmallSet<unsigned, 4> bNests = nestsOf.lookup(b);
-    llvm::SmallSet<unsigned, 4> &aNests = nestsOf[a];
+    if (nestsOf[a].size() < nestsOf[b].size())
+      std::swap(a, b);
+    llvm::SmallSet<unsigned, 4> &aNests = nestsOf[a], &bNests = nestsOf[b];
     for (unsigned n : bNests)
       if (aNests.contains(n))
         return;
     parent[b] = a;
     for (unsigned n : bNests)
       aNests.insert(n);
+    bNests.clear();
   };
   // A reduction loop may stay apart from the intermediates it reads, so that
   // its tile size is its own rather than the width of the loop that wrote
