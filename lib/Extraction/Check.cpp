@@ -37,7 +37,8 @@ static FailureOr<std::vector<InitSpec>> declaredInits(func::FuncOp linalg) {
 /// stream k (as tile-run fills them) with `inits[k]` when given, else the
 /// default for its name; the rest zero.
 static FailureOr<std::vector<HostTensor>>
-makeTensors(ProgramOp program, uint64_t seed, ArrayRef<InitSpec> inits) {
+makeTensors(ProgramOp program, uint64_t seed, ArrayRef<InitSpec> inits,
+            std::vector<CandidateChecker::DrawnInput> &drawn) {
   std::vector<HostTensor> tensors;
   unsigned k = 0;
   for (BlockArgument arg : program.getBodyBlock().getArguments()) {
@@ -52,7 +53,9 @@ makeTensors(ProgramOp program, uint64_t seed, ArrayRef<InitSpec> inits) {
         *kind);
     if (type.getRole() == TensorRole::Input ||
         type.getRole() == TensorRole::InOut) {
-      fillRandom(t, seed, k, k < inits.size() ? inits[k] : defaultInitFor(name));
+      InitSpec spec = k < inits.size() ? inits[k] : defaultInitFor(name);
+      fillRandom(t, seed, k, spec);
+      drawn.push_back({arg.getArgNumber(), k, spec});
       ++k;
     }
     tensors.push_back(std::move(t));
@@ -95,7 +98,8 @@ CandidateChecker::CandidateChecker(
     }
     inits = std::move(*declared);
   }
-  FailureOr<std::vector<HostTensor>> ref = makeTensors(reference, seed, inits);
+  FailureOr<std::vector<HostTensor>> ref =
+      makeTensors(reference, seed, inits, drawn);
   if (failed(ref)) {
     error = "the input program has unsupported tensor types";
     return;
@@ -143,6 +147,7 @@ CandidateChecker::CandidateChecker(
   }
   for (unsigned i : *outs)
     outputs.push_back(std::move((*ref)[i].data));
+  outputTensors.assign(outs->begin(), outs->end());
   if (!linalg)
     return;
 

@@ -17,6 +17,7 @@
 #include "TileDialect/Support/HostMemory.h"
 #include "TileDialect/Rules/Saturate.h"
 #include "TileDialect/Transforms/Passes.h"
+#include "EmulateCandidates.h"
 #include "WriteReport.h"
 
 #include "mlir/IR/BuiltinOps.h"
@@ -189,6 +190,8 @@ LogicalResult tileir::extractProgram(ProgramOp program,
     return std::chrono::duration<double>(std::chrono::steady_clock::now() - t)
         .count();
   };
+  // The reference runs (the input program and the linalg function).
+  double referenceSeconds = 0;
   if (opts.check) {
     progressLine(llvm::formatv("checking {0} candidate(s) against the "
                                "{1} (budget {2:f0} s)",
@@ -196,7 +199,8 @@ LogicalResult tileir::extractProgram(ProgramOp program,
                                linalg ? "linalg reference" : "input program",
                                opts.checkTimeout));
     checker.emplace(program, opts.seed, opts.tolerance, linalg, deadline);
-    progressLine(llvm::formatv("reference run in {0:f2} s", since(checkStart)));
+    referenceSeconds = since(checkStart);
+    progressLine(llvm::formatv("reference run in {0:f2} s", referenceSeconds));
     if (!checker->getError().empty()) {
       for (Candidate &c : *cands)
         c.program.erase();
@@ -221,26 +225,44 @@ LogicalResult tileir::extractProgram(ProgramOp program,
              "a candidate must give the same non-finite values there";
   }
   llvm::json::Array candJson;
-  unsigned dropped = 0;
+  unsigned dropped = 0, droppedByEmulation = 0;
   // The candidates that pass, each with its entry in `candJson`, and the
   // best roofline estimate among them.
   SmallVector<std::pair<ProgramOp, size_t>> keptPrograms;
   double bestUs = std::numeric_limits<double>::infinity();
-  // The checks only read the IR: run them on the context's threads.
+  // The checks only read the IR: run them on the context's threads. A
+  // candidate that passes has its lowered kernels run in the emulation.
   std::vector<CheckResult> results(cands->size());
+  std::vector<EmulationResult> emulations(cands->size());
+  std::optional<CandidateEmulator> emulator;
+  if (opts.check && opts.emulate)
+    emulator.emplace(*checker, opts.seed, opts.emulateTolerance, deadline);
   if (opts.check)
     parallelFor(ctx, 0, cands->size(), [&](size_t i) {
       auto start = std::chrono::steady_clock::now();
-      results[i] = checker->check((*cands)[i].program);
+      ProgramOp candidate = (*cands)[i].program;
+      results[i] = checker->check(candidate);
       const CheckResult &r = results[i];
       progressLine(llvm::formatv(
-          "checked {0}: {1} in {2:f2} s",
-          (*cands)[i].program.getSymName(),
+          "checked {0}: {1} in {2:f2} s", candidate.getSymName(),
           r.passed ? llvm::formatv("passed (error {0:e2})", r.maxRelError).str()
           : r.error.empty()
               ? llvm::formatv("failed (error {0:e2})", r.maxRelError).str()
               : r.error,
           since(start)));
+      if (!r.passed || !emulator)
+        return;
+      double checkSeconds = since(start);
+      start = std::chrono::steady_clock::now();
+      emulations[i] =
+          emulator->check(candidate, checkSeconds, opts.emulateBudget);
+      progressLine(llvm::formatv("emulated {0}'s kernels: {1}{2} in {3:f2} s",
+                                 candidate.getSymName(),
+                                 emulations[i].name(),
+                                 emulations[i].detail.empty()
+                                     ? ""
+                                     : " (" + emulations[i].detail + ")",
+                                 since(start)));
     });
   for (auto [i, c] : llvm::enumerate(*cands)) {
     const CheckResult &check = results[i];
@@ -257,6 +279,8 @@ LogicalResult tileir::extractProgram(ProgramOp program,
         entry["check_error"] = check.error;
       if (check.timedOut)
         entry["check_timed_out"] = true;
+      if (emulator && check.passed)
+        emulations[i].addTo(entry);
     }
     candJson.push_back(std::move(entry));
     if (opts.check && !check.passed) {
@@ -266,6 +290,16 @@ LogicalResult tileir::extractProgram(ProgramOp program,
           << (check.error.empty() ? std::to_string(check.maxRelError) : "");
       c.program.erase();
       ++dropped;
+      continue;
+    }
+    if (emulations[i].failed()) {
+      emitRemark(program.getLoc())
+          << "candidate " << c.program.getSymName()
+          << " dropped: its lowered kernels fail in the host emulation: "
+          << emulations[i].detail;
+      c.program.erase();
+      ++dropped;
+      ++droppedByEmulation;
       continue;
     }
     auto i64 = [&](int64_t v) {
@@ -289,6 +323,14 @@ LogicalResult tileir::extractProgram(ProgramOp program,
       c.program->setAttr(
           "tile.check_error",
           FloatAttr::get(Float64Type::get(ctx), check.maxRelError));
+    // Whether the kernels were run: "passed", or why they were not.
+    if (emulator)
+      c.program->setAttr(
+          "tile.emulation",
+          StringAttr::get(ctx, emulations[i].detail.empty()
+                                   ? emulations[i].name().str()
+                                   : emulations[i].name().str() + ": " +
+                                         emulations[i].detail));
     keptPrograms.push_back({c.program, candJson.size() - 1});
   }
   unsigned kept = keptPrograms.size();
@@ -305,7 +347,21 @@ LogicalResult tileir::extractProgram(ProgramOp program,
   if (targetDesc && kept > 0) {
     FailureOr<ProgramCost> inputCost =
         estimate(program, *targetDesc, defaultTileSizes(program, *targetDesc));
-    if (succeeded(inputCost) && inputCost->timeUs < bestUs) {
+    // The input ships too when it is kept: its kernels are emulated
+    // first, and a failure keeps it out.
+    EmulationResult inputEmulation;
+    bool faster = succeeded(inputCost) && inputCost->timeUs < bestUs;
+    if (faster && emulator) {
+      inputEmulation =
+          emulator->check(program, referenceSeconds, opts.emulateBudget);
+      if (inputEmulation.failed())
+        emitRemark(program.getLoc())
+            << "the input of @" << program.getSymName()
+            << " is estimated faster than every candidate, but its lowered "
+               "kernels fail in the host emulation ("
+            << inputEmulation.detail << "): it is not kept";
+    }
+    if (faster && !inputEmulation.failed()) {
       inputFirst = true;
       emitRemark(program.getLoc())
           << "every candidate of @" << program.getSymName()
@@ -338,8 +394,14 @@ LogicalResult tileir::extractProgram(ProgramOp program,
       input->setAttr("tile.input", UnitAttr::get(ctx));
       input->setAttr("tile.estimated_us",
                      FloatAttr::get(Float64Type::get(ctx), inputCost->timeUs));
-      inputJson = llvm::json::Object{{"name", base + "0"},
-                                     {"estimated_us", inputCost->timeUs}};
+      llvm::json::Object inputEntry{{"name", base + "0"},
+                                    {"estimated_us", inputCost->timeUs}};
+      if (emulator) {
+        inputEmulation.addTo(inputEntry);
+        input->setAttr("tile.emulation",
+                       StringAttr::get(ctx, inputEmulation.name()));
+      }
+      inputJson = std::move(inputEntry);
     }
   }
   {
@@ -373,7 +435,8 @@ LogicalResult tileir::extractProgram(ProgramOp program,
       {"candidates", std::move(candJson)},
       {"input_first", inputFirst},
       {"input", std::move(inputJson)},
-      {"dropped", (int64_t)dropped}};
+      {"dropped", (int64_t)dropped},
+      {"dropped_by_emulation", (int64_t)droppedByEmulation}};
   reports.push_back(std::move(report));
   if (kept == 0)
     return program.emitError("no candidate passed the check; the input "
@@ -425,6 +488,9 @@ struct TileExtractPass : public tileir::impl::TileExtractBase<TileExtractPass> {
     opts.keepInput = keepInput;
     opts.checkTimeout = checkTimeout;
     opts.progress = progress;
+    opts.emulate = emulate;
+    opts.emulateTolerance = emulateTolerance;
+    opts.emulateBudget = emulateBudget;
     opts.target = target;
     ExtractCounts counts;
     LogicalResult result =

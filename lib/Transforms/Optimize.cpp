@@ -54,6 +54,9 @@ struct TileOptimizePass
     extract.timeout = timeout;
     extract.checkTimeout = checkTimeout;
     extract.progress = progress;
+    extract.emulate = emulate;
+    extract.emulateTolerance = emulateTolerance;
+    extract.emulateBudget = emulateBudget;
     ExtractCounts counts;
     if (failed(extractAll(module, extract, *originals, reportPath, counts)))
       signalPassFailure();

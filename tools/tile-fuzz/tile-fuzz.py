@@ -6,7 +6,7 @@ seed, runs each through the pipeline and compares with the fp64 linalg
 reference (the tools compare; this script reads their verdicts), and shrinks
 every failure to a minimal reproducer. tools/tile-fuzz/README.md describes it.
 
-Stages of one program P.mlir (T: the program's tolerance, see TOLERANCES):
+Stages of one program P.mlir (T: the program's tolerance, TOL_F32 / TOL_F16):
 
   convert            tile-opt P.mlir --convert-linalg-to-tile -o P.tile.mlir
   convert/cpu        tile-run P.tile.mlir --reference P.mlir --precision f32 --tolerance T
@@ -265,10 +265,6 @@ def expr_uses(e, pred):
     return pred(e) or any(expr_uses(c, pred) for c in expr_children(e))
 
 
-def expr_size(e):
-    return 1 + sum(expr_size(c) for c in expr_children(e))
-
-
 def expr_str(e):
     t = e[0]
     if t == "in":
@@ -470,7 +466,7 @@ def matmul_roles(variant, attrs):
     raise Invalid("unknown matmul variant " + variant)
 
 
-def analyze(prog, strict=True):
+def analyze(prog):
     """Shapes, element types and ranges of every value: name -> (shape,
     dtype, (lo, hi)). Raises Invalid for anything outside the subset."""
     info = {}
@@ -1952,6 +1948,9 @@ class Runner:
         os.makedirs(workdir, exist_ok=True)
         res = Outcome()
         path = os.path.join(workdir, "P.mlir")
+        for stale in ("P.tile.mlir", "P.opt.mlir"):
+            if os.path.exists(os.path.join(workdir, stale)):
+                os.remove(os.path.join(workdir, stale))
         text = render(prog, header=program_header(prog))
         with open(path, "w") as f:
             f.write(text)
@@ -2180,7 +2179,7 @@ def shrink_candidates(prog):
     # 3. Cut one edge: an op reads a fresh argument instead of an op result.
     for op in prog.ops:
         for j, i in enumerate(op.ins):
-            if i.startswith("v") and not (op.kind == "insert" and j == 1 and False):
+            if i.startswith("v"):
                 p = prog.clone()
                 new = with_fresh_arg(p, info, i)
                 q = [o for o in p.ops if o.name == op.name][0]
@@ -2198,10 +2197,20 @@ def shrink_candidates(prog):
     for idx, op in enumerate(prog.ops):
         for why, q in simplify_op(prog, op, info):
             p = prog.clone()
+            fresh = q.attrs.pop("_fresh", None)
+            qinfo = info
+            if fresh:
+                q.ins = []
+                qinfo = dict(info)
+                for shape, dtype in fresh:
+                    arg = Arg(p.fresh_arg_name(), shape, dtype, "uniform(-1.0, 1.0)")
+                    p.args.append(arg)
+                    q.ins.append(arg.name)
+                    qinfo[arg.name] = (arg.shape, arg.dtype, dist_range(arg.init))
             p.ops[idx] = q
             # Results of another type: readers read a fresh argument.
             try:
-                op_range(q, info)
+                op_range(q, qinfo)
             except Invalid:
                 continue
             if (q.shape, q.dtype) != (op.shape, op.dtype):
@@ -2308,13 +2317,18 @@ def simplify_op(prog, op, info):
             q.attrs["fn"] = "abs"
             q.ins = q.ins[:1]
             yield "unary", q
-    if k == "matmul" and a["variant"] != "matmul":
-        if a["variant"] in ("generic",) and (a.get("ta") or a.get("tb") or a.get("batch")):
-            pass
+    if k == "matmul" and a["variant"] not in ("matmul", "batch"):
+        # The plain contraction of the same extents, on fresh arguments of
+        # the shapes it reads (shrink_candidates adds them).
+        ra, rb = matmul_roles(a["variant"], a)
+        ext = dict(zip(ra, info[op.ins[0]][0]))
+        ext.update(zip(rb, info[op.ins[1]][0]))
         q = copy.deepcopy(op)
         q.attrs = {"variant": "matmul"} if len(op.shape) == 2 else {"variant": "batch"}
-        if q.attrs != a:
-            yield "plain " + q.attrs["variant"], q
+        na, nb = matmul_roles(q.attrs["variant"], q.attrs)
+        q.attrs["_fresh"] = [(tuple(ext[r] for r in na), info[op.ins[0]][1]),
+                             (tuple(ext[r] for r in nb), info[op.ins[1]][1])]
+        yield "plain " + q.attrs["variant"], q
     if k == "reduce" and len(a["dims"]) > 1:
         for d in a["dims"]:
             q = copy.deepcopy(op)

@@ -7,8 +7,8 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "DeviceRun.h"
-#include "HostEmulation.h"
+#include "TileDialect/Device/Compile.h"
+#include "TileDialect/Device/HostEmulation.h"
 
 #include "TileDialect/IR/TileDialect.h"
 #include "TileDialect/InitAll.h"

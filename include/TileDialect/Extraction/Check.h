@@ -13,6 +13,7 @@
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "TileDialect/Support/HostTensor.h"
+#include "TileDialect/Support/RandomInit.h"
 
 #include <chrono>
 #include <optional>
@@ -49,6 +50,21 @@ public:
       std::optional<std::chrono::steady_clock::time_point> deadline = {});
   CheckResult check(ProgramOp candidate) const;
 
+  /// An input or inout tensor as the check drew it: program tensor
+  /// `tensor` from random stream `stream` (docs/RandomInputs.md) with
+  /// `spec`, under the checker's seed.
+  struct DrawnInput {
+    unsigned tensor;
+    unsigned stream;
+    InitSpec spec;
+  };
+  ArrayRef<DrawnInput> getInputs() const { return drawn; }
+  /// The program tensors holding the outputs, and their expected values.
+  ArrayRef<unsigned> getOutputTensors() const { return outputTensors; }
+  const std::vector<std::vector<double>> &getExpected() const {
+    return outputs;
+  }
+
   /// Why the reference could not be established (empty when it was): then
   /// every candidate fails with it.
   const std::string &getError() const { return error; }
@@ -65,6 +81,8 @@ private:
   /// The tensors before the run (inputs drawn once, copied per run).
   std::vector<HostTensor> initial;
   std::vector<std::vector<double>> outputs;
+  std::vector<unsigned> outputTensors;
+  std::vector<DrawnInput> drawn;
   std::string error;
 };
 

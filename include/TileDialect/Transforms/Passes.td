@@ -142,6 +142,21 @@ def TileExtract : Pass<"tile-extract", "::mlir::ModuleOp"> {
            "Time budget of the check of one program in seconds (the input's "
            "and every candidate's runs); candidates left unchecked when it "
            "runs out are dropped, with the reason in the report">,
+    Option<"emulate", "emulate", "bool", /*default=*/"true",
+           "Also lower every candidate that passes the check with the "
+           "default GPU lowering and run its kernels in the host emulation "
+           "on the same inputs; one whose kernels fail to lower or differ "
+           "is dropped">,
+    Option<"emulateTolerance", "emulate-tolerance", "double",
+           /*default=*/"1e-2",
+           "Largest normalized output error of the emulated kernels (f32 "
+           "arithmetic, f16 storage where declared) against the fp64 "
+           "expected outputs">,
+    Option<"emulateBudget", "emulate-budget", "double", /*default=*/"20.0",
+           "Seconds one candidate's emulation may be expected to take "
+           "(estimated as 8 times its interpreter check, as measured on the "
+           "full-size llama ffn); above it the emulation is skipped and the "
+           "report says so">,
     Option<"progress", "progress", "bool", /*default=*/"false",
            "Print each phase to stderr as it runs: saturation iterations, "
            "extraction, each candidate's check">,
@@ -199,6 +214,15 @@ def TileOptimize : Pass<"tile-optimize", "::mlir::ModuleOp"> {
            "Saturation time limit in seconds">,
     Option<"checkTimeout", "check-timeout", "double", /*default=*/"120.0",
            "Time budget of the check of one program in seconds (see "
+           "--tile-extract)">,
+    Option<"emulate", "emulate", "bool", /*default=*/"true",
+           "Also run every kept candidate's lowered kernels in the host "
+           "emulation (see --tile-extract)">,
+    Option<"emulateTolerance", "emulate-tolerance", "double",
+           /*default=*/"1e-2",
+           "Largest normalized output error of the emulated kernels">,
+    Option<"emulateBudget", "emulate-budget", "double", /*default=*/"20.0",
+           "Seconds one candidate's emulation may be expected to take (see "
            "--tile-extract)">,
     Option<"progress", "progress", "bool", /*default=*/"false",
            "Print each phase to stderr as it runs">,

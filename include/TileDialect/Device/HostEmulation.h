@@ -9,8 +9,8 @@
 //
 //===----------------------------------------------------------------------===//
 
-#ifndef TILEDIALECT_TOOLS_TILERUN_HOSTEMULATION_H
-#define TILEDIALECT_TOOLS_TILERUN_HOSTEMULATION_H
+#ifndef TILEDIALECT_DEVICE_HOSTEMULATION_H
+#define TILEDIALECT_DEVICE_HOSTEMULATION_H
 
 #include "TileDialect/Runtime/Device.h"
 
@@ -30,4 +30,4 @@ std::unique_ptr<runtime::Device> createHostEmulation(ModuleOp module,
 
 } // namespace mlir::tileir
 
-#endif // TILEDIALECT_TOOLS_TILERUN_HOSTEMULATION_H
+#endif // TILEDIALECT_DEVICE_HOSTEMULATION_H

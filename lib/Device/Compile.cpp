@@ -1,6 +1,6 @@
 //===- DeviceRun.cpp - tile-run --device: compile to an artifact ----------===//
 
-#include "DeviceRun.h"
+#include "TileDialect/Device/Compile.h"
 
 #include "TileDialect/Conversion/Passes.h"
 #include "TileDialect/Support/ElementKindOf.h"

@@ -1,6 +1,6 @@
 //===- HostEmulation.cpp - tile-run --device emulate ----------------------===//
 
-#include "HostEmulation.h"
+#include "TileDialect/Device/HostEmulation.h"
 
 #include "TileDialect/Conversion/Passes.h"
 
@@ -83,8 +83,11 @@ public:
     return true;
   }
   bool allocate(uint64_t bytes, DevicePtr &ptr) override {
-    // 16-byte aligned, as device allocations are at least.
-    memory.emplace_back((bytes + 15) / 16 + 1);
+    // 256-byte aligned, as cudaMalloc's and hipMalloc's allocations are:
+    // the kernels' vector accesses state alignments the lowering derived
+    // from that (a vector<8xf32> store is 32-byte aligned), which the
+    // host's aligned vector instructions fault on otherwise.
+    memory.emplace_back((bytes + sizeof(Chunk) - 1) / sizeof(Chunk) + 1);
     ptr = reinterpret_cast<DevicePtr>(memory.back().data());
     return true;
   }
@@ -120,8 +123,8 @@ public:
 
 private:
   using Clock = std::chrono::steady_clock;
-  struct alignas(16) Chunk {
-    char bytes[16];
+  struct alignas(256) Chunk {
+    char bytes[256];
   };
   std::unique_ptr<ExecutionEngine> engine;
   std::string prefix;

@@ -1,4 +1,4 @@
-//===- DeviceRun.h - tile-run --device: compile, write, launch --*- C++ -*-===//
+//===- Compile.h - Tile programs to runtime artifacts -----------*- C++ -*-===//
 //
 // The GPU path of tile-run: lowers a tile program with the NVVM or ROCDL
 // pipeline, turns the lowered module (host launch function + gpu.binary)
@@ -8,8 +8,8 @@
 //
 //===----------------------------------------------------------------------===//
 
-#ifndef TILEDIALECT_TOOLS_TILERUN_DEVICERUN_H
-#define TILEDIALECT_TOOLS_TILERUN_DEVICERUN_H
+#ifndef TILEDIALECT_DEVICE_COMPILE_H
+#define TILEDIALECT_DEVICE_COMPILE_H
 
 #include "TileDialect/Conversion/TileToGPU/Tuning.h"
 #include "TileDialect/IR/TileOps.h"
@@ -107,4 +107,4 @@ llvm::Expected<std::string> applyTuning(StringRef path, ProgramOp program,
 
 } // namespace mlir::tileir
 
-#endif // TILEDIALECT_TOOLS_TILERUN_DEVICERUN_H
+#endif // TILEDIALECT_DEVICE_COMPILE_H

@@ -1,0 +1,21 @@
+// tile-fuzz reproducer: optimize, error-diag: 'tile.loop' op rebinds loop variable 'NAME', which an enclosing loop already binds
+// found with seed 5000 (3 ops), shrunk to 2 ops in 25 tests (2 s): extract,transpose
+// ops: 2
+// failing command (as run by tile-fuzz): /work/main/build/bin/tile-opt /tmp/fz/run2/work/seed-5000/P.mlir --tile-optimize -o /tmp/fz/run2/work/seed-5000/P.opt.mlir
+// binaries: tile-opt 2026-11-27 21:27:41, tile-run 2026-11-27 21:21:11
+//
+// RUN: tile-opt %s --tile-optimize -o %t.opt.mlir 2>&1 | FileCheck %s
+// CHECK-NOT: error
+// CHECK-NOT: dropped:
+// CHECK: remark: extracted
+//
+func.func @fuzz(
+    %a0: tensor<2x2xf32> {tile.name = "a0", tile.init = "uniform(-1.0, 1.0)"}
+) -> (
+    tensor<2x1xf32> {tile.name = "r0"}
+) {
+  %v1 = tensor.extract_slice %a0[0, 0] [1, 2] [1, 1] : tensor<2x2xf32> to tensor<1x2xf32>
+  %v2_e = tensor.empty() : tensor<2x1xf32>
+  %v2 = linalg.transpose ins(%v1 : tensor<1x2xf32>) outs(%v2_e : tensor<2x1xf32>) permutation = [1, 0]
+  return %v2 : tensor<2x1xf32>
+}
