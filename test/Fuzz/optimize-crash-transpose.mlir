@@ -1,14 +1,11 @@
-// tile-fuzz reproducer: optimize, crash: signal SIGSEGV
-// found with seed 5186 (3 ops), shrunk to 1 ops in 17 tests (4 s): transpose
-// ops: 1
-// failing command (as run by tile-fuzz): /work/main/build/bin/tile-opt /tmp/fz/run2/work/seed-5186/P.mlir --tile-optimize -o /tmp/fz/run2/work/seed-5186/P.opt.mlir
-// binaries: tile-opt 2026-11-27 21:33:55, tile-run 2026-11-27 21:33:59
+// Found by tools/tile-fuzz (found with seed 5186 (3 ops), shrunk to 1 ops in 17 tests (4 s): transpose).
+// The same misaligned emulated buffers, in --tile-optimize's emulation of its candidates: a SIGSEGV of tile-opt.
 //
 // RUN: tile-opt %s --tile-optimize -o %t.opt.mlir 2>&1 | FileCheck %s
 // CHECK-NOT: error
 // CHECK-NOT: dropped:
 // CHECK: remark: extracted
-//
+
 func.func @fuzz(
     %a1: tensor<8x8xf32> {tile.name = "a1", tile.init = "uniform(-1.0, 1.0)"}
 ) -> (

@@ -1,9 +1,5 @@
-// tile-fuzz reproducer: optimize/emulate, crash: signal SIGSEGV
-// flaky: failed again in 1 of 2 reruns; candidate fuzz_c2; 
-// found with seed 5053 (7 ops), shrunk to 1 ops in 25 tests (30 s): broadcast
-// ops: 1
-// failing command (as run by tile-fuzz): /work/main/build/bin/tile-run /tmp/fz/run2/work/seed-5053/P.opt.mlir --entry fuzz_c2 --reference /tmp/fz/run2/work/seed-5053/P.mlir --precision f32 --tolerance 0.02 --seed 53 --device emulate
-// binaries: tile-opt 2026-11-27 21:27:41, tile-run 2026-11-27 21:21:11
+// Found by tools/tile-fuzz (found with seed 5053 (7 ops), shrunk to 1 ops in 25 tests (30 s): broadcast).
+// The same misaligned emulated buffers, on a --tile-optimize candidate of a broadcast.
 //
 // RUN: tile-opt %s --tile-optimize -o %t.opt.mlir
 // RUN: for c in $(grep -o 'tile.program @[A-Za-z0-9_]*' %t.opt.mlir | cut -d@ -f2); do \
@@ -12,7 +8,7 @@
 // CHECK-NOT: MISMATCH
 // CHECK-NOT: NOT-FINITE
 // CHECK: PASS
-//
+
 func.func @fuzz(
     %a0: tensor<24xf32> {tile.name = "a0", tile.init = "normal(1.0, 0.1)"}
 ) -> (
