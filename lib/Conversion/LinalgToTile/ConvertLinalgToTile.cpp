@@ -5,6 +5,7 @@
 
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/IR/Builders.h"
+#include "mlir/IR/Diagnostics.h"
 #include "mlir/IR/Verifier.h"
 
 namespace mlir::tileir {
@@ -70,11 +71,39 @@ struct ConvertLinalgToTilePass
         failedAny = true;
         continue;
       }
-      if (fuse)
+      FailureOr<ProgramOp> program = failure();
+      if (fuse) {
+        // Fusion can merge ops into a generic the conversion refuses (two
+        // results, an init read back, an argument updated and read): then
+        // the function is converted as written, with a remark.
+        OwningOpRef<func::FuncOp> unfused = func.clone();
         linalg_to_tile::fuseElementwise(func, prologues ? prologueMaxColumns
                                                         : int64_t(-1));
-      FailureOr<ProgramOp> program =
-          convertFuncToTileProgram(func, ownReductionVariables);
+        std::string why;
+        {
+          ScopedDiagnosticHandler quiet(&getContext(), [&](Diagnostic &d) {
+            if (why.empty())
+              why = d.str();
+            return success();
+          });
+          program = convertFuncToTileProgram(func, ownReductionVariables);
+        }
+        if (failed(program)) {
+          func::FuncOp original = unfused.release();
+          work->getBody()->getOperations().insert(func->getIterator(),
+                                                  original);
+          func.erase();
+          func = original;
+          program = convertFuncToTileProgram(func, ownReductionVariables);
+          if (succeeded(program))
+            emitRemark(func.getLoc())
+                << "@" << func.getSymName()
+                << " converted without elementwise fusion: fused, it is "
+                   "refused (" << why << ")";
+        }
+      } else {
+        program = convertFuncToTileProgram(func, ownReductionVariables);
+      }
       if (failed(program)) {
         failedAny = true;
         continue;
