@@ -7,6 +7,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "TileDialect/Device/CheckLowered.h"
 #include "TileDialect/Device/Compile.h"
 #include "TileDialect/Device/HostEmulation.h"
 
@@ -128,6 +129,13 @@ static cl::opt<bool>
     compileOnly("compile-only",
                 cl::desc("With --device: write the artifact, do not run it"),
                 cl::cat(runCategory));
+static cl::opt<bool> emulateCheck(
+    "emulate-check", cl::init(true),
+    cl::desc("With --device cuda/hip --compile-only: also run the kernels "
+             "in the host emulation against the expected outputs (lowered "
+             "as written but without matrix-unit register ops and inline "
+             "PTX, which the host cannot run)"),
+    cl::cat(runCategory));
 static cl::opt<unsigned> blockSize("block-size", cl::init(256),
                                    cl::desc("GPU threads per block"),
                                    cl::cat(runCategory));
@@ -555,7 +563,23 @@ int runOnDevice(Runnable &runnable, Runnable *reference,
   if (compileOnly) {
     llvm::outs() << "artifact: " << dir << " (" << artifact->kernels.size()
                  << " kernels)\n";
-    return 0;
+    if (!emulateCheck)
+      return 0;
+    // What ships is checked: the same program and options, its kernels run
+    // on the host.
+    LoweredCheck check = checkLoweredKernels(program, options, inits, outputs);
+    bool differs = options.mma;
+    if (check.status == LoweredCheck::Status::Passed) {
+      llvm::outs() << "emulation: the kernels match the expected outputs in "
+                      "the host emulation"
+                   << (differs ? " (lowered with mma=false: the matrix-unit "
+                                 "kernels cannot run on the host)"
+                               : "")
+                   << "\n";
+      return 0;
+    }
+    llvm::outs() << "emulation: FAIL: " << check.detail << "\n";
+    return kExitMismatch;
   }
   llvm::outs().flush();
   int status = runtime::runArtifact(dir.str().str(), run, std::cout, std::cerr);
