@@ -14,6 +14,7 @@
 #include <algorithm>
 #include <chrono>
 #include <limits>
+#include <optional>
 
 using namespace mlir::tileir::egraph;
 
@@ -29,6 +30,8 @@ llvm::StringRef mlir::tileir::egraph::stringifyStopReason(StopReason reason) {
     return "node-limit";
   case StopReason::TimeLimit:
     return "time-limit";
+  case StopReason::MemoryLimit:
+    return "memory-limit";
   }
   return "unknown";
 }
@@ -68,6 +71,15 @@ RunReport Runner::run() {
   std::vector<char> kept(rules.size());
 
   auto timedOut = [&] { return secondsSince(start) > limits.maxSeconds; };
+  // The node or memory limit the e-graph is past, if any.
+  size_t maxBytes = limits.maxNodes * limits.maxAnalysisBytesPerNode;
+  auto pastSize = [&]() -> std::optional<StopReason> {
+    if (egraph.numNodes() > limits.maxNodes)
+      return StopReason::NodeLimit;
+    if (egraph.analysisBytes() > maxBytes)
+      return StopReason::MemoryLimit;
+    return std::nullopt;
+  };
   auto timedRebuild = [&](IterationStats &stats) {
     Clock::time_point t = Clock::now();
     stats.rebuildUnions += egraph.rebuild();
@@ -76,7 +88,8 @@ RunReport Runner::run() {
   // Ends a partial iteration: drops the matches not applied yet, restores the
   // invariants and records the iteration.
   auto finishEarly = [&](IterationStats &stats, unsigned iteration,
-                         size_t firstUnapplied) {
+                         size_t firstUnapplied,
+                         StopReason reason = StopReason::TimeLimit) {
     for (size_t i = firstUnapplied, e = rules.size(); i != e; ++i)
       if (kept[i])
         rules[i]->clearMatches();
@@ -86,7 +99,7 @@ RunReport Runner::run() {
     report.iterations.push_back(stats);
     if (progress)
       progress(iteration, stats);
-    report.stopReason = StopReason::TimeLimit;
+    report.stopReason = reason;
   };
 
   {
@@ -100,8 +113,8 @@ RunReport Runner::run() {
       report.stopReason = StopReason::IterationLimit;
       break;
     }
-    if (egraph.numNodes() > limits.maxNodes) {
-      report.stopReason = StopReason::NodeLimit;
+    if (std::optional<StopReason> past = pastSize()) {
+      report.stopReason = *past;
       break;
     }
     if (timedOut()) {
@@ -169,15 +182,20 @@ RunReport Runner::run() {
       if (timedOut()) {
         finishEarly(stats, iteration, i + 1);
         stopped = true;
+      } else if (std::optional<StopReason> past = pastSize()) {
+        finishEarly(stats, iteration, i + 1, *past);
+        stopped = true;
       }
     }
     if (stopped)
       break;
     timedRebuild(stats);
 
-    // Hooks.
+    // Hooks, while the e-graph is within its limits.
     size_t hookChanges = 0;
     for (Hook &hook : hooks) {
+      if (pastSize())
+        break;
       Clock::time_point t = Clock::now();
       hookChanges += hook(egraph);
       stats.hookSeconds += secondsSince(t);
@@ -203,8 +221,8 @@ RunReport Runner::run() {
         if (sched.bannedUntil > iteration + 1)
           sched.bannedUntil = iteration + 1;
     }
-    if (egraph.numNodes() > limits.maxNodes) {
-      report.stopReason = StopReason::NodeLimit;
+    if (std::optional<StopReason> past = pastSize()) {
+      report.stopReason = *past;
       break;
     }
     if (timedOut()) {

@@ -77,6 +77,7 @@ llvm::json::Object Saturation::toJSON() const {
   llvm::json::Object out;
   out["eclasses"] = (int64_t)eg.numClasses();
   out["enodes"] = (int64_t)eg.numNodes();
+  out["analysis_bytes"] = (int64_t)eg.analysisBytes();
   out["iterations"] = (int64_t)report.iterations.size();
   out["stop_reason"] = egraph::stringifyStopReason(report.stopReason).str();
   out["log10_programs"] = count.log10;

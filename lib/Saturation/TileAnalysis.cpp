@@ -177,18 +177,36 @@ bool TileAnalysis::join(ClassData &into, const ClassData &from) const {
 void TileAnalysis::make(Id id, const ENode &node) {
   if (data.size() <= id)
     data.resize(id + 1);
+  storedAccesses -= data[id].accesses.size();
   data[id] = compute(node);
+  storedAccesses += data[id].accesses.size();
 }
 
 bool TileAnalysis::merge(Id into, Id from) {
   if (data.size() <= std::max(into, from))
     data.resize(std::max(into, from) + 1);
-  return join(data[into], data[from]);
+  size_t before = data[into].accesses.size();
+  bool changed = join(data[into], data[from]);
+  storedAccesses += data[into].accesses.size() - before;
+  // `from` is no longer a root: nothing reads its data again (get() finds
+  // the root), so it is freed rather than kept beside the joined copy.
+  storedAccesses -= data[from].accesses.size();
+  data[from] = ClassData();
+  return changed;
 }
 
 bool TileAnalysis::remake(Id id, const ENode &node) {
   ClassData fresh = compute(node);
-  return join(data[tg.graph().find(id)], fresh);
+  ClassData &into = data[tg.graph().find(id)];
+  size_t before = into.accesses.size();
+  bool changed = join(into, fresh);
+  storedAccesses += into.accesses.size() - before;
+  return changed;
+}
+
+size_t TileAnalysis::memoryBytes() const {
+  return data.capacity() * sizeof(ClassData) +
+         storedAccesses * sizeof(Access);
 }
 
 const ClassData &TileAnalysis::get(Id id) const {

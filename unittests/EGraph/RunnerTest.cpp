@@ -174,6 +174,42 @@ TEST(RunnerTest, NodeLimit) {
   EXPECT_TRUE(g.verify(&why)) << why;
 }
 
+/// An analysis that holds `bytesPerClass` for every class made.
+class SizedAnalysis : public Analysis {
+public:
+  explicit SizedAnalysis(size_t bytesPerClass) : bytesPerClass(bytesPerClass) {}
+  void make(Id, const ENode &) override { ++classes; }
+  bool merge(Id, Id) override { return false; }
+  bool remake(Id, const ENode &) override { return false; }
+  size_t memoryBytes() const override { return classes * bytesPerClass; }
+
+private:
+  size_t bytesPerClass, classes = 0;
+};
+
+TEST(RunnerTest, MemoryLimit) {
+  // 1 KiB of analysis data per class, at most 64 bytes per allowed node:
+  // the e-graph stops well before its node limit, inside the first
+  // iteration that passes the memory limit.
+  SizedAnalysis analysis(1024);
+  EGraph g(&analysis);
+  sumOfVars(g, 8);
+  Commute comm;
+  Associate assoc;
+  RunnerLimits limits{100, 100000, 60.0};
+  limits.maxAnalysisBytesPerNode = 64;
+  Runner runner(g, limits);
+  runner.addRule(&comm);
+  runner.addRule(&assoc);
+  RunReport report = runner.run();
+  EXPECT_EQ(report.stopReason, StopReason::MemoryLimit);
+  EXPECT_GT(g.analysisBytes(), 100000u * 64);
+  EXPECT_LT(g.numNodes(), 100000u);
+  std::string why;
+  EXPECT_TRUE(g.verify(&why)) << why;
+  EXPECT_EQ(stringifyStopReason(StopReason::MemoryLimit), "memory-limit");
+}
+
 TEST(RunnerTest, TimeLimit) {
   EGraph g;
   sumOfVars(g, 4);

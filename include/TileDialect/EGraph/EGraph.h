@@ -69,6 +69,8 @@ public:
   /// Re-derives the data of `node` (its children's data may have grown) and
   /// joins it into class `id`. Returns true iff the data of `id` changed.
   virtual bool remake(Id id, const ENode &node) = 0;
+  /// About how many bytes the data holds (for the runner's memory limit).
+  virtual size_t memoryBytes() const { return 0; }
 };
 
 /// An e-class: its canonical nodes and the nodes that use it.
@@ -113,6 +115,10 @@ public:
   size_t rebuild();
   /// True when merges are pending a rebuild.
   bool isDirty() const { return !pending.empty() || !analysisPending.empty(); }
+  /// The analysis's data size (0 without an analysis).
+  size_t analysisBytes() const {
+    return analysis ? analysis->memoryBytes() : 0;
+  }
 
   /// The class of a canonical id. The reference is valid until the next
   /// `add`, `merge` or `rebuild`.

@@ -41,13 +41,26 @@ public:
 };
 
 /// Why saturation stopped.
-enum class StopReason { Saturated, IterationLimit, NodeLimit, TimeLimit };
+enum class StopReason {
+  Saturated,
+  IterationLimit,
+  NodeLimit,
+  TimeLimit,
+  MemoryLimit
+};
 llvm::StringRef stringifyStopReason(StopReason reason);
 
 struct RunnerLimits {
   unsigned maxIterations = 8;
   size_t maxNodes = 100000;
   double maxSeconds = 60.0;
+  /// The analysis data may hold at most this many bytes per allowed node
+  /// (`maxNodes` times this in all): what the e-graph holds is bounded by
+  /// its node limit even where one class's data grows with the program (a
+  /// sequence's accesses). The node and memory limits are also checked
+  /// after each rule's matches are applied and after each hook, so one
+  /// iteration cannot run far past them.
+  size_t maxAnalysisBytesPerNode = 4096;
 };
 
 /// egg's BackoffScheduler: a rule that finds more than

@@ -55,12 +55,18 @@ public:
   /// Data of a class (any id; canonicalized).
   const ClassData &get(egraph::Id id) const;
 
+  /// The class data's size: mostly the access summaries, which a sequence
+  /// class holds for every statement it covers.
+  size_t memoryBytes() const override;
+
 private:
   ClassData compute(const egraph::ENode &node) const;
   bool join(ClassData &into, const ClassData &from) const;
 
   TileEGraph &tg;
   std::vector<ClassData> data; // indexed by id
+  /// Accesses held by all classes (kept up to date by make, merge, remake).
+  size_t storedAccesses = 0;
 };
 
 } // namespace mlir::tileir
