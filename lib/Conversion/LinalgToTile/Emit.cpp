@@ -211,6 +211,9 @@ private:
                                     Value rhs, ArrayRef<unsigned> outLoops,
                                     const Access &outAccess);
   FailureOr<Value> emitReshape(Nest &nest);
+  /// `stores` (of one op's outputs, same iteration) in an order where no
+  /// store overwrites a tensor a later one loads; fails on a cycle.
+  FailureOr<SmallVector<Value>> orderStores(ArrayRef<Value> stores);
   FailureOr<Value> emitConstant(Nest &nest);
 
   /// Converts a scalar value of a linalg body into a tile of loop-space
@@ -601,7 +604,57 @@ FailureOr<Value> Emitter::emitLinalg(Nest &nest) {
     }
     stores.push_back(store(nest, outAccess, result));
   }
-  return wrapInLoops(nest, seq(stores));
+  // Every store evaluates its value when it runs, loads included: a store
+  // whose value loads another output's tensor (its init, read by the body)
+  // must run before the store that overwrites that tensor.
+  FailureOr<SmallVector<Value>> ordered = orderStores(stores);
+  if (failed(ordered))
+    return op->emitOpError("cannot be converted to tile: its outputs read "
+                           "each other's initial values");
+  return wrapInLoops(nest, seq(*ordered));
+}
+
+FailureOr<SmallVector<Value>> Emitter::orderStores(ArrayRef<Value> stores) {
+  // The tensors each store's value loads.
+  auto loadsOf = [](Value stmt) {
+    llvm::SmallPtrSet<Value, 4> tensors;
+    SmallVector<Value> work{cast<StoreOp>(stmt.getDefiningOp()).getValue()};
+    llvm::SmallPtrSet<Operation *, 16> seen;
+    while (!work.empty()) {
+      Operation *def = work.pop_back_val().getDefiningOp();
+      if (!def || !seen.insert(def).second)
+        continue;
+      if (auto load = dyn_cast<LoadOp>(def))
+        tensors.insert(load.getTensor());
+      llvm::append_range(work, def->getOperands());
+    }
+    return tensors;
+  };
+  SmallVector<llvm::SmallPtrSet<Value, 4>> loads =
+      llvm::map_to_vector(stores, loadsOf);
+  // Repeatedly take the first store whose tensor no remaining other store
+  // still has to load.
+  SmallVector<Value> ordered;
+  SmallVector<bool> done(stores.size(), false);
+  while (ordered.size() < stores.size()) {
+    bool progress = false;
+    for (size_t i = 0; i < stores.size(); ++i) {
+      if (done[i])
+        continue;
+      Value written = cast<StoreOp>(stores[i].getDefiningOp()).getTensor();
+      bool readLater = false;
+      for (size_t j = 0; j < stores.size(); ++j)
+        readLater |= j != i && !done[j] && loads[j].contains(written);
+      if (readLater)
+        continue;
+      ordered.push_back(stores[i]);
+      done[i] = progress = true;
+      break;
+    }
+    if (!progress)
+      return failure();
+  }
+  return ordered;
 }
 
 FailureOr<Value> Emitter::emitReshape(Nest &nest) {
