@@ -260,8 +260,9 @@ int Runner::check() {
         expectedValues(output, initial[output.tensor].data);
     Comparison cmp;
     cmp.add(values.data(), expected.data(), values.size());
-    double maxErr = cmp.maxAbsError, rel = cmp.relativeError();
-    bool finite = cmp.finite(), ok = cmp.passes(tolerance);
+    double floor = comparisonFloor(tensor.elementKind);
+    double maxErr = cmp.maxAbsError, rel = cmp.relativeError(floor);
+    bool finite = cmp.finite(), ok = cmp.passes(tolerance, floor);
     pass &= ok;
     ++compared;
     if (!ok || !options.quiet)

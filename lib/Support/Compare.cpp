@@ -20,8 +20,13 @@ void Comparison::add(double got, double want) {
     ++nonFiniteMismatches;
 }
 
-double Comparison::relativeError() const {
+double Comparison::relativeError(double floor) const {
   if (!finite())
     return std::numeric_limits<double>::infinity();
-  return maxReference > 0 ? maxAbsError / maxReference : maxAbsError;
+  double scale = std::max(maxReference, floor);
+  return scale > 0 ? maxAbsError / scale : maxAbsError;
+}
+
+double mlir::tileir::comparisonFloor(ElementKind kind) {
+  return kind == ElementKind::F16 ? std::ldexp(1.0, -14) : 0.0;
 }

@@ -344,31 +344,49 @@ LogicalResult tileir::extractProgram(ProgramOp program,
   // the report names each program as the IR now does.
   bool inputFirst = false;
   llvm::json::Value inputJson = nullptr;
-  if (targetDesc && kept > 0) {
+  // Extraction can find no program at all (every combination refused by
+  // the verifier), or the check can drop every candidate: the input, a
+  // program that is right by construction (and checked against the linalg
+  // function), is then the candidate, if its kernels pass.
+  bool noneExtracted = kept == 0;
+  if ((targetDesc && kept > 0) || noneExtracted) {
     FailureOr<ProgramCost> inputCost =
-        estimate(program, *targetDesc, defaultTileSizes(program, *targetDesc));
+        targetDesc ? estimate(program, *targetDesc,
+                              defaultTileSizes(program, *targetDesc))
+                   : FailureOr<ProgramCost>(failure());
     // The input ships too when it is kept: its kernels are emulated
     // first, and a failure keeps it out.
     EmulationResult inputEmulation;
-    bool faster = succeeded(inputCost) && inputCost->timeUs < bestUs;
+    bool faster = noneExtracted ||
+                  (succeeded(inputCost) && inputCost->timeUs < bestUs);
     if (faster && emulator) {
       inputEmulation =
           emulator->check(program, referenceSeconds, opts.emulateBudget);
       if (inputEmulation.failed())
         emitRemark(program.getLoc())
             << "the input of @" << program.getSymName()
-            << " is estimated faster than every candidate, but its lowered "
-               "kernels fail in the host emulation ("
+            << " would be kept, but its lowered kernels fail in the host "
+               "emulation ("
             << inputEmulation.detail << "): it is not kept";
     }
     if (faster && !inputEmulation.failed()) {
       inputFirst = true;
-      emitRemark(program.getLoc())
-          << "every candidate of @" << program.getSymName()
-          << " is estimated slower than the input ("
-          << llvm::formatv("{0:F1}", bestUs).str() << " us against "
-          << llvm::formatv("{0:F1}", inputCost->timeUs).str()
-          << " us): the input is kept as the first candidate";
+      if (noneExtracted && dropped)
+        emitWarning(program.getLoc())
+            << "every candidate of @" << program.getSymName()
+            << " was dropped by the check: the input is kept as the only "
+               "candidate";
+      else if (noneExtracted)
+        emitRemark(program.getLoc())
+            << "extraction found no candidate of @" << program.getSymName()
+            << ": the input is kept as the only candidate";
+      else
+        emitRemark(program.getLoc())
+            << "every candidate of @" << program.getSymName()
+            << " is estimated slower than the input ("
+            << llvm::formatv("{0:F1}", bestUs).str() << " us against "
+            << llvm::formatv("{0:F1}", inputCost->timeUs).str()
+            << " us): the input is kept as the first candidate";
       auto entryOf = [&](size_t index) {
         return candJson[index].getAsObject();
       };
@@ -392,16 +410,26 @@ LogicalResult tileir::extractProgram(ProgramOp program,
         (*entryOf(c.second))["name"] = name;
       }
       input->setAttr("tile.input", UnitAttr::get(ctx));
-      input->setAttr("tile.estimated_us",
-                     FloatAttr::get(Float64Type::get(ctx), inputCost->timeUs));
-      llvm::json::Object inputEntry{{"name", base + "0"},
-                                    {"estimated_us", inputCost->timeUs}};
+      llvm::json::Object inputEntry{{"name", base + "0"}};
+      if (succeeded(inputCost)) {
+        input->setAttr("tile.estimated_us", FloatAttr::get(Float64Type::get(ctx),
+                                                           inputCost->timeUs));
+        inputEntry["estimated_us"] = inputCost->timeUs;
+      }
       if (emulator) {
         inputEmulation.addTo(inputEntry);
-        input->setAttr("tile.emulation",
-                       StringAttr::get(ctx, inputEmulation.name()));
+        input->setAttr(
+            "tile.emulation",
+            StringAttr::get(ctx, inputEmulation.detail.empty()
+                                     ? inputEmulation.name().str()
+                                     : inputEmulation.name().str() + ": " +
+                                           inputEmulation.detail));
       }
       inputJson = std::move(inputEntry);
+      if (noneExtracted) {
+        ++kept;
+        ++counts.kept;
+      }
     }
   }
   {

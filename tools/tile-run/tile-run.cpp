@@ -753,8 +753,9 @@ int main(int argc, char **argv) {
                   shapeString(ref.shape));
     Comparison cmp;
     cmp.add(out.data.data(), ref.data.data(), out.data.size());
-    double maxErr = cmp.maxAbsError, rel = cmp.relativeError();
-    bool finite = cmp.finite(), ok = cmp.passes(tolerance);
+    double floor = comparisonFloor(out.elementKind);
+    double maxErr = cmp.maxAbsError, rel = cmp.relativeError(floor);
+    bool finite = cmp.finite(), ok = cmp.passes(tolerance, floor);
     pass &= ok;
     llvm::outs() << name << ": shape=" << shapeString(out.shape)
                  << llvm::format(" max_abs_err=%.3e max_rel_err=%.3e ", maxErr,

@@ -54,4 +54,22 @@ TEST(CompareTest, NonFiniteMismatches) {
   }
 }
 
+TEST(CompareTest, F16OutputsRelativeToTheSmallestNormal) {
+  // Outputs around 1e-6 are f16 subnormals, spaced 2^-24 apart: an error of
+  // one spacing is 6% of the reference but inherent to the type.
+  Comparison c;
+  c.add(1e-6 + std::ldexp(1.0, -24), 1e-6);
+  EXPECT_GT(c.relativeError(), 0.05);
+  EXPECT_FALSE(c.passes(1e-2));
+  double floor = comparisonFloor(ElementKind::F16);
+  EXPECT_EQ(floor, std::ldexp(1.0, -14));
+  EXPECT_LT(c.relativeError(floor), 1e-3);
+  EXPECT_TRUE(c.passes(1e-2, floor));
+  // Above the floor it changes nothing.
+  Comparison big;
+  big.add(1.5, 1.0);
+  EXPECT_DOUBLE_EQ(big.relativeError(floor), 0.5);
+  EXPECT_EQ(comparisonFloor(ElementKind::F32), 0.0);
+}
+
 } // namespace

@@ -12,6 +12,8 @@
 #ifndef TILEDIALECT_SUPPORT_COMPARE_H
 #define TILEDIALECT_SUPPORT_COMPARE_H
 
+#include "TileDialect/Support/HostTensor.h"
+
 #include <cstddef>
 
 namespace mlir::tileir {
@@ -34,14 +36,22 @@ struct Comparison {
   }
   /// Whether every non-finite value matched.
   bool finite() const { return nonFiniteMismatches == 0; }
-  /// maxAbsError relative to maxReference (absolute when the reference is
-  /// all zero); infinity when a non-finite value mismatched.
-  double relativeError() const;
-  /// finite() and relativeError() <= tolerance.
-  bool passes(double tolerance) const {
-    return finite() && relativeError() <= tolerance;
+  /// maxAbsError relative to maxReference, or to `floor` when that is
+  /// larger (absolute when both are zero); infinity when a non-finite value
+  /// mismatched.
+  double relativeError(double floor = 0) const;
+  /// finite() and relativeError(floor) <= tolerance.
+  bool passes(double tolerance, double floor = 0) const {
+    return finite() && relativeError(floor) <= tolerance;
   }
 };
+
+/// The magnitude below which values of `kind` lose relative precision (the
+/// smallest normal number): outputs of that type are compared relative to
+/// at least this, since rounding to a subnormal costs up to half its
+/// spacing whatever the value (f16: 2^-14; 0 for the others, whose
+/// subnormals are far below any output's scale).
+double comparisonFloor(ElementKind kind);
 
 } // namespace mlir::tileir
 
