@@ -256,11 +256,30 @@ static void propagateReshapes(func::FuncOp func) {
         auto generic = dyn_cast<linalg::GenericOp>(operand->getOwner());
         if (!generic)
           generic = operand->get().getDefiningOp<linalg::GenericOp>();
-        return generic && isAllParallel(generic);
+        // Expansions that only add unit dimensions can feed each other
+        // without end (a generic expanded, its reader's collapse moved
+        // below it, and so on, each adding loops): no generic grows past
+        // eight loops.
+        constexpr unsigned kMaxLoops = 8;
+        return generic && isAllParallel(generic) &&
+               generic.getNumLoops() < kMaxLoops;
       });
   patterns.add<EmptyReshape<tensor::ExpandShapeOp>,
                EmptyReshape<tensor::CollapseShapeOp>>(ctx);
-  (void)applyPatternsGreedily(func, std::move(patterns));
+  // Upstream's patterns can rewrite without end on some unit-dimension
+  // reshapes (each expansion creating another: found by tile-fuzz): the
+  // rewrites are bounded, and a function they do not settle is left as it
+  // was (on a copy until then).
+  OwningOpRef<func::FuncOp> work = func.clone();
+  GreedyRewriteConfig config;
+  config.setMaxIterations(16).setMaxNumRewrites(
+      1000 + 64 * int64_t(func.getBody().front().getOperations().size()));
+  bool converged = false;
+  if (failed(applyPatternsGreedily(work->getBody(), std::move(patterns),
+                                   config, &converged)) ||
+      !converged)
+    return;
+  func.getBody().takeBody(work->getBody());
 }
 
 void linalg_to_tile::fuseElementwise(func::FuncOp func,
