@@ -106,6 +106,11 @@ public:
             parents[eg.find(child)].push_back(c);
     llvm::DenseSet<Id> dirty(classes.begin(), classes.end());
     for (unsigned round = 0; round < options.maxRounds; ++round) {
+      if (options.deadline &&
+          std::chrono::steady_clock::now() > *options.deadline) {
+        stats.timedOut = true;
+        break;
+      }
       ++stats.rounds;
       llvm::DenseSet<Id> next;
       for (Id c : classes) {
@@ -768,6 +773,10 @@ static void extractInto(TileEGraph &tg, Id root, ProgramOp like,
 
   OpBuilder top(like);
   for (const DerivPtr &d : structures.get(root, Top)) {
+    if (opts.deadline && std::chrono::steady_clock::now() > *opts.deadline) {
+      stats.timedOut = true;
+      break;
+    }
     ++stats.semiExpressions;
     llvm::SmallVector<Id> path;
     if (isCyclic(d, path)) {

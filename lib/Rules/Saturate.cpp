@@ -29,11 +29,12 @@ Saturation::run(ProgramOp program, const SaturateOptions &options) {
     runner.addRule(rule.get());
   TileEGraph &tg = sat->tg;
   if (options.canonicalizeSequences)
-    runner.addHook([&tg](egraph::EGraph &) {
+    runner.addHook([&tg, maxNodes = options.limits.maxNodes](egraph::EGraph &) {
       size_t total = 0;
-      // Nested sequences may need several rounds.
-      for (int round = 0; round < 8; ++round) {
-        size_t n = canonicalizeSequences(tg);
+      // Nested sequences may need several rounds, within the node limit.
+      for (int round = 0; round < 8 && tg.graph().numNodes() <= maxNodes;
+           ++round) {
+        size_t n = canonicalizeSequences(tg, maxNodes);
         tg.graph().rebuild();
         total += n;
         if (!n)

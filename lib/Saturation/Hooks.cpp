@@ -10,7 +10,7 @@ using namespace mlir::tileir;
 using egraph::ENode;
 using egraph::Id;
 
-size_t mlir::tileir::canonicalizeSequences(TileEGraph &tg) {
+size_t mlir::tileir::canonicalizeSequences(TileEGraph &tg, size_t maxNodes) {
   egraph::EGraph &eg = tg.graph();
   uint32_t seqOp = tg.getOpId(OperationName("tile.seq", tg.getContext()));
   Type stmt = StmtType::get(tg.getContext());
@@ -28,6 +28,8 @@ size_t mlir::tileir::canonicalizeSequences(TileEGraph &tg) {
   }
   size_t changed = 0;
   for (auto [cls, a, b, c] : work) {
+    if (eg.numNodes() > maxNodes)
+      break;
     Id inner = tg.add("tile.seq", {b, c}, {}, stmt);
     Id outer = tg.add("tile.seq", {a, inner}, {}, stmt);
     if (eg.merge(cls, outer))

@@ -115,8 +115,19 @@ LogicalResult tileir::extractProgram(ProgramOp program,
       return failure();
     stats = ExtractStats();
     progressLine(llvm::formatv("round {0}: extracting", roundNumber));
+    ExtractOptions roundOptions = eopts;
+    roundOptions.deadline =
+        std::chrono::steady_clock::now() +
+        std::chrono::duration_cast<std::chrono::steady_clock::duration>(
+            std::chrono::duration<double>(opts.extractTimeout));
     FailureOr<std::vector<Candidate>> cs = extractCandidates(
-        (*sat)->getEGraph(), (*sat)->getRoot(), program, eopts, stats);
+        (*sat)->getEGraph(), (*sat)->getRoot(), program, roundOptions, stats);
+    if (stats.timedOut)
+      emitRemark(program.getLoc())
+          << "extraction of @" << name << " (round " << roundNumber
+          << ") stopped at extract-timeout="
+          << llvm::formatv("{0}", opts.extractTimeout).str() << " s with "
+          << cs->size() << " candidate(s)";
     if (failed(cs))
       return failure();
     progressLine(llvm::formatv("round {0}: {1} candidate(s), {2:f2} s",
@@ -453,6 +464,7 @@ LogicalResult tileir::extractProgram(ProgramOp program,
            {"statement_classes", (int64_t)stats.statementClasses},
            {"rounds", (int64_t)stats.rounds},
            {"fixpoint", stats.fixpoint},
+           {"timed_out", stats.timedOut},
            {"semi_expressions", (int64_t)stats.semiExpressions},
            {"unusable_skipped", (int64_t)stats.cyclicSkipped},
            {"duplicates_skipped", (int64_t)stats.duplicateSkipped},
@@ -507,6 +519,7 @@ struct TileExtractPass : public tileir::impl::TileExtractBase<TileExtractPass> {
     opts.refineIterations = refineIterations;
     opts.maxNodes = maxNodes;
     opts.timeout = timeout;
+    opts.extractTimeout = extractTimeout;
     opts.ruleFiles.assign(ruleFiles.begin(), ruleFiles.end());
     opts.only.assign(only.begin(), only.end());
     opts.disable.assign(disable.begin(), disable.end());

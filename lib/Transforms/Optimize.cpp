@@ -52,6 +52,7 @@ struct TileOptimizePass
     extract.seed = seed;
     extract.maxNodes = maxNodes;
     extract.timeout = timeout;
+    extract.extractTimeout = extractTimeout;
     extract.checkTimeout = checkTimeout;
     extract.progress = progress;
     extract.emulate = emulate;

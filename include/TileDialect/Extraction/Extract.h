@@ -23,7 +23,9 @@
 
 #include "TileDialect/Saturation/TileEGraph.h"
 
+#include <chrono>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -37,6 +39,10 @@ struct ExtractOptions {
   unsigned perClass = 8;
   /// Relaxation rounds of pass 1 before giving up on a fixpoint.
   unsigned maxRounds = 64;
+  /// When set, pass 1 stops relaxing and no further candidate is built
+  /// once it has passed (what was found by then is returned; the stats say
+  /// `timedOut`).
+  std::optional<std::chrono::steady_clock::time_point> deadline;
   /// Extent assumed for symbolic tile sizes in pass 2's costs.
   int64_t symbolicExtent = 64;
   /// Pass 2's unit costs, relative to one byte of HBM traffic (defaults:
@@ -90,6 +96,8 @@ struct ExtractStats {
   /// Intermediates the second extraction leaves out (findDroppableTensors).
   unsigned droppedTensors = 0;
   bool fixpoint = false;
+  /// The deadline stopped the extraction.
+  bool timedOut = false;
   double seconds = 0;
 };
 

@@ -18,7 +18,10 @@ namespace mlir::tileir {
 /// For every `seq(seq(a, b), c)` adds the right-nested `seq(a, seq(b, c))`
 /// to its class, so sequence rules only need the right-nested forms.
 /// Returns the number of classes that gained a node.
-size_t canonicalizeSequences(TileEGraph &tg);
+/// Stops adding nodes once the e-graph holds more than `maxNodes` (the
+/// runner's node limit: one call must not run far past it).
+size_t canonicalizeSequences(TileEGraph &tg,
+                             size_t maxNodes = static_cast<size_t>(-1));
 
 /// Store-to-load forwarding inside a sequence: for `seq(store T v idx, next)`
 /// or `seq(store T v idx, seq(next, tail))` where `next` loads `T[idx]`, adds

@@ -126,6 +126,9 @@ def TileExtract : Pass<"tile-extract", "::mlir::ModuleOp"> {
            "Saturation e-node limit">,
     Option<"timeout", "timeout", "double", /*default=*/"60.0",
            "Saturation time limit in seconds">,
+    Option<"extractTimeout", "extract-timeout", "double", /*default=*/"60.0",
+           "Extraction time limit of one round in seconds: the candidates "
+           "found by then are kept">,
     ListOption<"ruleFiles", "rules", "std::string",
                "PDL files with more rules for the saturation">,
     ListOption<"only", "only", "std::string",
@@ -212,6 +215,8 @@ def TileOptimize : Pass<"tile-optimize", "::mlir::ModuleOp"> {
            "Saturation e-node limit">,
     Option<"timeout", "timeout", "double", /*default=*/"60.0",
            "Saturation time limit in seconds">,
+    Option<"extractTimeout", "extract-timeout", "double", /*default=*/"60.0",
+           "Extraction time limit of one round in seconds">,
     Option<"checkTimeout", "check-timeout", "double", /*default=*/"120.0",
            "Time budget of the check of one program in seconds (see "
            "--tile-extract)">,
