@@ -49,14 +49,14 @@ echo
 echo "== tile-prove: the value-level rules are sound over the reals"
 "$BUILD_DIR/bin/tile-prove" | tail -1
 echo
-echo "== tile-opt $EXAMPLE --tile-extract: two-pass extraction, every candidate checked on the CPU"
+echo "== tile-opt $EXAMPLE --tile-extract: two-pass extraction, every candidate checked on the CPU and its kernels in the host emulation"
 "$TILE_OPT" "$EXAMPLE" --tile-extract="top-k=2 report=$TMP/ext.json" -o "$TMP/best.mlir" 2>&1 | grep -o "extracted.*"
 python3 - "$TMP/ext.json" <<'PY'
 import json, sys
 d = json.load(open(sys.argv[1]))[0]
 for c in d["candidates"]:
-    print("   %s: %d kernel(s), check %s (max rel err %.1e), roofline %.1f us on sm_90" % (
-        c["name"], c["kernels"], c["check"], c["max_rel_error"], c.get("estimated_us", 0)))
+    print("   %s: %d kernel(s), check %s (max rel err %.1e), kernels emulated: %s, roofline %.1f us on sm_90" % (
+        c["name"], c["kernels"], c["check"], c["max_rel_error"], c.get("emulation", "-"), c.get("estimated_us", 0)))
 PY
 "$TILE_OPT" "$TMP/best.mlir" --tile-estimate-cost="target=sm_90" -o /dev/null 2>&1 | grep -o "estimated.*" | head -1
 echo
