@@ -19,16 +19,10 @@ using namespace mlir::tileir;
 static FailureOr<std::vector<InitSpec>> declaredInits(func::FuncOp linalg) {
   std::vector<InitSpec> inits;
   for (unsigned i = 0, e = linalg.getNumArguments(); i < e; ++i) {
-    auto name = linalg.getArgAttrOfType<StringAttr>(i, "tile.name");
-    InitSpec spec =
-        defaultInitFor(name ? name.str() : "arg" + std::to_string(i));
-    if (auto init = linalg.getArgAttrOfType<StringAttr>(i, "tile.init")) {
-      std::optional<InitSpec> parsed = InitSpec::parse(init.str());
-      if (!parsed)
-        return failure();
-      spec = *parsed;
-    }
-    inits.push_back(spec);
+    FailureOr<std::optional<InitSpec>> declared = declaredInit(linalg, i);
+    if (failed(declared))
+      return failure();
+    inits.push_back(declared->value_or(defaultInitFor(argumentName(linalg, i))));
   }
   return inits;
 }

@@ -200,20 +200,44 @@ FailureOr<std::vector<HostTensor>> mlir::tileir::interpretLinalgFunction(
   return func.emitOpError() << "has no func.return";
 }
 
-uint64_t mlir::tileir::linalgHostBytes(func::FuncOp func) {
-  auto bytesOf = [](Type type) -> uint64_t {
-    auto shaped = dyn_cast<ShapedType>(type);
-    if (!shaped || !shaped.hasStaticShape())
-      return 0;
-    return hostTensorBytes(std::vector<int64_t>(shaped.getShape().begin(),
-                                                shaped.getShape().end()));
-  };
+/// Bytes of a host copy of a value of `type` (0 for anything but a
+/// static-shape tensor).
+static uint64_t hostBytesOf(Type type) {
+  auto shaped = dyn_cast<ShapedType>(type);
+  if (!shaped || !shaped.hasStaticShape())
+    return 0;
+  return hostTensorBytes(
+      std::vector<int64_t>(shaped.getShape().begin(), shaped.getShape().end()));
+}
+
+uint64_t mlir::tileir::linalgArgumentBytes(func::FuncOp func) {
   uint64_t total = 0;
   for (Type type : func.getArgumentTypes())
-    total = addBytes(total, bytesOf(type));
+    total = addBytes(total, hostBytesOf(type));
+  return total;
+}
+
+uint64_t mlir::tileir::linalgHostBytes(func::FuncOp func) {
+  uint64_t total = linalgArgumentBytes(func);
   func.walk([&](Operation *op) {
     for (Type type : op->getResultTypes())
-      total = addBytes(total, bytesOf(type));
+      total = addBytes(total, hostBytesOf(type));
   });
   return total;
+}
+
+std::string mlir::tileir::argumentName(func::FuncOp func, unsigned i) {
+  auto name = func.getArgAttrOfType<StringAttr>(i, "tile.name");
+  return name ? name.str() : "arg" + std::to_string(i);
+}
+
+FailureOr<std::optional<InitSpec>>
+mlir::tileir::declaredInit(func::FuncOp func, unsigned i) {
+  auto init = func.getArgAttrOfType<StringAttr>(i, "tile.init");
+  if (!init)
+    return std::optional<InitSpec>();
+  std::optional<InitSpec> parsed = InitSpec::parse(init.str());
+  if (!parsed)
+    return failure();
+  return parsed;
 }

@@ -19,6 +19,10 @@ StringRef EmulationResult::name() const {
   llvm_unreachable("unknown status");
 }
 
+std::string EmulationResult::text() const {
+  return detail.empty() ? name().str() : name().str() + ": " + detail;
+}
+
 void EmulationResult::addTo(llvm::json::Object &entry) const {
   entry["emulation"] = name().str();
   if (!detail.empty())

@@ -28,6 +28,9 @@ struct EmulationResult {
   bool failed() const { return status == Status::Failed; }
   /// "passed", "failed" or "skipped".
   llvm::StringRef name() const;
+  /// `name()`, then `: detail` when there is one (the `tile.emulation`
+  /// attribute).
+  std::string text() const;
   /// Records the result in a candidate's report entry (`emulation`,
   /// `emulation_detail`).
   void addTo(llvm::json::Object &entry) const;

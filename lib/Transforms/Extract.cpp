@@ -36,6 +36,13 @@ namespace mlir::tileir {
 using namespace mlir;
 using namespace mlir::tileir;
 
+/// The time `seconds` from now.
+static std::chrono::steady_clock::time_point deadlineAfter(double seconds) {
+  return std::chrono::steady_clock::now() +
+         std::chrono::duration_cast<std::chrono::steady_clock::duration>(
+             std::chrono::duration<double>(seconds));
+}
+
 LogicalResult tileir::extractProgram(ProgramOp program,
                                      const TileExtractOptions &opts,
                                      func::FuncOp linalg,
@@ -116,10 +123,7 @@ LogicalResult tileir::extractProgram(ProgramOp program,
     stats = ExtractStats();
     progressLine(llvm::formatv("round {0}: extracting", roundNumber));
     ExtractOptions roundOptions = eopts;
-    roundOptions.deadline =
-        std::chrono::steady_clock::now() +
-        std::chrono::duration_cast<std::chrono::steady_clock::duration>(
-            std::chrono::duration<double>(opts.extractTimeout));
+    roundOptions.deadline = deadlineAfter(opts.extractTimeout);
     FailureOr<std::vector<Candidate>> cs = extractCandidates(
         (*sat)->getEGraph(), (*sat)->getRoot(), program, roundOptions, stats);
     if (stats.timedOut)
@@ -194,9 +198,7 @@ LogicalResult tileir::extractProgram(ProgramOp program,
   std::optional<CandidateChecker> checker;
   // The check's budget: no interpreter run goes past this deadline.
   auto checkStart = std::chrono::steady_clock::now();
-  auto deadline =
-      checkStart + std::chrono::duration_cast<std::chrono::steady_clock::duration>(
-                       std::chrono::duration<double>(opts.checkTimeout));
+  auto deadline = deadlineAfter(opts.checkTimeout);
   auto since = [&](std::chrono::steady_clock::time_point t) {
     return std::chrono::duration<double>(std::chrono::steady_clock::now() - t)
         .count();
@@ -336,12 +338,8 @@ LogicalResult tileir::extractProgram(ProgramOp program,
           FloatAttr::get(Float64Type::get(ctx), check.maxRelError));
     // Whether the kernels were run: "passed", or why they were not.
     if (emulator)
-      c.program->setAttr(
-          "tile.emulation",
-          StringAttr::get(ctx, emulations[i].detail.empty()
-                                   ? emulations[i].name().str()
-                                   : emulations[i].name().str() + ": " +
-                                         emulations[i].detail));
+      c.program->setAttr("tile.emulation",
+                         StringAttr::get(ctx, emulations[i].text()));
     keptPrograms.push_back({c.program, candJson.size() - 1});
   }
   unsigned kept = keptPrograms.size();
@@ -429,12 +427,8 @@ LogicalResult tileir::extractProgram(ProgramOp program,
       }
       if (emulator) {
         inputEmulation.addTo(inputEntry);
-        input->setAttr(
-            "tile.emulation",
-            StringAttr::get(ctx, inputEmulation.detail.empty()
-                                     ? inputEmulation.name().str()
-                                     : inputEmulation.name().str() + ": " +
-                                           inputEmulation.detail));
+        input->setAttr("tile.emulation",
+                       StringAttr::get(ctx, inputEmulation.text()));
       }
       inputJson = std::move(inputEntry);
       if (noneExtracted) {

@@ -330,23 +330,19 @@ FailureOr<Runnable> describeFunction(func::FuncOp func) {
     if (!kind)
       return func.emitError("argument #")
              << i << " is not a static-shape float tensor";
-    auto nameAttr = func.getArgAttrOfType<StringAttr>(i, "tile.name");
-    std::string name = nameAttr ? nameAttr.str() : "arg" + std::to_string(i);
-    std::optional<InitSpec> init;
-    if (auto initAttr = func.getArgAttrOfType<StringAttr>(i, "tile.init")) {
-      init = InitSpec::parse(initAttr.str());
-      if (!init)
-        return func.emitError("argument #")
-               << i << " has a tile.init attribute that is not "
-               << "normal(MEAN, STDDEV) or uniform(LOW, HIGH)";
-    }
+    std::string name = argumentName(func, i);
+    FailureOr<std::optional<InitSpec>> init = declaredInit(func, i);
+    if (failed(init))
+      return func.emitError("argument #")
+             << i << " has a tile.init attribute that is not "
+             << "normal(MEAN, STDDEV) or uniform(LOW, HIGH)";
     r.params.push_back(
         {name,
          HostTensor(name,
                     std::vector<int64_t>(type.getShape().begin(),
                                          type.getShape().end()),
                     *kind),
-         true, init});
+         true, *init});
   }
   for (unsigned i = 0; i < func.getNumResults(); ++i) {
     auto nameAttr = func.getResultAttrOfType<StringAttr>(i, "tile.name");
@@ -364,12 +360,7 @@ uint64_t hostBytesOf(Operation *op) {
   if (auto program = dyn_cast<ProgramOp>(op))
     return mulBytes(programHostBytes(program), 3);
   auto func = cast<func::FuncOp>(op);
-  uint64_t args = 0;
-  for (Type type : func.getArgumentTypes())
-    if (auto shaped = dyn_cast<ShapedType>(type); shaped && shaped.hasStaticShape())
-      args = addBytes(args, hostTensorBytes(std::vector<int64_t>(
-                                shaped.getShape().begin(), shaped.getShape().end())));
-  return addBytes(linalgHostBytes(func), args);
+  return addBytes(linalgHostBytes(func), linalgArgumentBytes(func));
 }
 
 /// Finds the runnable of `module`: `name` if given, else the only program,

@@ -10,11 +10,13 @@
 #define TILEDIALECT_REFERENCE_LINALGINTERPRETER_H
 
 #include "TileDialect/Support/HostTensor.h"
+#include "TileDialect/Support/RandomInit.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 
 #include <chrono>
 #include <optional>
+#include <string>
 
 namespace mlir::tileir {
 
@@ -31,6 +33,15 @@ FailureOr<std::vector<HostTensor>> interpretLinalgFunction(
 /// Bytes the evaluation of `func` holds on the host at most: its arguments
 /// and every tensor its ops produce (HostMemory.h).
 uint64_t linalgHostBytes(func::FuncOp func);
+/// Bytes of one host copy of `func`'s arguments.
+uint64_t linalgArgumentBytes(func::FuncOp func);
+
+/// The name of argument `i`: its `tile.name` attribute, else `arg<i>`.
+std::string argumentName(func::FuncOp func, unsigned i);
+/// The distribution argument `i` declares with a `tile.init` attribute:
+/// nothing without one, failure when it is not `normal(MEAN, STDDEV)` or
+/// `uniform(LOW, HIGH)`.
+FailureOr<std::optional<InitSpec>> declaredInit(func::FuncOp func, unsigned i);
 
 } // namespace mlir::tileir
 
