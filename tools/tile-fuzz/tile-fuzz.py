@@ -532,7 +532,9 @@ def op_range(op, info):
         if not cond:
             raise Invalid("%s (%s): %s" % (op.name, k, why))
 
-    if k == "ew":
+    def generic_inputs():
+        # A generic's loops, whether it accumulates into its init (the last
+        # operand), and its inputs, each checked against its indexing map.
         loops = tuple(a["loops"])
         acc = a.get("acc", False)
         inputs = ins[:-1] if acc else ins
@@ -540,6 +542,10 @@ def op_range(op, info):
         for (shape, _, _), m in zip(inputs, a["maps"]):
             check_map(m, len(loops))
             want(tuple(loops[l] for l in m) == tuple(shape), "input shape")
+        return loops, acc, inputs
+
+    if k == "ew":
+        loops, acc, inputs = generic_inputs()
         om = a["out_map"]
         check_map(om, len(loops))
         want(len(om) == len(loops), "output map")
@@ -552,13 +558,7 @@ def op_range(op, info):
         want(used == set(range(len(inputs))), "every input used")
         return expr_iv(a["expr"], [x[2] for x in inputs], out_iv)
     if k == "greduce":
-        loops = tuple(a["loops"])
-        acc = a.get("acc", False)
-        inputs = ins[:-1] if acc else ins
-        want(len(a["maps"]) == len(inputs) and inputs, "maps")
-        for (shape, _, _), m in zip(inputs, a["maps"]):
-            check_map(m, len(loops))
-            want(tuple(loops[l] for l in m) == tuple(shape), "input shape")
+        loops, acc, inputs = generic_inputs()
         red = a["red"]
         want(red and all(0 <= r < len(loops) for r in red), "reduction loops")
         om = a["out_map"]
