@@ -39,6 +39,13 @@ the shapes, distributions and compulsory bytes).
 test/Workloads (generate.py's "small" config) against an independent fp64
 einsum transcription, and exercises the rest of the script (no CUDA graphs,
 no timing worth reading).
+
+--suite (config `suite`) runs the benchmark suite of bench/workloads/suite.py
+instead (bench/workloads/suite/: MLPs, norms, rope, softmax, MoE, decode
+attention at real model sizes), its artifacts suite-<program>-default from
+bench/gpu/make-suite-artifacts.sh; its shapes, distributions and compulsory
+bytes come from suite.py. With --cpu-smoke, at the scaled-down sizes of
+test/Workloads/suite (artifacts from SCALED=1 make-suite-artifacts.sh).
 """
 
 import argparse
@@ -58,6 +65,7 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(os.path.dirname(HERE))
 sys.path.insert(0, os.path.join(ROOT, "bench", "workloads"))
 import generate as gen  # noqa: E402  (bench/workloads/generate.py)
+import suite  # noqa: E402  (bench/workloads/suite.py)
 
 WORKLOADS = gen.WORKLOADS
 ATTENTION = ("vanilla", "prenorm", "qknorm", "keyformer", "roco")
@@ -65,6 +73,8 @@ PT_VARIANTS = ("eager", "eager+sdpa", "compile", "compile+sdpa")
 CHECK_TOL = 2e-2   # variant vs eager (brief)
 REF_TOL = 1e-2     # eager vs the linalg reference (tile-gpu-run's tolerance)
 RMS_EPS = 1e-6
+LN_EPS = 1e-5
+SUITE_SIZE = "full"  # the suite's sizes: "small" under --cpu-smoke
 
 torch = None  # imported in main(), so that --help works without torch
 F = None
@@ -184,8 +194,88 @@ IMPLS = {"vanilla": w_vanilla, "prenorm": w_prenorm, "qknorm": w_qknorm,
          "keyformer": w_keyformer, "roco": w_roco, "ffn": w_ffn}
 
 
+# The suite (bench/workloads/suite.py), one function per kind of program,
+# written from its linalg: f16 storage, f32 accumulation, the same values
+# rounded to f16 (A, Xn, the rope halves, the probabilities).
+
+
+def s_gated(act):
+    def fn(X, W1, W3, W2, *, sdpa, mm32):
+        A = (act(mm32(X, W1)) * mm32(X, W3)).to(X.dtype)
+        return (A @ W2,)
+    return fn
+
+
+def gelu_tanh(x):
+    return F.gelu(x, approximate="tanh")
+
+
+def layernorm(x, gamma, beta):
+    """layer_norm in f32 (biased variance, eps 1e-5), stored in x's dtype."""
+    return F.layer_norm(x.float(), x.shape[-1:], gamma.float(), beta.float(),
+                        eps=LN_EPS).to(x.dtype)
+
+
+def s_rmsnorm_proj(X, g, W, *, sdpa, mm32):
+    return ((X.float() + mm32(rms(X, g), W)).to(X.dtype),)
+
+
+def s_layernorm_proj(X, gamma, beta, W, *, sdpa, mm32):
+    return (layernorm(X, gamma, beta) @ W,)
+
+
+def s_rmsnorm(X, g, *, sdpa, mm32):
+    return (rms(X, g),)
+
+
+def s_layernorm(X, gamma, beta, *, sdpa, mm32):
+    return (layernorm(X, gamma, beta),)
+
+
+def s_qkv_rope(X, WQ, WK, WV, cos, sin, *, sdpa, mm32):
+    M, h = cos.shape
+    c, s = cos.float()[:, None], sin.float()[:, None]
+
+    def rope(w):  # per head, halves (q1, q2) -> (q1 c - q2 s, q2 c + q1 s)
+        q = mm32(X, w).view(M, -1, 2, h)
+        q1, q2 = q[:, :, 0], q[:, :, 1]
+        return torch.cat((q1 * c - q2 * s, q2 * c + q1 * s),
+                         dim=-1).to(X.dtype).view(M, -1)
+    return rope(WQ), rope(WK), X @ WV
+
+
+def s_softmax_pv(S, V, *, sdpa, mm32):
+    return (torch.bmm(torch.softmax(S.float(), dim=-1).to(S.dtype), V),)
+
+
+def s_attn_decode(Q, Kc, Vc, *, sdpa, mm32):
+    """GQA without copies: query head h = k * G + j reads KV head k, so the
+    G heads of a group are G * M query rows of KV head k."""
+    H, M, d = Q.shape
+    KVH = Kc.shape[0]
+    Qg = Q.reshape(KVH, H // KVH * M, d)
+    if sdpa:
+        O = F.scaled_dot_product_attention(
+            Qg.unsqueeze(0), Kc.unsqueeze(0), Vc.unsqueeze(0))[0]
+    else:
+        C = mm32(Qg, Kc.transpose(1, 2))
+        Pr = torch.softmax(C * (1.0 / math.sqrt(d)), dim=-1).to(Q.dtype)
+        O = torch.bmm(Pr, Vc)
+    return (O.reshape(H, M, d),)
+
+
+SUITE_IMPLS = {"swiglu": s_gated(lambda x: F.silu(x)),
+               "geglu": s_gated(gelu_tanh),
+               "rmsnorm_proj": s_rmsnorm_proj,
+               "layernorm_proj": s_layernorm_proj,
+               "rmsnorm": s_rmsnorm, "layernorm": s_layernorm,
+               "qkv_rope": s_qkv_rope, "softmax_pv": s_softmax_pv,
+               "moe": s_gated(lambda x: F.silu(x)),
+               "attn_decode": s_attn_decode}
+
+
 def make_fn(workload, sdpa, mm32):
-    impl = IMPLS[workload]
+    impl = IMPLS.get(workload) or SUITE_IMPLS[suite.kind(workload)]
 
     def fn(*args):
         return impl(*args, sdpa=sdpa, mm32=mm32)
@@ -193,7 +283,12 @@ def make_fn(workload, sdpa, mm32):
 
 
 def has_caches(workload):
-    return workload != "ffn"
+    return workload in ATTENTION
+
+
+def has_sdpa(workload):
+    return workload in ATTENTION or (workload in suite.PROGRAMS and
+                                     suite.kind(workload) == "attn_decode")
 
 
 def run_outputs(fn, args, workload):
@@ -211,6 +306,8 @@ def run_outputs(fn, args, workload):
 
 
 def literal(workload, args):
+    if workload in suite.PROGRAMS:
+        return suite_literal(workload, args)
     a = dict(zip(arg_names(workload, "small"), [t.double() for t in args]))
 
     def rms_(x, g):
@@ -251,6 +348,75 @@ def literal(workload, args):
     return outs + (Kc, Vc)
 
 
+def suite_literal(name, args):
+    """The suite's programs (suite.py) in fp64: einsum, explicit exp / max /
+    sum / tanh, GQA by an explicit loop over the query heads."""
+    a = dict(zip([n for n, _, _ in suite.arg_specs(name, "small")],
+                 [t.double() for t in args]))
+    k = suite.kind(name)
+
+    def sigmoid(x):
+        return 1.0 / (1.0 + torch.exp(-x))
+
+    def softmax(x):  # over the last axis, max subtracted
+        e = torch.exp(x - x.max(-1, keepdim=True).values)
+        return e / e.sum(-1, keepdim=True)
+
+    def rms_(x, g):
+        return x / torch.sqrt((x * x).sum(-1, keepdim=True) / x.shape[-1]
+                              + RMS_EPS) * g
+
+    def ln(x, gamma, beta):
+        mu = x.sum(-1, keepdim=True) / x.shape[-1]
+        var = ((x - mu) ** 2).sum(-1, keepdim=True) / x.shape[-1]
+        return (x - mu) / torch.sqrt(var + LN_EPS) * gamma + beta
+
+    if k in ("swiglu", "geglu", "moe"):
+        eq = "...mk,...kf->...mf"
+        H1 = torch.einsum(eq, a["X"], a["W1"])
+        H3 = torch.einsum(eq, a["X"], a["W3"])
+        if k == "geglu":
+            act = 0.5 * H1 * (1.0 + torch.tanh(
+                math.sqrt(2.0 / math.pi) * (H1 + 0.044715 * H1 ** 3)))
+        else:
+            act = H1 * sigmoid(H1)
+        return (torch.einsum("...mf,...fk->...mk", act * H3, a["W2"]),)
+    if k == "rmsnorm_proj":
+        return (a["X"] + torch.einsum("mk,kn->mn", rms_(a["X"], a["g"]),
+                                      a["W"]),)
+    if k == "layernorm_proj":
+        return (torch.einsum("mk,kn->mn", ln(a["X"], a["gamma"], a["beta"]),
+                             a["W"]),)
+    if k == "rmsnorm":
+        return (rms_(a["X"], a["g"]),)
+    if k == "layernorm":
+        return (ln(a["X"], a["gamma"], a["beta"]),)
+    if k == "qkv_rope":
+        X, cos, sin = a["X"], a["cos"], a["sin"]
+        M, h = cos.shape
+
+        def rope(w):  # q[m, j, e] = sum_k X[m, k] w[k, j*d + e]
+            q = torch.einsum("mk,kje->mje", X, w.reshape(X.shape[1], -1,
+                                                         2 * h))
+            q1, q2 = q[..., :h], q[..., h:]
+            c, s = cos[:, None, :], sin[:, None, :]
+            return torch.cat((q1 * c - q2 * s, q2 * c + q1 * s),
+                             -1).reshape(M, -1)
+        return rope(a["WQ"]), rope(a["WK"]), X @ a["WV"]
+    if k == "softmax_pv":
+        return (torch.einsum("hmp,hpe->hme", softmax(a["S"]), a["V"]),)
+    if k == "attn_decode":
+        Q, Kc, Vc = a["Q"], a["Kc"], a["Vc"]
+        H, M, d = Q.shape
+        G = H // Kc.shape[0]
+        O = torch.empty_like(Q)
+        for hq in range(H):
+            c = torch.einsum("me,pe->mp", Q[hq], Kc[hq // G]) / math.sqrt(d)
+            O[hq] = softmax(c) @ Vc[hq // G]
+        return (O,)
+    raise KeyError(name)
+
+
 # ---------------------------------------------------------------------------
 # Inputs
 # ---------------------------------------------------------------------------
@@ -258,6 +424,8 @@ def literal(workload, args):
 
 def arg_specs(workload, config):
     """[(name, shape, (mean, stddev))] of the linalg function, in order."""
+    if config == "suite":
+        return suite.arg_specs(workload, SUITE_SIZE)
     return gen.build(workload, gen.CONFIGS[config]).args
 
 
@@ -266,6 +434,8 @@ def arg_names(workload, config):
 
 
 def result_shapes(workload, config):
+    if config == "suite":
+        return suite.result_specs(workload, SUITE_SIZE)
     f = gen.build(workload, gen.CONFIGS[config])
     return [(n, f.shape(v)) for v, n in f.results]
 
@@ -436,8 +606,9 @@ def find_artifacts(root):
     found = {}
     if not root or not os.path.isdir(root):
         return found
-    pat = re.compile(r"^(%s)-(%s)-(.+)$" % ("|".join(gen.CONFIGS),
-                                            "|".join(WORKLOADS)))
+    pat = re.compile(r"^(%s)-(%s)-(.+)$" % (
+        "|".join(list(gen.CONFIGS) + ["suite"]),
+        "|".join(list(WORKLOADS) + list(suite.PROGRAMS))))
     for name in sorted(os.listdir(root)):
         path = os.path.join(root, name)
         mo = pat.match(name)
@@ -600,7 +771,7 @@ def measure_pytorch(workload, config, args, opts):
         results[variant] = r
         if variant in opts.skip_variants:
             r["note"] = "skipped"
-        elif sdpa and workload not in ATTENTION:
+        elif sdpa and not has_sdpa(workload):
             r["note"] = "no attention"
         elif sdpa and not hasattr(F, "scaled_dot_product_attention"):
             r["note"] = "no scaled_dot_product_attention in this torch"
@@ -760,7 +931,8 @@ def write_report(report, out_dir, stem):
          "(max_rel_err <= %g). Ours: `tile-gpu-run %s` (median of %d "
          "runs after %d warm-up runs, %s), only variants that passed count. "
          "HBM floor: "
-         "compulsory bytes (bench/workloads/generate.py --bytes) over the "
+         "compulsory bytes (bench/workloads/generate.py --bytes, or suite.py "
+         "--bytes for the suite) over the "
          "copy bandwidth." % (d["command"], d["settings"]["samples"],
                               d["settings"]["replays"],
                               d["settings"]["f32_matmul_results"], CHECK_TOL,
@@ -895,11 +1067,12 @@ def cpu_smoke(opts):
         pass
     opts.dtype = dtype
     ok = True
-    for w in WORKLOADS:
-        args = torch_inputs(w, "small", 0, "cpu", dtype)
+    config = "suite" if opts.suite else "small"
+    for w in (suite.PROGRAMS if opts.suite else WORKLOADS):
+        args = torch_inputs(w, config, 0, "cpu", dtype)
         ref = literal(w, [a.clone() for a in args])
-        shapes = result_shapes(w, "small")
-        for sdpa in ([False, True] if w in ATTENTION and hasattr(
+        shapes = result_shapes(w, config)
+        for sdpa in ([False, True] if has_sdpa(w) and hasattr(
                 F, "scaled_dot_product_attention") else [False]):
             a = [x.clone() for x in args]
             outs = run_outputs(make_fn(w, sdpa, MM32), a, w)
@@ -918,7 +1091,8 @@ def cpu_smoke(opts):
 def finish(report, entries):
     """Orders the entries and adds the geometric means."""
     order = {(c, w): i for i, (c, w) in enumerate(
-        (c, w) for c in gen.CONFIGS for w in WORKLOADS)}
+        [(c, w) for c in gen.CONFIGS for w in WORKLOADS]
+        + [("suite", w) for w in suite.PROGRAMS])}
     entries.sort(key=lambda e: order[(e["config"], e["workload"])])
     passed = [e for e in entries if e["ours_over_floor"]]
     report.update(workloads=entries,
@@ -954,7 +1128,7 @@ def combine(paths, out_dir, stem):
 
 
 def main(argv):
-    global torch, F, MM32
+    global torch, F, MM32, SUITE_SIZE
     p = argparse.ArgumentParser(
         description=__doc__.split("\n")[0],
         formatter_class=argparse.RawDescriptionHelpFormatter,
@@ -964,9 +1138,13 @@ def main(argv):
     p.add_argument("--runner", default="build/bin/tile-gpu-run")
     p.add_argument("--out", default="bench/results")
     p.add_argument("--configs", nargs="+", default=["llama", "falcon"],
-                   choices=["llama", "falcon"])
-    p.add_argument("--workloads", nargs="+", default=list(WORKLOADS),
-                   choices=list(WORKLOADS))
+                   choices=["llama", "falcon", "suite"])
+    p.add_argument("--workloads", nargs="+",
+                   choices=list(WORKLOADS) + list(suite.PROGRAMS),
+                   help="a subset (default: every workload of each config)")
+    p.add_argument("--suite", action="store_true",
+                   help="the benchmark suite (bench/workloads/suite.py) "
+                   "instead of the six workloads: --configs suite")
     p.add_argument("--quick", action="store_true",
                    help="few repetitions: a smoke test, not a measurement")
     p.add_argument("--samples", type=int, help="CUDA-graph samples (50)")
@@ -1001,6 +1179,9 @@ def main(argv):
                    "write its .md (needs no torch)")
     p.add_argument("--verbose", action="store_true")
     opts = p.parse_args(argv)
+    if opts.suite:
+        opts.configs = ["suite"]
+    opts.suite = opts.configs == ["suite"]
     if opts.combine:
         return combine(opts.combine, opts.out, opts.stem)
 
@@ -1011,11 +1192,12 @@ def main(argv):
     if opts.cpu_smoke:
         opts.device = "cpu"
         MM32 = mm32_cast
+        SUITE_SIZE = "small"
         if not cpu_smoke(opts):
             log("cpu smoke: FAILED")
             return 1
         log("cpu smoke: the PyTorch functions match the fp64 transcription")
-        opts.configs = ["small"]
+        opts.configs = ["suite"] if opts.suite else ["small"]
         opts.quick = True
     else:
         if not torch.cuda.is_available():
@@ -1051,9 +1233,12 @@ def main(argv):
 
     entries = []
     for config in opts.configs:
-        for w in opts.workloads:
+        programs = suite.PROGRAMS if config == "suite" else WORKLOADS
+        for w in [w for w in opts.workloads or programs if w in programs]:
             log("== %s %s" % (config, w))
-            read, written = gen.compulsory_bytes(w, config)
+            read, written = (suite.compulsory_bytes(w, SUITE_SIZE)
+                             if config == "suite" else
+                             gen.compulsory_bytes(w, config))
             entry = {"config": config, "workload": w,
                      "compulsory_bytes": read + written,
                      "copy_bandwidth": bw,
