@@ -52,12 +52,21 @@ LoweredCheck tileir::checkLoweredKernels(ProgramOp program,
     return result;
   }
 
+  // Lowered as for the device, but without matrix-unit register ops, which
+  // the host cannot run.
   DeviceCompileOptions emulated = options;
   emulated.emulate = true;
-  emulated.mma = false;
+  std::string error;
+  FailureOr<GPUConfigAttr> given =
+      GPUConfigAttr::parseBody(&ctx, options.config, error);
+  if (failed(given)) {
+    result.detail = error;
+    return result;
+  }
+  emulated.config = given->with("mma", false).getBody();
   OwningOpRef<ModuleOp> lowered;
   FailureOr<runtime::Artifact> artifact = compileArtifact(
-      copy, emulated, inits, expected, /*resolvedSizes=*/nullptr, &lowered);
+      copy, emulated, inits, expected, /*loweredConfig=*/nullptr, &lowered);
   if (failed(artifact)) {
     result.detail = "the lowering failed: " + diagnostics;
     return result;

@@ -17,7 +17,7 @@ using namespace mlir::tileir;
 FailureOr<runtime::Artifact> tileir::compileArtifact(
     ProgramOp program, const DeviceCompileOptions &options,
     ArrayRef<runtime::TensorInit> inits, ArrayRef<ExpectedOutput> expected,
-    llvm::StringMap<int64_t> *resolvedSizes, OwningOpRef<ModuleOp> *lowered) {
+    GPUConfigAttr *loweredConfig, OwningOpRef<ModuleOp> *lowered) {
   MLIRContext *ctx = program.getContext();
   Location loc = program.getLoc();
   bool rocdl = options.platform == runtime::Platform::Hip;
@@ -26,36 +26,31 @@ FailureOr<runtime::Artifact> tileir::compileArtifact(
   module->getBody()->push_back(program->clone());
 
   GPUPipelineOptions pipeline;
-  std::vector<std::string> sizes;
-  for (const auto &entry : options.tileSizes)
-    sizes.push_back((entry.getKey() + "=" + Twine(entry.getValue())).str());
-  pipeline.tileSizes = sizes;
-  pipeline.maxTileSize = options.maxTileSize;
-  pipeline.minBlocks = options.minBlocks;
-  pipeline.blockSize = options.blockSize;
-  pipeline.elementLoops = options.elementLoops;
-  pipeline.splitK = options.splitK;
-  pipeline.threadElements = options.threadElements;
-  pipeline.kSlices = options.kSlices;
-  pipeline.fissionBlocks = options.fissionBlocks;
-  pipeline.privatize = options.privatize;
-  pipeline.warpLoops = options.warpLoops;
-  pipeline.tf32 = options.tf32;
-  pipeline.mma = options.mma;
-  // The host emulation cannot run the inline PTX of vector reductions.
-  pipeline.vectorAtomics = options.vectorAtomics && !options.emulate;
-  pipeline.pipelineLoads = options.pipelineLoads;
-  pipeline.prefetchBytes = options.prefetchBytes;
-  pipeline.splitEpilogues = options.splitEpilogues;
-  pipeline.earlyLaunchBlocks = options.earlyLaunchBlocks;
-  pipeline.mergeKernels = options.mergeKernels;
-  pipeline.zeroInKernels = options.zeroInKernels;
   pipeline.chip = options.chip;
+  pipeline.tuning = options.tuning;
+  std::string config = options.config;
+  if (options.emulate) {
+    // The host emulation runs neither matrix-unit register ops nor inline
+    // PTX (vector reductions, prefetches): the strategy's matrix units are
+    // dropped (matrix units the caller asks for are kept, and refused by
+    // the emulation), vector reductions and prefetches always.
+    std::string error;
+    FailureOr<GPUConfigAttr> given =
+        GPUConfigAttr::parseBody(ctx, config, error);
+    if (failed(given))
+      return emitError(loc, error);
+    config = given->withDefault("mma", false)
+                 .with("vector_atomics", false)
+                 .with("prefetch_bytes", 0)
+                 .getBody();
+  }
+  pipeline.config = config;
+  GPUBackend backend = rocdl ? GPUBackend::ROCDL : GPUBackend::NVVM;
   PassManager pm(ctx);
   if (options.emulate)
-    addTileLowerToGPUPass(pm, pipeline, rocdl);
+    addTileLowerToGPUPasses(pm, pipeline, backend);
   else
-    buildTileToGPUBinaryPipeline(pm, pipeline, rocdl);
+    buildTileToGPUBinaryPipeline(pm, pipeline, backend);
   if (failed(pm.run(*module)))
     return failure();
 
@@ -69,21 +64,21 @@ FailureOr<runtime::Artifact> tileir::compileArtifact(
   }
   if (!host)
     return emitError(loc, "the lowering produced no host function");
-  if (resolvedSizes)
-    if (auto sizes = host->getAttrOfType<DictionaryAttr>("tile.tile_sizes"))
-      for (NamedAttribute entry : sizes)
-        (*resolvedSizes)[entry.getName().getValue()] =
-            cast<IntegerAttr>(entry.getValue()).getInt();
+  if (loweredConfig)
+    *loweredConfig = host->getAttrOfType<GPUConfigAttr>(kGPUConfigAttrName);
 
   runtime::Artifact artifact;
   artifact.program = program.getSymName().str();
   artifact.platform = options.platform;
-  artifact.chip =
-      options.chip.empty() ? (rocdl ? "gfx942" : "sm_90") : options.chip;
+  artifact.chip = options.chip.empty() ? getDefaultChip(backend) : options.chip;
   artifact.binaryFile = rocdl ? "kernels.hsaco" : "kernels.cubin";
   // The NVVM pipeline starts every kernel with grid dependency control.
+  llvm::Expected<std::unique_ptr<GPUTarget>> target =
+      GPUTarget::get(backend, artifact.chip);
+  if (!target)
+    return emitError(loc, llvm::toString(target.takeError()));
   artifact.programmaticLaunch =
-      binary && !rocdl && supportsProgrammaticLaunch(artifact.chip);
+      binary && (*target)->hasGridDependencyControl();
   artifact.seed = options.seed;
   artifact.tolerance = options.tolerance;
   if (binary) {
@@ -157,67 +152,21 @@ FailureOr<runtime::Artifact> tileir::compileArtifact(
 
 std::string tileir::tuningEntryJSON(ProgramOp program,
                                     const DeviceCompileOptions &options,
-                                    const llvm::StringMap<int64_t> &sizes) {
-  llvm::json::Object tileSizes;
-  for (const auto &entry : sizes)
-    tileSizes[entry.getKey()] = entry.getValue();
-  llvm::json::Object entry{{"program", program.getSymName().str()},
-                           {"program_hash", programHash(program)},
-                           {"platform", runtime::toString(options.platform)},
-                           // The chip the pipeline targeted (--chip or
-                           // the platform's default), never empty: the
-                           // lookup takes only entries for its own chip.
-                           {"chip", pipelineChip(options.chip,
-                                                 options.platform ==
-                                                     runtime::Platform::Hip)},
-                           {"tile_sizes", std::move(tileSizes)},
-                           {"element_loops", options.elementLoops},
-                           {"split_k", int64_t(options.splitK)},
-                           {"thread_elements", int64_t(options.threadElements)},
-                           {"k_slices", int64_t(options.kSlices)},
-                           {"fission_blocks", options.fissionBlocks},
-                           {"privatize", options.privatize},
-                           {"warp_loops", options.warpLoops},
-                           {"tf32", options.tf32},
-                           {"mma", options.mma},
-                           {"vector_atomics", options.vectorAtomics},
-                           {"pipeline_loads", int64_t(options.pipelineLoads)},
-                           {"prefetch_bytes", options.prefetchBytes},
-                           {"split_epilogues", options.splitEpilogues},
-                           {"early_launch_blocks", options.earlyLaunchBlocks},
-                           {"merge_kernels", options.mergeKernels},
-                           {"zero_in_kernels", options.zeroInKernels},
-                           {"block_size", int64_t(options.blockSize)},
-                           {"min_blocks", options.minBlocks},
-                           {"max_tile_size", options.maxTileSize}};
+                                    GPUConfigAttr loweredConfig) {
+  bool rocdl = options.platform == runtime::Platform::Hip;
+  llvm::json::Object entry{
+      {"program", program.getSymName().str()},
+      {"program_hash", programHash(program)},
+      {"platform", runtime::toString(options.platform)},
+      // The chip the pipeline targeted (--chip or the platform's default),
+      // never empty: the lookup takes only entries for its own chip.
+      {"chip", options.chip.empty()
+                   ? getDefaultChip(rocdl ? GPUBackend::ROCDL
+                                          : GPUBackend::NVVM)
+                   : options.chip},
+      {"gpu_config", loweredConfig ? loweredConfig.getBody() : ""}};
   std::string text;
   llvm::raw_string_ostream os(text);
   os << llvm::formatv("{0:2}", llvm::json::Value(std::move(entry))) << "\n";
   return text;
-}
-
-llvm::Expected<std::string>
-tileir::applyTuning(StringRef path, ProgramOp program,
-                    DeviceCompileOptions &options,
-                    const llvm::StringSet<> &fixedSizes, bool keepLowering) {
-  // The chip the pipeline will target, so that an entry for another chip
-  // does not apply when --chip is left to its default.
-  llvm::Expected<TuningLookup> lookup = lookupTuning(
-      path, program,
-      pipelineChip(options.chip, options.platform == runtime::Platform::Hip));
-  if (!lookup)
-    return lookup.takeError();
-  if (!lookup->entry)
-    return lookup->message;
-  const TuningEntry &entry = *lookup->entry;
-  for (const auto &size : entry.tileSizes)
-    if (!fixedSizes.contains(size.getKey()))
-      options.tileSizes[size.getKey()] = size.getValue();
-  if (keepLowering)
-    return lookup->message;
-  forEachLoweringOption(entry, options, [](auto &field, const auto &value) {
-    if (value)
-      field = static_cast<std::decay_t<decltype(field)>>(*value);
-  });
-  return lookup->message;
 }

@@ -1,6 +1,7 @@
 //===- TileDialect.cpp - Tile dialect registration and types ------------===//
 
 #include "TileDialect/IR/TileDialect.h"
+#include "TileDialect/IR/TileAttrs.h"
 #include "TileDialect/IR/TileOps.h"
 #include "TileDialect/IR/TileTypes.h"
 
@@ -16,11 +17,17 @@ using namespace mlir::tileir;
 
 #define GET_TYPEDEF_CLASSES
 #include "TileDialect/IR/TileTypes.cpp.inc"
+#define GET_ATTRDEF_CLASSES
+#include "TileDialect/IR/TileAttrs.cpp.inc"
 
 void TileDialect::initialize() {
   addTypes<
 #define GET_TYPEDEF_LIST
 #include "TileDialect/IR/TileTypes.cpp.inc"
+      >();
+  addAttributes<
+#define GET_ATTRDEF_LIST
+#include "TileDialect/IR/TileAttrs.cpp.inc"
       >();
   addOperations<
 #define GET_OP_LIST

@@ -136,114 +136,18 @@ static cl::opt<bool> emulateCheck(
              "as written but without matrix-unit register ops and inline "
              "PTX, which the host cannot run)"),
     cl::cat(runCategory));
-static cl::opt<unsigned> blockSize("block-size", cl::init(256),
-                                   cl::desc("GPU threads per block"),
-                                   cl::cat(runCategory));
+static cl::opt<std::string> gpuConfig(
+    "gpu-config", cl::value_desc("FIELDS"),
+    cl::desc("GPU: fields of #tile.gpu_config that override the strategy's "
+             "choice and the tuning cache, e.g. \"mma = true, split_k = 8\" "
+             "(docs/GPULowering.md lists them; --tile-sizes and an explicit "
+             "--max-tile-size add to them)"),
+    cl::cat(runCategory));
 static cl::opt<std::string> tuningCache(
     "tuning", cl::value_desc("CACHE.json"),
-    cl::desc("GPU: take tile sizes and lowering options from the entry of "
-             "this tuning cache (bench/gpu/tune.py) for the program, where "
-             "the command line does not set them"),
-    cl::cat(runCategory));
-static cl::opt<bool> elementLoops(
-    "element-loops", cl::init(true),
-    cl::desc("GPU: run single-store carried loops element by element "
-             "(--tile-lower-to-gpu element-loops)"),
-    cl::cat(runCategory));
-static cl::opt<unsigned> splitK(
-    "split-k", cl::init(1),
-    cl::desc("GPU: split lone f32 accumulation loops into up to this many "
-             "chunks on separate blocks, added atomically (--tile-lower-to-gpu "
-             "split-k; 1: never)"),
-    cl::cat(runCategory));
-static cl::opt<unsigned> threadElements(
-    "thread-elements", cl::init(16),
-    cl::desc("GPU: most elements one thread computes together in an element "
-             "loop (--tile-lower-to-gpu thread-elements)"),
-    cl::cat(runCategory));
-static cl::opt<unsigned> kSlices(
-    "k-slices", cl::init(8),
-    cl::desc("GPU: most slices of a split accumulation's chunk per block, "
-             "and with --split-k above 1 of an unsplit matmul accumulation "
-             "loop (--tile-lower-to-gpu k-slices; 1: never)"),
-    cl::cat(runCategory));
-static cl::opt<int64_t> fissionBlocks(
-    "fission-blocks", cl::init(0),
-    cl::desc("GPU: split kernels with fewer blocks than this into one kernel "
-             "per statement of their body (--tile-lower-to-gpu "
-             "fission-blocks; 0: never)"),
-    cl::cat(runCategory));
-static cl::opt<bool>
-    privatize("privatize", cl::init(true),
-              cl::desc("GPU: one copy per iteration of a top-level loop of an "
-                       "intermediate each iteration clears and recomputes "
-                       "(--tile-lower-to-gpu privatize)"),
-              cl::cat(runCategory));
-static cl::opt<bool>
-    warpLoops("warp-loops", cl::init(true),
-              cl::desc("GPU, with --mma: FlashAttention-style loops one warp "
-                       "per iteration, their tiles in registers "
-                       "(--tile-lower-to-gpu warp-loops)"),
-              cl::cat(runCategory));
-static cl::opt<bool>
-    tf32("tf32", cl::init(false),
-         cl::desc("GPU, with --mma: a warp loop's f32 products of its tiles "
-                  "by f16 loads on the matrix units as tf32, the tiles "
-                  "rounded to tf32 (--tile-lower-to-gpu tf32)"),
-         cl::cat(runCategory));
-static cl::opt<bool>
-    mma("mma", cl::init(false),
-        cl::desc("GPU: f16 matmuls on the matrix units: mma.sync in element "
-                 "loops, wmma for buffered ones (--tile-lower-to-gpu mma; NVVM "
-                 "only; --device emulate cannot run mma.sync)"),
-        cl::cat(runCategory));
-static cl::opt<bool> vectorAtomics(
-    "vector-atomics", cl::init(true),
-    cl::desc("GPU: split accumulations add aligned f32 runs with one vector "
-             "reduction, red.global.add.v4.f32, where the target has it "
-             "(NVVM sm_90 and later; not with --device emulate)"),
-    cl::cat(runCategory));
-static cl::opt<unsigned> pipelineLoads(
-    "pipeline-loads", cl::init(0),
-    cl::desc("GPU: iterations a kernel loop's global loads run ahead of "
-             "their use (--tile-pipeline-loads distance; 0: off)"),
-    cl::cat(runCategory));
-static cl::opt<int64_t> prefetchBytes(
-    "prefetch-bytes", cl::init(0),
-    cl::desc("GPU (NVVM, sm_90 and later): bytes of weight tiles each block "
-             "of a loop kernel prefetches into L2 before it waits for the "
-             "kernels before it (--tile-lower-to-nvvm prefetch-bytes; 0: "
-             "none); given with --tuning, it overrides the cache's"),
-    cl::cat(runCategory));
-static cl::opt<int64_t> splitEpilogues(
-    "split-epilogues", cl::init(0),
-    cl::desc("GPU: run an elementwise kernel of split accumulations' "
-             "results in the last block adding into each tile, when those "
-             "blocks run at least this many iterations (--tile-lower-to-gpu "
-             "split-epilogues; 0: never); given with --tuning, it "
-             "overrides the cache's"),
-    cl::cat(runCategory));
-static cl::opt<int64_t> earlyLaunchBlocks(
-    "early-launch-blocks", cl::init(528),
-    cl::desc("GPU (NVVM, sm_90 and later): most blocks of a kernel that "
-             "launches a prefetching successor at entry "
-             "(--tile-lower-to-nvvm early-launch-blocks; 0: never)"),
-    cl::cat(runCategory));
-static cl::opt<bool>
-    mergeKernels("merge-kernels", cl::init(true),
-                 cl::desc("GPU: launch independent kernels as one grid "
-                          "(--tile-merge-kernels)"),
-                 cl::cat(runCategory));
-static cl::opt<bool> zeroInKernels(
-    "zero-in-kernels", cl::init(true),
-    cl::desc("GPU: with --merge-kernels, the launches clear the buffers that "
-             "start as zeros (at the start of the call or after their last "
-             "use), so fewer are cleared before each call"),
-    cl::cat(runCategory));
-static cl::opt<int64_t> minBlocks(
-    "min-blocks", cl::init(264),
-    cl::desc("GPU: halve default tile sizes of grid loops until each kernel "
-             "has this many blocks where possible (0: keep the defaults)"),
+    cl::desc("GPU: take the configuration of the program's entry in this "
+             "tuning cache (bench/gpu/tune.py) where --gpu-config does not "
+             "set it"),
     cl::cat(runCategory));
 
 namespace {
@@ -459,64 +363,37 @@ int runOnDevice(Runnable &runnable, Runnable *reference,
   DeviceCompileOptions options;
   options.platform = *platform;
   options.chip = chip;
-  // Only the sizes given with --tile-sizes are fixed; the lowering binds the
-  // others (same defaults as the CPU) and may shrink them for the grid.
-  options.tileSizes = givenSizes;
-  options.maxTileSize = maxTileSize;
-  options.minBlocks = minBlocks;
-  options.blockSize = blockSize;
-  options.elementLoops = elementLoops;
-  options.splitK = splitK;
-  options.threadElements = threadElements;
-  options.kSlices = kSlices;
-  options.fissionBlocks = fissionBlocks;
-  options.privatize = privatize;
-  options.warpLoops = warpLoops;
-  options.tf32 = tf32;
-  options.mma = mma;
-  options.vectorAtomics = vectorAtomics;
-  options.pipelineLoads = pipelineLoads;
-  options.prefetchBytes = prefetchBytes;
-  options.splitEpilogues = splitEpilogues;
-  options.earlyLaunchBlocks = earlyLaunchBlocks;
-  options.mergeKernels = mergeKernels;
-  options.zeroInKernels = zeroInKernels;
-  if (!tuningCache.empty()) {
-    llvm::StringSet<> fixed;
-    for (const auto &entry : options.tileSizes)
-      fixed.insert(entry.getKey());
-    bool keepLowering =
-        elementLoops.getNumOccurrences() || blockSize.getNumOccurrences() ||
-        minBlocks.getNumOccurrences() || splitK.getNumOccurrences() ||
-        mma.getNumOccurrences() || pipelineLoads.getNumOccurrences() ||
-        vectorAtomics.getNumOccurrences() || mergeKernels.getNumOccurrences() ||
-        zeroInKernels.getNumOccurrences() ||
-        threadElements.getNumOccurrences() || kSlices.getNumOccurrences() ||
-        fissionBlocks.getNumOccurrences() || privatize.getNumOccurrences() ||
-        warpLoops.getNumOccurrences() || tf32.getNumOccurrences();
-    llvm::Expected<std::string> line =
-        applyTuning(tuningCache, program, options, fixed, keepLowering);
-    if (!line)
-      return fail(llvm::toString(line.takeError()));
-    llvm::outs() << *line << "\n";
-    if (prefetchBytes.getNumOccurrences())
-      options.prefetchBytes = prefetchBytes;
-    if (earlyLaunchBlocks.getNumOccurrences())
-      options.earlyLaunchBlocks = earlyLaunchBlocks;
-    if (splitEpilogues.getNumOccurrences())
-      options.splitEpilogues = splitEpilogues;
+  // The command line's fields: --gpu-config, then the sizes given with
+  // --tile-sizes and an explicit --max-tile-size (the strategy binds the
+  // others and may shrink them for the grid).
+  GPUConfigAttr given = GPUConfigAttr::get(program.getContext());
+  if (!gpuConfig.empty()) {
+    std::string error;
+    FailureOr<GPUConfigAttr> parsed =
+        GPUConfigAttr::parseBody(program.getContext(), gpuConfig, error);
+    if (failed(parsed))
+      return fail("--gpu-config: " + error);
+    given = *parsed;
   }
+  for (const auto &entry : givenSizes)
+    given = given.withTileSize(entry.getKey(), entry.getValue());
+  if (maxTileSize.getNumOccurrences())
+    given = given.with("max_tile_size", maxTileSize);
+  options.config = given.getBody();
+  options.tuning = tuningCache;
   options.seed = seed;
   // fp16 storage and f32 arithmetic against an fp64 reference.
   double limit = tolerance.getNumOccurrences() ? tolerance : 1e-2;
   options.tolerance = limit;
   options.emulate = emulate;
-  llvm::StringMap<int64_t> resolvedSizes;
+  GPUConfigAttr loweredConfig;
   OwningOpRef<ModuleOp> lowered;
   FailureOr<runtime::Artifact> artifact = compileArtifact(
-      program, options, inits, outputs, &resolvedSizes, &lowered);
+      program, options, inits, outputs, &loweredConfig, &lowered);
   if (failed(artifact))
     return kExitBadInput;
+  if (loweredConfig)
+    llvm::outs() << "gpu config: " << loweredConfig.getBody() << "\n";
   runtime::RunOptions run;
   run.platform = *platform;
   run.tolerance = limit;
@@ -548,7 +425,7 @@ int runOnDevice(Runnable &runnable, Runnable *reference,
     return fail(error);
   // What tuning needs to reproduce this artifact (bench/gpu/tune.py).
   if (!runtime::writeFile((dir + "/tuning.json").str(),
-                          tuningEntryJSON(program, options, resolvedSizes),
+                          tuningEntryJSON(program, options, loweredConfig),
                           error))
     return fail(error);
   if (compileOnly) {
@@ -559,7 +436,7 @@ int runOnDevice(Runnable &runnable, Runnable *reference,
     // What ships is checked: the same program and options, its kernels run
     // on the host.
     LoweredCheck check = checkLoweredKernels(program, options, inits, outputs);
-    bool differs = options.mma;
+    bool differs = loweredConfig && loweredConfig.getMma();
     if (check.status == LoweredCheck::Status::Passed) {
       llvm::outs() << "emulation: the kernels match the expected outputs in "
                       "the host emulation"

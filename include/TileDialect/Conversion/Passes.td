@@ -100,7 +100,7 @@ def ConvertLinalgToTile : Pass<"convert-linalg-to-tile", "::mlir::ModuleOp"> {
     projection fuses with the head transpose after its reshape; the reshapes
     left sit next to a contraction, a reduction, an argument or a result,
     where `tile-lower-to-gpu` can give both tensors one buffer
-    (`elide-copies`). `fuse=false` converts op by op.
+    (`elide_copies`). `fuse=false` converts op by op.
   }];
   let options = [
     Option<"fuse", "fuse", "bool", /*default=*/"true",
@@ -122,6 +122,47 @@ def ConvertLinalgToTile : Pass<"convert-linalg-to-tile", "::mlir::ModuleOp"> {
   let statistics = [
     Statistic<"numPrograms", "programs", "Number of functions converted">,
     Statistic<"numLoopNests", "loop-nests", "Number of top-level statements emitted">
+  ];
+}
+
+def TileSelectGPUConfig : Pass<"tile-select-gpu-config", "::mlir::ModuleOp"> {
+  let summary = "Choose each tile program's GPU lowering configuration";
+  let description = [{
+    Records on every `tile.program` the `#tile.gpu_config` that
+    `--tile-lower-to-gpu` lowers it with, as its `tile.gpu_config`
+    attribute. The fields come, each from the first of these that sets it:
+    the `config` option; the attribute the program already carries; the
+    program's entry in the tuning cache `tuning` for the chip; the strategy,
+    which chooses from the target (its SM count and features, shared with
+    the cost model) and the program's shapes (docs/GPULowering.md,
+    "Choosing a configuration"); the knob's default. Features the target
+    lacks (matrix units, vector atomics, L2 prefetches) are then turned
+    off.
+
+    ```mlir
+    tile.program @ffn(...) attributes {tile.gpu_config =
+        #tile.gpu_config<max_tile_size = 64, min_blocks = 2048, split_k = 8,
+                         mma = true, vector_atomics = true, ...>}
+    ```
+  }];
+  let options = [
+    Option<"backend", "backend", "std::string", "\"nvvm\"",
+           "Vendor backend: nvvm or rocdl">,
+    Option<"chip", "chip", "std::string", "\"\"",
+           "Target chip (sm_80, sm_90; gfx942); empty: the backend's "
+           "default (sm_90, gfx942)">,
+    Option<"features", "features", "std::string", "\"\"",
+           "Target features (NVVM default: +ptx81)">,
+    Option<"config", "config", "std::string", "\"\"",
+           "Fields of #tile.gpu_config that override every other source">,
+    Option<"tuning", "tuning", "std::string", "\"\"",
+           "Tuning cache (bench/tuning/<device>.json) whose entry for a "
+           "program's hash and the chip overrides the strategy">,
+  ];
+  let dependentDialects = ["::mlir::tileir::TileDialect"];
+  let statistics = [
+    Statistic<"numTuned", "tuned-programs",
+              "Number of programs configured from a tuning entry">,
   ];
 }
 
@@ -151,20 +192,27 @@ def TileLowerToGPU : Pass<"tile-lower-to-gpu", "::mlir::ModuleOp"> {
     block's threads; elementwise chains, layout changes and casts are
     recomputed where they are used; matmuls, reductions and their operands
     that are not plain loads are buffered in workgroup memory (up to
-    `shared-memory` bytes per kernel) or, beyond that, in the block's slice
+    `shared_memory` bytes per kernel) or, beyond that, in the block's slice
     of the global scratch; a barrier follows every buffered value and every
     store. Arithmetic is f32; f16 and bf16 values are rounded to their type
     after each op, as `tile-run --precision f32` does.
 
-    Symbolic tile sizes take their values from `tile-sizes`, then from the
-    program's `tile.tile_sizes` dictionary attribute, then, only when
-    `max-tile-size` is given, the largest power of two up to it that divides
-    every loop stepping by the size (what `tile-run` does by default); sizes
+    Configuration: every knob below is a field of the program's
+    `tile.gpu_config` attribute (`#tile.gpu_config`, chosen by
+    `--tile-select-gpu-config`; absent: every knob's default), overridden
+    field by field by the `config` option. The configuration is copied onto
+    the host function and the `gpu.module`, where `--tile-merge-kernels`,
+    `--tile-programmatic-launch` and `--tile-pipeline-loads` read theirs.
+
+    Symbolic tile sizes take their values from `tile_sizes`, then from the
+    program's `tile.tile_sizes` dictionary attribute, then the largest power
+    of two up to `max_tile_size` (default 32; 0: none) that divides
+    every loop stepping by the size; sizes
     bound that way that step grid loops are then halved, the largest first,
-    while a kernel with a loop below its grid has fewer than `min-blocks`
-    blocks (default 264, two per H100 SM), except sizes stepping the grid of
-    a split accumulation (`split-k`). Before that, with `mma` and
-    `warp-loops`, a size bound that way whose loops all span one range takes
+    while a kernel with a loop below its grid has fewer than `min_blocks`
+    blocks, except sizes stepping the grid of
+    a split accumulation (`split_k`). Before that, with `mma` and
+    `warp_loops`, a size bound that way whose loops all span one range takes
     the whole range when that makes more kernels warp loops (the loop then
     has one trip and folds, below), and keeps it. Explicit sizes are never
     changed. An unbound size is an error. f64 tensors and tiles are refused.
@@ -182,7 +230,7 @@ def TileLowerToGPU : Pass<"tile-lower-to-gpu", "::mlir::ModuleOp"> {
     A kernel that only copies a tensor into another of the same element
     type and row-major layout (what `tensor.expand_shape` and
     `tensor.collapse_shape` become) is dropped when the two can share a
-    buffer (`elide-copies`): a copy into an intermediate that nothing else
+    buffer (`elide_copies`): a copy into an intermediate that nothing else
     writes and nothing reads before the copy, from a tensor nothing writes
     after it, makes the launches pass the source's memref for the
     intermediate; a copy of an intermediate into an output that nothing
@@ -194,110 +242,13 @@ def TileLowerToGPU : Pass<"tile-lower-to-gpu", "::mlir::ModuleOp"> {
     `gpu.binary` (see docs/GPULowering.md).
   }];
   let options = [
-    ListOption<"tileSizes", "tile-sizes", "std::string",
-               "Values of symbolic tile sizes, NAME=N (override the "
-               "program's tile.tile_sizes attribute)">,
-    Option<"maxTileSize", "max-tile-size", "int64_t", "0",
-           "Bind sizes left unbound to the largest power of two up to this "
-           "that divides their loops (0: unbound sizes are errors)">,
-    Option<"minBlocks", "min-blocks", "int64_t", "264",
-           "Shrink sizes bound by max-tile-size until every kernel has at "
-           "least this many blocks where a grid loop allows (0: never)">,
-    Option<"elementLoops", "element-loops", "bool", "true",
-           "Run a carried loop whose body is one store reading the stored "
-           "tensor only where it writes element by element (all iterations "
-           "on the element's thread, no barriers)">,
-    Option<"threadElements", "thread-elements", "unsigned", "16",
-           "Most elements one thread computes together in an element loop "
-           "(operand elements they share are loaded once; accumulators stay "
-           "in registers)">,
-    Option<"kSlices", "k-slices", "unsigned", "8",
-           "Most slices a split accumulation cuts each block's chunk "
-           "of iterations into, one per group of the block's threads, their "
-           "partial sums added in shared memory (1: never); with split-k "
-           "above 1, also the matmul accumulation loops of a kernel that is "
-           "not split, their sums stored">,
-    Option<"reduceLanes", "reduce-lanes", "unsigned", "32",
-           "Most adjacent threads a split accumulation's sum over "
-           "consecutive elements (a row sum) is cut among, element i to "
-           "thread i mod lanes, their partial sums added in shared memory "
-           "(1: never)">,
-    Option<"groupReductions", "group-reductions", "bool", "true",
-           "Compute a buffered reduction with fewer result elements than "
-           "the block has threads by groups of threads, each combining "
-           "every group-th element of the reduced extent, the partial "
-           "results added in halving rounds (false: one thread per result "
-           "element)">,
-    Option<"splitK", "split-k", "unsigned", "1",
-           "Split a kernel that is one accumulation loop S = S + g(k) into "
-           "an f32 tensor, while it has fewer than min-blocks blocks, into "
-           "up to this many chunks of iterations on separate blocks, added "
-           "with atomics (1: never; a sum over 16 or more elements per "
-           "iteration, whose atomics are few, is not capped); likewise a "
-           "loop the whole block runs whose statements are such "
-           "accumulations or touch only their own iteration's tiles (a "
-           "FlashAttention loop: split loops)">,
-    Option<"fissionBlocks", "fission-blocks", "int64_t", "0",
-           "Split a kernel with fewer blocks than this whose body below the "
-           "grid is a sequence into one kernel per statement, under the same "
-           "(parallel) grid loops: gives a fused kernel's parts their own "
-           "grids and split-k; consecutive statements without loops that "
-           "would get no more blocks stay one kernel; a body that is a loop "
-           "(not a grid loop) over statements touching disjoint tensors is "
-           "distributed, one kernel per statement (0: never)">,
-    Option<"privatize", "privatize", "bool", "true",
-           "Give each iteration of a top-level loop its own copy of an "
-           "intermediate that every iteration clears and recomputes (a "
-           "statistic recomputed per block), so the loop can be the grid">,
-    Option<"warpLoops", "warp-loops", "bool", "true",
-           "With mma: run a FlashAttention-style loop (16-row tiles from "
-           "matmuls, then row sums and products of them accumulated) one "
-           "warp per iteration, its tiles in mma.sync registers "
-           "(docs/GPULowering.md, warp loops)">,
-    Option<"tf32", "tf32", "bool", "false",
-           "With mma and warp-loops: a warp loop's products of an f32 "
-           "expression of its tiles by an f16 load cast to f32 (Figure "
-           "4(f)'s E @ cast(V)) run on the matrix units as tf32 "
-           "(mma.sync m16n8k8), the tiles rounded to nearest tf32 (10 "
-           "mantissa bits and f32's range: the rounding of the f16 cast "
-           "the unfused program applies to E / S, without its overflow); "
-           "off: such products keep f32 and the loop is not a warp loop">,
-    Option<"mma", "mma", "bool", "false",
-           "Compute matmuls with f16 operands and an f32 result on the "
-           "matrix units (NVVM only): in element loops with lane blocks, "
-           "nvgpu.mma.sync m16n8k16 on operands loaded straight from the "
-           "tensors; buffered ones with gpu.subgroup_mma ops (wmma) from "
-           "f16 shared-memory buffers">,
-    Option<"vectorAtomics", "vector-atomics", "bool", "false",
-           "Split accumulations add aligned runs of 4 (or 2) f32 elements "
-           "with one red.global.add.v4.f32 (inline PTX 8.1, sm_90 and later; "
-           "NVVM only), instead of one atomic per element">,
-    Option<"blockSize", "block-size", "unsigned", "256",
-           "Threads per block">,
-    Option<"sharedMemoryBytes", "shared-memory", "int64_t", "49152",
-           "Bytes of workgroup memory per kernel for tile buffers (more "
-           "spills to global scratch)">,
-    Option<"elideCopies", "elide-copies", "bool", "true",
-           "Drop kernels that copy a tensor into another of the same "
-           "layout (reshapes) when the two can share one buffer">,
-    Option<"prefetchBytes", "prefetch-bytes", "int64_t", "0",
-           "NVVM, sm_90 and later: each block of a kernel whose body is one "
-           "loop first prefetches into L2 about this many bytes of the "
-           "first iterations' tiles of tensors no kernel writes (weights), "
-           "then waits for the kernels before it (griddepcontrol.wait), so "
-           "that under programmatic launches the reads start while those "
-           "kernels run (0: no prefetches; the wait is left to "
-           "--tile-programmatic-launch)">,
-    Option<"splitEpilogues", "split-epilogues", "int64_t", "0",
-           "Run an elementwise kernel that reads split accumulations at "
-           "their tiles (a GEMM's cast to f16, the SiLU product of two "
-           "GEMMs) in the last block adding into each tile, counted on a "
-           "`__counters` buffer, instead of as its own launch, when every "
-           "block of those accumulations runs at least this many "
-           "iterations (0: never; measured slower on the H100 decode "
-           "GEMMs, docs/GPULowering.md)">,
+    Option<"config", "config", "std::string", "\"\"",
+           "Fields of #tile.gpu_config (`k_slices = 4, mma = true, "
+           "tile_sizes = {tile_i0 = 16}`) that override the program's "
+           "tile.gpu_config attribute (docs/GPULowering.md)">,
   ];
-  let dependentDialects = ["::mlir::arith::ArithDialect",
+  let dependentDialects = ["::mlir::tileir::TileDialect",
+                           "::mlir::arith::ArithDialect",
                            "::mlir::func::FuncDialect",
                            "::mlir::gpu::GPUDialect",
                            "::mlir::LLVM::LLVMDialect",
@@ -354,7 +305,7 @@ def TileMergeKernels : Pass<"tile-merge-kernels", "::mlir::ModuleOp"> {
     its kernel has one block, a matching `known_block_size`, no private
     memory, no other grid-dependent ops than `gpu.block_id x` and
     `gpu.grid_dim x`; when the group has the same block size; and when the
-    group's workgroup memory stays within `shared-memory` bytes. A block
+    group's workgroup memory stays within `shared_memory` bytes. A block
     runs one member, so the members' workgroup buffers share one buffer
     (each member's views of it start at its beginning, 16-byte aligned):
     the merged kernel's workgroup memory is its largest member's, and
@@ -383,13 +334,15 @@ def TileMergeKernels : Pass<"tile-merge-kernels", "::mlir::ModuleOp"> {
     `zero once`).
   }];
   let options = [
-    Option<"sharedMemoryBytes", "shared-memory", "int64_t", "49152",
-           "Most bytes of workgroup memory of a merged kernel">,
-    Option<"zeroBuffers", "zero-buffers", "bool", "false",
-           "Clear the buffers that start as zeros inside existing launches "
-           "(at the start of the call, or after their last use)">,
+    Option<"config", "config", "std::string", "\"\"",
+           "Fields of #tile.gpu_config overriding each host function's "
+           "tile.gpu_config: merge_kernels (off: nothing is merged), "
+           "shared_memory (most bytes of workgroup memory of a merged "
+           "kernel), zero_in_kernels (clear the buffers that start as zeros "
+           "inside existing launches)">,
   ];
-  let dependentDialects = ["::mlir::arith::ArithDialect",
+  let dependentDialects = ["::mlir::tileir::TileDialect",
+                           "::mlir::arith::ArithDialect",
                            "::mlir::gpu::GPUDialect",
                            "::mlir::memref::MemRefDialect",
                            "::mlir::scf::SCFDialect"];
@@ -428,11 +381,14 @@ def TileProgrammaticLaunch
     would take the multiprocessors from their own later blocks).
   }];
   let options = [
-    Option<"earlyLaunchBlocks", "early-launch-blocks", "int64_t", "528",
-           "Most blocks of a kernel that launches its successor early "
-           "(at entry) when a prefetching kernel follows (0: never)">,
+    Option<"config", "config", "std::string", "\"\"",
+           "Fields of #tile.gpu_config overriding each host function's "
+           "tile.gpu_config: early_launch_blocks (most blocks of a kernel "
+           "that launches its successor at entry when a prefetching kernel "
+           "follows; 0: never)">,
   ];
-  let dependentDialects = ["::mlir::NVVM::NVVMDialect",
+  let dependentDialects = ["::mlir::tileir::TileDialect",
+                           "::mlir::NVVM::NVVMDialect",
                            "::mlir::scf::SCFDialect"];
   let statistics = [
     Statistic<"numWaits", "waits", "Number of griddepcontrol.wait inserted">,
@@ -471,10 +427,13 @@ def TilePipelineLoads : Pass<"tile-pipeline-loads", "::mlir::gpu::GPUModuleOp"> 
     loops are rewritten innermost first.
   }];
   let options = [
-    Option<"distance", "distance", "unsigned", "1",
-           "Iterations the loads run ahead of their use (0: off)">,
+    Option<"config", "config", "std::string", "\"\"",
+           "Fields of #tile.gpu_config overriding the gpu.module's "
+           "tile.gpu_config: pipeline_loads (iterations the loads run ahead "
+           "of their use; 0: off)">,
   ];
-  let dependentDialects = ["::mlir::arith::ArithDialect",
+  let dependentDialects = ["::mlir::tileir::TileDialect",
+                           "::mlir::arith::ArithDialect",
                            "::mlir::scf::SCFDialect"];
   let statistics = [
     Statistic<"numPipelined", "pipelined-loops",

@@ -29,7 +29,7 @@ def Tile_Dialect : Dialect {
     `tile.tile` and the element `v / s` through `tile.elem`.
   }];
   let useDefaultTypePrinterParser = 1;
-  let useDefaultAttributePrinterParser = 0;
+  let useDefaultAttributePrinterParser = 1;
 }
 
 class Tile_Op<string mnemonic, list<Trait> traits = []>

@@ -5,6 +5,7 @@
 
 include "TileDialect/IR/TileBase.td"
 include "TileDialect/IR/TileTypes.td"
+include "TileDialect/IR/TileAttrs.td"
 include "mlir/IR/OpAsmInterface.td"
 include "mlir/IR/SymbolInterfaces.td"
 include "mlir/Interfaces/InferTypeOpInterface.td"

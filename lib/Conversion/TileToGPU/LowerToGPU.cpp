@@ -28,12 +28,12 @@ using namespace mlir::tileir;
 using namespace mlir::tileir::gpu_lowering;
 
 /// The tile sizes of `program`: its `tile.tile_sizes` attribute overridden by
-/// `NAME=N` options, then, with a positive `cap`, the defaults
-/// `chooseDefaultTileSizes` picks; every symbolic size the program declares
-/// must be bound.
+/// the configuration's `tile_sizes`, then, with a positive `cap`, the
+/// defaults `chooseDefaultTileSizes` picks; every symbolic size the program
+/// declares must be bound.
 static FailureOr<llvm::StringMap<int64_t>>
-resolveTileSizes(ProgramOp program, ArrayRef<std::string> overrides,
-                 int64_t cap, llvm::StringSet<> &defaulted) {
+resolveTileSizes(ProgramOp program, DictionaryAttr overrides, int64_t cap,
+                 llvm::StringSet<> &defaulted) {
   llvm::StringMap<int64_t> sizes;
   if (Attribute attr = program->getAttr("tile.tile_sizes")) {
     auto dict = dyn_cast<DictionaryAttr>(attr);
@@ -48,10 +48,9 @@ resolveTileSizes(ProgramOp program, ArrayRef<std::string> overrides,
       sizes[entry.getName().getValue()] = value.getInt();
     }
   }
-  if (std::optional<std::string> bad =
-          parseTileSizeAssignments(overrides, sizes))
-    return program.emitError("tile-sizes takes NAME=N with N > 0, got '")
-           << *bad << "'";
+  for (NamedAttribute size : overrides)
+    sizes[size.getName().getValue()] =
+        cast<IntegerAttr>(size.getValue()).getValue().getSExtValue();
   if (cap > 0)
     for (const auto &entry : chooseDefaultTileSizes(program, cap))
       if (sizes.try_emplace(entry.getKey(), entry.getValue()).second)
@@ -61,9 +60,11 @@ resolveTileSizes(ProgramOp program, ArrayRef<std::string> overrides,
     if (symbol && !sizes.count(symbol.getValue()))
       return size.emitOpError("tile size '")
              << symbol.getValue()
-             << "' has no value: bind it with tile-sizes=" << symbol.getValue()
-             << "=N, the program's tile.tile_sizes attribute or "
-                "max-tile-size";
+             << "' has no value: bind it with the configuration's "
+                "tile_sizes = {"
+             << symbol.getValue()
+             << " = N}, the program's tile.tile_sizes attribute or "
+                "max_tile_size";
   }
   return sizes;
 }
@@ -114,26 +115,23 @@ struct TileLowerToGPUPass
 LogicalResult TileLowerToGPUPass::lower(ProgramOp program) {
   MLIRContext *ctx = &getContext();
   Location loc = program.getLoc();
-  // Buffers are static workgroup allocations, which CUDA caps at 48 KiB
-  // per block (more needs dynamic shared memory).
-  if (sharedMemoryBytes < 0 || sharedMemoryBytes > 48 * 1024)
-    return program.emitError("shared-memory must be in [0, 49152] (static "
-                             "shared memory per block), got ")
-           << int64_t(sharedMemoryBytes);
-  if (blockSize == 0 || blockSize > 1024)
-    return program.emitError("block-size must be in [1, 1024], got ")
-           << unsigned(blockSize);
+  FailureOr<GPUConfigAttr> resolved = resolveGPUConfig(program, config);
+  if (failed(resolved))
+    return failure();
+  GPUConfigAttr c = *resolved;
+  const int64_t minBlocks = c.getMinBlocks();
+  const bool mma = c.getMma(), warpLoops = c.getWarpLoops();
 
   llvm::StringSet<> defaulted;
-  FailureOr<llvm::StringMap<int64_t>> sizes =
-      resolveTileSizes(program, tileSizes, maxTileSize, defaulted);
+  FailureOr<llvm::StringMap<int64_t>> sizes = resolveTileSizes(
+      program, c.getTileSizes(), c.getMaxTileSize(), defaulted);
   if (failed(sizes))
     return failure();
   SmallVector<std::pair<unsigned, unsigned>> aliases = getAliases(program);
   // Sizes that must not change after this point (privatized copies are
   // counted under them).
   llvm::StringSet<> pinned;
-  if (privatize)
+  if (c.getPrivatize())
     numPrivatized += privatizeTensors(program, *sizes, aliases, pinned);
 
   // Tensors: element kinds GPU kernels can hold.
@@ -161,20 +159,20 @@ LogicalResult TileLowerToGPUPass::lower(ProgramOp program) {
   }
 
   PartitionOptions partitionOptions;
-  partitionOptions.sharedMemoryBytes = sharedMemoryBytes;
-  partitionOptions.blockSize = blockSize;
-  partitionOptions.elementLoops = elementLoops;
-  partitionOptions.splitK = splitK;
+  partitionOptions.sharedMemoryBytes = c.getSharedMemory();
+  partitionOptions.blockSize = c.getBlockSize();
+  partitionOptions.elementLoops = c.getElementLoops();
+  partitionOptions.splitK = c.getSplitK();
   partitionOptions.minBlocks = minBlocks;
-  partitionOptions.threadElements = threadElements;
-  partitionOptions.kSlices = kSlices;
-  partitionOptions.reduceLanes = reduceLanes;
-  partitionOptions.groupReductions = groupReductions;
-  partitionOptions.fissionBlocks = fissionBlocks;
+  partitionOptions.threadElements = c.getThreadElements();
+  partitionOptions.kSlices = c.getKSlices();
+  partitionOptions.reduceLanes = c.getReduceLanes();
+  partitionOptions.groupReductions = c.getGroupReductions();
+  partitionOptions.fissionBlocks = c.getFissionBlocks();
   partitionOptions.mma = mma;
   partitionOptions.warpLoops = warpLoops;
-  partitionOptions.tf32 = tf32;
-  partitionOptions.vectorAtomics = vectorAtomics;
+  partitionOptions.tf32 = c.getTf32();
+  partitionOptions.vectorAtomics = c.getVectorAtomics();
   partitionOptions.tensorKinds = kinds;
   partitionOptions.tensorRoles = roles;
   partitionOptions.tensorElements = numElements;
@@ -338,18 +336,18 @@ LogicalResult TileLowerToGPUPass::lower(ProgramOp program) {
   // Copies between tensors of one layout that can share a buffer.
   auto bufferOf =
       llvm::to_vector(llvm::seq<unsigned>(0, body.getNumArguments()));
-  if (elideCopies) {
+  if (c.getElideCopies()) {
     size_t before = kernels.size();
     bufferOf = gpu_lowering::elideCopies(*plan, kernels, roles, kinds,
                                          numElements, aliases);
     numElidedCopies += before - kernels.size();
   }
-  gpu_lowering::planPrefetches(*plan, kernels, kinds, prefetchBytes);
+  gpu_lowering::planPrefetches(*plan, kernels, kinds, c.getPrefetchBytes());
   int64_t counterElements = 0;
-  if (splitEpilogues > 0) {
+  if (c.getSplitEpilogues() > 0) {
     size_t before = kernels.size();
-    counterElements = gpu_lowering::fuseSplitEpilogues(*plan, kernels, aliases,
-                                                       splitEpilogues);
+    counterElements = gpu_lowering::fuseSplitEpilogues(
+        *plan, kernels, aliases, c.getSplitEpilogues());
     numSplitEpilogues += before - kernels.size();
   }
 
@@ -419,6 +417,12 @@ LogicalResult TileLowerToGPUPass::lower(ProgramOp program) {
     sizeAttrs.push_back(
         b.getNamedAttr(entry.getKey(), b.getI64IntegerAttr(entry.getValue())));
   host->setAttr("tile.tile_sizes", b.getDictionaryAttr(sizeAttrs));
+  // The configuration the kernels were lowered with, their tile sizes
+  // included, for the passes after this one and for tuning entries.
+  GPUConfigAttr lowered = c;
+  for (const auto &entry : *sizes)
+    lowered = lowered.withTileSize(entry.getKey(), entry.getValue());
+  host->setAttr(kGPUConfigAttrName, lowered);
   // The buffers that may overlap, for passes that reorder launches.
   if (!aliases.empty()) {
     SmallVector<Attribute> pairs;
@@ -432,6 +436,7 @@ LogicalResult TileLowerToGPUPass::lower(ProgramOp program) {
 
   // The kernels.
   auto gpuModule = gpu::GPUModuleOp::create(b, loc, kernelsName);
+  gpuModule->setAttr(kGPUConfigAttrName, lowered);
   OpBuilder kb = OpBuilder::atBlockBegin(gpuModule.getBody());
   OpBuilder hb = OpBuilder::atBlockBegin(entry);
   auto indexConstant = [&](int64_t v) {

@@ -341,11 +341,23 @@ public:
   void runOnOperation() override {
     SmallVector<func::FuncOp> hosts;
     getOperation().walk([&](func::FuncOp f) { hosts.push_back(f); });
-    for (func::FuncOp host : hosts)
+    for (func::FuncOp host : hosts) {
+      FailureOr<GPUConfigAttr> c = resolveGPUConfig(host, config);
+      if (failed(c))
+        return signalPassFailure();
+      if (!c->getMergeKernels())
+        continue;
+      sharedMemoryBytes = c->getSharedMemory();
+      zeroBuffers = c->getZeroInKernels();
       mergeLaunches(host);
+    }
   }
 
 private:
+  /// The current host function's `shared_memory` and `zero_in_kernels`.
+  int64_t sharedMemoryBytes = 0;
+  bool zeroBuffers = false;
+
   /// Adds to `groups` the members clearing the host's buffers that start as
   /// zeros (see the pass description) and marks the host's arguments.
   void addZeroMembers(func::FuncOp host, SmallVector<Launch> &launches,

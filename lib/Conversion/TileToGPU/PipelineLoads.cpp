@@ -120,6 +120,10 @@ class PipelineLoadsPass
 public:
   using Base::Base;
   void runOnOperation() override {
+    FailureOr<GPUConfigAttr> c = resolveGPUConfig(getOperation(), config);
+    if (failed(c))
+      return signalPassFailure();
+    unsigned distance = c->getPipelineLoads();
     if (distance == 0)
       return;
     SmallVector<scf::ForOp> loops;

@@ -70,11 +70,16 @@ public:
         ++numWaits;
       }
     });
-    if (earlyLaunchBlocks <= 0)
-      return;
     // Per kernel: whether every launch of it may trigger early.
     llvm::MapVector<gpu::GPUFuncOp, bool> early;
+    bool failedConfig = false;
     module.walk([&](func::FuncOp host) {
+      FailureOr<GPUConfigAttr> c = resolveGPUConfig(host, config);
+      if (failed(c)) {
+        failedConfig = true;
+        return;
+      }
+      int64_t earlyLaunchBlocks = c->getEarlyLaunchBlocks();
       SmallVector<gpu::LaunchFuncOp> launches(
           host.getBody().getOps<gpu::LaunchFuncOp>());
       bool nextStartsEarly = false;
@@ -97,6 +102,8 @@ public:
             hasWait(kernel.getBody().front(), /*prefetched=*/true) || triggers;
       }
     });
+    if (failedConfig)
+      return signalPassFailure();
     for (auto [kernel, triggers] : early) {
       if (!triggers)
         continue;

@@ -17,46 +17,12 @@ std::string tileir::programHash(ProgramOp program) {
   return llvm::formatv("{0:x16}", llvm::xxh3_64bits(text)).str();
 }
 
-/// The fields of one entry object.
-static TuningEntry parseEntry(const llvm::json::Object &object) {
-  TuningEntry entry;
-  if (const llvm::json::Object *sizes = object.getObject("tile_sizes"))
-    for (const auto &size : *sizes)
-      if (std::optional<int64_t> v = size.second.getAsInteger(); v && *v > 0)
-        entry.tileSizes[size.first.str()] = *v;
-  auto flag = [&](StringRef key, std::optional<bool> &field) {
-    field = object.getBoolean(key);
-  };
-  auto number = [&](StringRef key, std::optional<int64_t> &field) {
-    field = object.getInteger(key);
-  };
-  flag("element_loops", entry.elementLoops);
-  flag("privatize", entry.privatize);
-  flag("warp_loops", entry.warpLoops);
-  flag("tf32", entry.tf32);
-  flag("mma", entry.mma);
-  flag("vector_atomics", entry.vectorAtomics);
-  flag("merge_kernels", entry.mergeKernels);
-  flag("zero_in_kernels", entry.zeroInKernels);
-  number("block_size", entry.blockSize);
-  number("min_blocks", entry.minBlocks);
-  number("split_k", entry.splitK);
-  number("thread_elements", entry.threadElements);
-  number("k_slices", entry.kSlices);
-  number("fission_blocks", entry.fissionBlocks);
-  number("pipeline_loads", entry.pipelineLoads);
-  number("prefetch_bytes", entry.prefetchBytes);
-  number("split_epilogues", entry.splitEpilogues);
-  number("early_launch_blocks", entry.earlyLaunchBlocks);
-  number("max_tile_size", entry.maxTileSize);
-  return entry;
-}
-
 llvm::Expected<TuningLookup>
 tileir::lookupTuning(StringRef path, ProgramOp program, StringRef chip) {
   auto error = [&](const Twine &message) {
     return llvm::createStringError(message);
   };
+
   llvm::ErrorOr<std::unique_ptr<llvm::MemoryBuffer>> file =
       llvm::MemoryBuffer::getFile(path);
   if (!file)
@@ -89,7 +55,15 @@ tileir::lookupTuning(StringRef path, ProgramOp program, StringRef chip) {
       continue;
     }
     TuningLookup found;
-    found.entry = parseEntry(*object);
+    found.entry.emplace();
+    std::string problem;
+    FailureOr<GPUConfigAttr> config = GPUConfigAttr::parseBody(
+        program.getContext(), object->getString("gpu_config").value_or(""),
+        problem);
+    if (failed(config))
+      return error("tuning cache '" + path + "', entry for @" + name + ": " +
+                   problem);
+    found.entry->config = *config;
     std::string &line = found.entry->description;
     line = "entry for @" + name + " (" + hash + ")";
     if (std::optional<StringRef> variant = object->getString("variant"))

@@ -3,7 +3,7 @@
 // and f16 casts) lowers to a cubin and an hsaco; on a GPU the results match
 // the program run by the CPU interpreter in fp64, as they do in the host
 // emulation. tile.max is maxNum: arith.maxnumf, not arith.maximumf.
-// RUN: tile-opt %s --tile-lower-to-gpu | FileCheck %s
+// RUN: tile-opt %s --tile-lower-to-gpu="config={max_tile_size = 0}" | FileCheck %s
 // RUN: %if cuda-toolkit %{ tile-opt %s --tile-lower-to-nvvm | FileCheck %s --check-prefix=BIN %}
 // RUN: %if rocm-device-libs %{ tile-opt %s --tile-lower-to-rocdl | FileCheck %s --check-prefix=BIN %}
 // RUN: %if cuda %{ tile-run %s --device cuda | FileCheck %s --check-prefix=RUN-GPU %}

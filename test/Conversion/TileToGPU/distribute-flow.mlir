@@ -10,10 +10,10 @@
 // FlashAttention loop's logit tile stays fused this way). Both lowerings
 // compute what the program does (host emulation against the fp64
 // interpreter).
-// RUN: tile-opt %s --tile-lower-to-gpu="fission-blocks=8 split-k=4 min-blocks=8" --canonicalize --cse | FileCheck %s
-// RUN: tile-opt %s --tile-lower-to-gpu="split-k=4 min-blocks=8" --canonicalize --cse | FileCheck %s --check-prefix=NOFISSION
-// RUN: tile-run %s --entry flow --device emulate --fission-blocks 8 --split-k 4 --min-blocks 8 | FileCheck %s --check-prefix=EMU
-// RUN: tile-run %s --entry flow_private --device emulate --fission-blocks 8 --split-k 4 --min-blocks 8 | FileCheck %s --check-prefix=EMU
+// RUN: tile-opt %s --tile-lower-to-gpu="config={fission_blocks = 8, split_k = 4, min_blocks = 8, max_tile_size = 0}" --canonicalize --cse | FileCheck %s
+// RUN: tile-opt %s --tile-lower-to-gpu="config={split_k = 4, min_blocks = 8, max_tile_size = 0}" --canonicalize --cse | FileCheck %s --check-prefix=NOFISSION
+// RUN: tile-run %s --entry flow --device emulate --gpu-config="fission_blocks = 8, split_k = 4, min_blocks = 8" | FileCheck %s --check-prefix=EMU
+// RUN: tile-run %s --entry flow_private --device emulate --gpu-config="fission_blocks = 8, split_k = 4, min_blocks = 8" | FileCheck %s --check-prefix=EMU
 
 // CHECK-LABEL: func.func @flow(
 // The GEMM: 4 column tiles, each K loop cut in 2 chunks.

@@ -1,5 +1,5 @@
-// RUN: tile-opt %s --split-input-file --tile-lower-to-gpu="max-tile-size=4" | FileCheck %s
-// RUN: tile-opt %s --split-input-file --tile-lower-to-gpu="max-tile-size=4 elide-copies=false" | FileCheck %s --check-prefix=KEEP
+// RUN: tile-opt %s --split-input-file --tile-lower-to-gpu="config={max_tile_size = 4}" | FileCheck %s
+// RUN: tile-opt %s --split-input-file --tile-lower-to-gpu="config={max_tile_size = 4, elide_copies = false}" | FileCheck %s --check-prefix=KEEP
 
 // A reshape of an intermediate into an intermediate: the copy kernel goes,
 // and the kernel reading U (%arg2) reads T's buffer (%arg1).

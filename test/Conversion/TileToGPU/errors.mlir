@@ -1,13 +1,13 @@
-// RUN: tile-opt %s --split-input-file --tile-lower-to-gpu --verify-diagnostics
-// RUN: not tile-opt %s --split-input-file --tile-lower-to-gpu="tile-sizes=tile_i" 2>&1 | FileCheck %s --check-prefix=OPTION
-// RUN: not tile-opt %s --split-input-file --tile-lower-to-gpu="shared-memory=65536" 2>&1 | FileCheck %s --check-prefix=SHARED
-// RUN: not tile-opt %s --split-input-file --tile-lower-to-gpu="block-size=2048" 2>&1 | FileCheck %s --check-prefix=BLOCK
+// RUN: tile-opt %s --split-input-file --tile-lower-to-gpu="config={max_tile_size = 0}" --verify-diagnostics
+// RUN: not tile-opt %s --split-input-file --tile-lower-to-gpu="config={tile_sizes = {tile_i = 0}}" 2>&1 | FileCheck %s --check-prefix=OPTION
+// RUN: not tile-opt %s --split-input-file --tile-lower-to-gpu="config={shared_memory = 65536, max_tile_size = 0}" 2>&1 | FileCheck %s --check-prefix=SHARED
+// RUN: not tile-opt %s --split-input-file --tile-lower-to-gpu="config={block_size = 2048, max_tile_size = 0}" 2>&1 | FileCheck %s --check-prefix=BLOCK
 
 // An unbound symbolic tile size is an error, not a guess.
 tile.program @unbound(%A: !tile.tensor<64xf32, input>,
                       %B: !tile.tensor<64xf32, output>) {
   %i = tile.var "i"
-  // expected-error @below {{tile size 'tile_i' has no value: bind it with tile-sizes=tile_i=N, the program's tile.tile_sizes attribute or max-tile-size}}
+  // expected-error @below {{tile size 'tile_i' has no value: bind it with the configuration's tile_sizes = {tile_i = N}, the program's tile.tile_sizes attribute or max_tile_size}}
   %ti = tile.size "tile_i"
   %t = tile.tile %i
   %a = tile.load %A[%t] : !tile.tensor<64xf32, input> -> !tile.tile<[tile_i], f32>
@@ -42,9 +42,9 @@ tile.program @nondividing(%A: !tile.tensor<10xf32, input>,
   tile.yield %l
 }
 
-// OPTION: tile-sizes takes NAME=N with N > 0, got 'tile_i'
-// SHARED: shared-memory must be in [0, 49152] (static shared memory per block), got 65536
-// BLOCK: block-size must be in [1, 1024], got 2048
+// OPTION: gpu_config tile size 'tile_i' must be a positive integer
+// SHARED: gpu_config field 'shared_memory' must be at least 0 and at most 49152, got 65536
+// BLOCK: gpu_config field 'block_size' must be at least 1 and at most 1024, got 2048
 
 // -----
 

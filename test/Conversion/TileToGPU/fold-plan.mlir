@@ -1,18 +1,18 @@
-// RUN: tile-opt %s --split-input-file --tile-lower-to-gpu="tile-sizes=tile_p=16,tile_d=32 split-k=4 min-blocks=16 fission-blocks=16 mma=true" --canonicalize --cse | FileCheck %s
-// RUN: tile-opt %s --split-input-file --tile-lower-to-gpu="tile-sizes=tile_p=16,tile_d=16,tile_k=4 split-k=4 min-blocks=16 fission-blocks=16 mma=true" --canonicalize --cse | FileCheck %s --check-prefixes=TWO,SPLIT
+// RUN: tile-opt %s --split-input-file --tile-lower-to-gpu="config={split_k = 4, min_blocks = 16, fission_blocks = 16, mma = true, tile_sizes = {tile_p = 16, tile_d = 32}}" --canonicalize --cse | FileCheck %s
+// RUN: tile-opt %s --split-input-file --tile-lower-to-gpu="config={split_k = 4, min_blocks = 16, fission_blocks = 16, mma = true, tile_sizes = {tile_p = 16, tile_d = 16, tile_k = 4}}" --canonicalize --cse | FileCheck %s --check-prefixes=TWO,SPLIT
 // tile_d defaulted (max-tile-size 16): it takes the whole head dimension
 // because that makes the p loop a warp loop; not when warp loops are off.
-// RUN: tile-opt %s --split-input-file --tile-lower-to-gpu="tile-sizes=tile_p=16 max-tile-size=16 split-k=4 min-blocks=16 fission-blocks=16 mma=true" --canonicalize --cse | FileCheck %s --check-prefixes=CHECK,WHOLE
-// RUN: tile-opt %s --split-input-file --tile-lower-to-gpu="tile-sizes=tile_p=16 max-tile-size=16 split-k=4 min-blocks=16 fission-blocks=16 mma=true warp-loops=false" --canonicalize --cse | FileCheck %s --check-prefixes=TWO,HALF
+// RUN: tile-opt %s --split-input-file --tile-lower-to-gpu="config={max_tile_size = 16, split_k = 4, min_blocks = 16, fission_blocks = 16, mma = true, tile_sizes = {tile_p = 16}}" --canonicalize --cse | FileCheck %s --check-prefixes=CHECK,WHOLE
+// RUN: tile-opt %s --split-input-file --tile-lower-to-gpu="config={max_tile_size = 16, split_k = 4, min_blocks = 16, fission_blocks = 16, mma = true, warp_loops = false, tile_sizes = {tile_p = 16}}" --canonicalize --cse | FileCheck %s --check-prefixes=TWO,HALF
 // Halving a size for blocks never takes a warp loop (@flash_grid).
-// RUN: tile-opt %s --split-input-file --tile-lower-to-gpu="tile-sizes=tile_p=16 max-tile-size=32 split-k=4 min-blocks=16 fission-blocks=16 mma=true" --canonicalize --cse | FileCheck %s --check-prefix=GUARD
-// RUN: tile-opt %s --split-input-file --tile-lower-to-gpu="tile-sizes=tile_p=16 max-tile-size=32 split-k=4 min-blocks=16 fission-blocks=16 mma=true warp-loops=false" --canonicalize --cse | FileCheck %s --check-prefix=NOGUARD
-// RUN: tile-run %s --entry flash_grid --device emulate --split-k 4 --min-blocks 16 --fission-blocks 16 --tile-sizes tile_p=16 --max-tile-size 32 | FileCheck %s --check-prefix=EMU
+// RUN: tile-opt %s --split-input-file --tile-lower-to-gpu="config={max_tile_size = 32, split_k = 4, min_blocks = 16, fission_blocks = 16, mma = true, tile_sizes = {tile_p = 16}}" --canonicalize --cse | FileCheck %s --check-prefix=GUARD
+// RUN: tile-opt %s --split-input-file --tile-lower-to-gpu="config={max_tile_size = 32, split_k = 4, min_blocks = 16, fission_blocks = 16, mma = true, warp_loops = false, tile_sizes = {tile_p = 16}}" --canonicalize --cse | FileCheck %s --check-prefix=NOGUARD
+// RUN: tile-run %s --entry flash_grid --device emulate --gpu-config="split_k = 4, min_blocks = 16, fission_blocks = 16" --tile-sizes tile_p=16 --max-tile-size 32 | FileCheck %s --check-prefix=EMU
 // Each program, on the host emulation of its kernels (without mma, which
 // the emulation cannot run; the folds are the same), against the
 // interpreter, with the folds firing and not.
-// RUN: tile-run %s --entry flash_linalg --device emulate --split-k 4 --min-blocks 16 --tile-sizes tile_p=16,tile_d=32 | FileCheck %s --check-prefix=EMU
-// RUN: tile-run %s --entry flash_linalg --device emulate --split-k 4 --min-blocks 16 --tile-sizes tile_p=16,tile_d=16 | FileCheck %s --check-prefix=EMU
+// RUN: tile-run %s --entry flash_linalg --device emulate --gpu-config="split_k = 4, min_blocks = 16" --tile-sizes tile_p=16,tile_d=32 | FileCheck %s --check-prefix=EMU
+// RUN: tile-run %s --entry flash_linalg --device emulate --gpu-config="split_k = 4, min_blocks = 16" --tile-sizes tile_p=16,tile_d=16 | FileCheck %s --check-prefix=EMU
 // RUN: tile-run %s --entry rows_once --device emulate | FileCheck %s --check-prefix=EMU
 // RUN: tile-run %s --entry rows_summed --device emulate | FileCheck %s --check-prefix=EMU
 // RUN: tile-run %s --entry inout_rows --device emulate | FileCheck %s --check-prefix=EMU
@@ -22,7 +22,7 @@
 // EMU-NOT: MISMATCH
 // EMU: PASS
 
-// The plan folds of --tile-lower-to-gpu (docs/GPULowering.md, "Folds"):
+// The plan folds of --tile-lower-to-gpu="config={max_tile_size = 0}" (docs/GPULowering.md, "Folds"):
 // the FlashAttention loop as --tile-optimize extracts it from linalg, the
 // scores accumulated over the head dimension d inside the loop over the
 // KV length p (`loop d { S += Q[.., d] Kc[.., d]^T }`). With tile_d = 32,

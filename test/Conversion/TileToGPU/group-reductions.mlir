@@ -1,5 +1,5 @@
-// RUN: tile-opt %s --split-input-file --tile-lower-to-gpu --canonicalize --cse | FileCheck %s
-// RUN: tile-opt %s --split-input-file --tile-lower-to-gpu="group-reductions=false" --canonicalize --cse | FileCheck %s --check-prefix=OFF
+// RUN: tile-opt %s --split-input-file --tile-lower-to-gpu="config={max_tile_size = 0}" --canonicalize --cse | FileCheck %s
+// RUN: tile-opt %s --split-input-file --tile-lower-to-gpu="config={group_reductions = false, max_tile_size = 0}" --canonicalize --cse | FileCheck %s --check-prefix=OFF
 
 // A row statistic and the row it normalizes in one block (one row per
 // block): the buffered sum over 256 elements has one result element, so

@@ -1,7 +1,7 @@
-// RUN: tile-opt %s --split-input-file --tile-merge-kernels | FileCheck %s
-// RUN: tile-opt %s --split-input-file --tile-merge-kernels="shared-memory=100" | FileCheck %s --check-prefix=SMALL
-// RUN: tile-opt %s --split-input-file --tile-merge-kernels="shared-memory=48" | FileCheck %s --check-prefix=TINY
-// RUN: tile-opt %s --split-input-file --tile-merge-kernels="zero-buffers=true" | FileCheck %s --check-prefix=ZERO
+// RUN: tile-opt %s --split-input-file --tile-merge-kernels="config={zero_in_kernels = false}" | FileCheck %s
+// RUN: tile-opt %s --split-input-file --tile-merge-kernels="config={shared_memory = 100, zero_in_kernels = false}" | FileCheck %s --check-prefix=SMALL
+// RUN: tile-opt %s --split-input-file --tile-merge-kernels="config={shared_memory = 48, zero_in_kernels = false}" | FileCheck %s --check-prefix=TINY
+// RUN: tile-opt %s --split-input-file --tile-merge-kernels="config={zero_in_kernels = true}" | FileCheck %s --check-prefix=ZERO
 
 // Three kernels that read X and each write their own output: one launch of
 // 4 + 2 + 4 blocks; block b runs the kernel whose range holds b, with its

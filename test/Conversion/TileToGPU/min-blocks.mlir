@@ -1,9 +1,9 @@
-// RUN: tile-opt %s --split-input-file --tile-lower-to-gpu="max-tile-size=32 min-blocks=8" --canonicalize | FileCheck %s --check-prefix=SHRINK
-// RUN: tile-opt %s --split-input-file --tile-lower-to-gpu="max-tile-size=32 min-blocks=8 tile-sizes=tile_i=32" --canonicalize | FileCheck %s --check-prefix=KEEP
-// RUN: tile-opt %s --split-input-file --tile-lower-to-gpu="max-tile-size=32 min-blocks=0" --canonicalize | FileCheck %s --check-prefix=KEEP
-// RUN: tile-opt %s --split-input-file --tile-lower-to-gpu="max-tile-size=32 min-blocks=8 split-k=4" --canonicalize | FileCheck %s --check-prefix=SPLIT
-// RUN: tile-opt %s --split-input-file --tile-lower-to-gpu="max-tile-size=32 min-blocks=3 split-k=4 reduce-lanes=1" --canonicalize | FileCheck %s --check-prefix=EVEN
-// RUN: tile-opt %s --split-input-file --tile-lower-to-gpu="max-tile-size=32 min-blocks=3 split-k=3 reduce-lanes=1" --canonicalize | FileCheck %s --check-prefix=UNEVEN
+// RUN: tile-opt %s --split-input-file --tile-lower-to-gpu="config={max_tile_size = 32, min_blocks = 8}" --canonicalize | FileCheck %s --check-prefix=SHRINK
+// RUN: tile-opt %s --split-input-file --tile-lower-to-gpu="config={max_tile_size = 32, min_blocks = 8, tile_sizes = {tile_i = 32}}" --canonicalize | FileCheck %s --check-prefix=KEEP
+// RUN: tile-opt %s --split-input-file --tile-lower-to-gpu="config={max_tile_size = 32, min_blocks = 0}" --canonicalize | FileCheck %s --check-prefix=KEEP
+// RUN: tile-opt %s --split-input-file --tile-lower-to-gpu="config={max_tile_size = 32, min_blocks = 8, split_k = 4}" --canonicalize | FileCheck %s --check-prefix=SPLIT
+// RUN: tile-opt %s --split-input-file --tile-lower-to-gpu="config={max_tile_size = 32, min_blocks = 3, split_k = 4, reduce_lanes = 1}" --canonicalize | FileCheck %s --check-prefix=EVEN
+// RUN: tile-opt %s --split-input-file --tile-lower-to-gpu="config={max_tile_size = 32, min_blocks = 3, split_k = 3, reduce_lanes = 1}" --canonicalize | FileCheck %s --check-prefix=UNEVEN
 
 // Sizes bound by max-tile-size shrink until a kernel with a loop below its
 // grid has min-blocks blocks (64 / 32 = 2 blocks, then 64 / 8 = 8);

@@ -1,11 +1,11 @@
-// RUN: tile-opt %s --split-input-file --tile-lower-to-gpu="element-loops=false mma=true" --canonicalize --cse | FileCheck %s
-// RUN: tile-opt %s --split-input-file --tile-lower-to-gpu="element-loops=false" --canonicalize --cse | FileCheck %s --check-prefix=OFF
-// RUN: %if cuda-toolkit %{ tile-opt %s --split-input-file --tile-lower-to-nvvm="element-loops=false mma=true format=isa" | FileCheck %s --check-prefix=PTX %}
-// RUN: %if cuda %{ tile-run %s --entry mm --device cuda --element-loops=false --mma | FileCheck %s --check-prefix=GPU %}
-// RUN: tile-run %s --entry mm --device emulate --element-loops=false --mma | FileCheck %s --check-prefix=GPU
-// RUN: tile-opt %s --split-input-file --tile-lower-to-gpu="mma=true thread-elements=16" --canonicalize --cse | FileCheck %s --check-prefix=SYNC
-// RUN: tile-opt %s --split-input-file --tile-lower-to-gpu="thread-elements=16" --canonicalize --cse | FileCheck %s --check-prefix=NOSYNC
-// RUN: %if cuda-toolkit %{ tile-opt %s --split-input-file --tile-lower-to-nvvm="mma=true thread-elements=16 format=isa" | FileCheck %s --check-prefix=SYNCPTX %}
+// RUN: tile-opt %s --split-input-file --tile-lower-to-gpu="config={element_loops = false, mma = true, max_tile_size = 0}" --canonicalize --cse | FileCheck %s
+// RUN: tile-opt %s --split-input-file --tile-lower-to-gpu="config={element_loops = false, max_tile_size = 0}" --canonicalize --cse | FileCheck %s --check-prefix=OFF
+// RUN: %if cuda-toolkit %{ tile-opt %s --split-input-file --tile-lower-to-nvvm="format=isa config={element_loops = false, mma = true}" | FileCheck %s --check-prefix=PTX %}
+// RUN: %if cuda %{ tile-run %s --entry mm --device cuda --gpu-config="element_loops = false, mma = true" | FileCheck %s --check-prefix=GPU %}
+// RUN: tile-run %s --entry mm --device emulate --gpu-config="element_loops = false, mma = true" | FileCheck %s --check-prefix=GPU
+// RUN: tile-opt %s --split-input-file --tile-lower-to-gpu="config={mma = true, thread_elements = 16, max_tile_size = 0}" --canonicalize --cse | FileCheck %s --check-prefix=SYNC
+// RUN: tile-opt %s --split-input-file --tile-lower-to-gpu="config={thread_elements = 16, max_tile_size = 0}" --canonicalize --cse | FileCheck %s --check-prefix=NOSYNC
+// RUN: %if cuda-toolkit %{ tile-opt %s --split-input-file --tile-lower-to-nvvm="format=isa config={mma = true, thread_elements = 16}" | FileCheck %s --check-prefix=SYNCPTX %}
 // GPU: PASS
 
 // With mma, a matmul of f16 tiles into f32 with sizes that are multiples of

@@ -1,6 +1,6 @@
-// RUN: tile-opt %s --split-input-file --pass-pipeline="builtin.module(gpu.module(tile-pipeline-loads,canonicalize))" | FileCheck %s
-// RUN: tile-opt %s --split-input-file --pass-pipeline="builtin.module(gpu.module(tile-pipeline-loads{distance=2},canonicalize))" | FileCheck %s --check-prefix=TWO
-// RUN: tile-opt %s --split-input-file --pass-pipeline="builtin.module(gpu.module(tile-pipeline-loads{distance=0},canonicalize))" | FileCheck %s --check-prefix=OFF
+// RUN: tile-opt %s --split-input-file --pass-pipeline="builtin.module(gpu.module(tile-pipeline-loads{config={pipeline_loads = 1}},canonicalize))" | FileCheck %s
+// RUN: tile-opt %s --split-input-file --pass-pipeline="builtin.module(gpu.module(tile-pipeline-loads{config={pipeline_loads = 2}},canonicalize))" | FileCheck %s --check-prefix=TWO
+// RUN: tile-opt %s --split-input-file --pass-pipeline="builtin.module(gpu.module(tile-pipeline-loads{config={pipeline_loads = 0}},canonicalize))" | FileCheck %s --check-prefix=OFF
 
 // A sum over a static range: the first load goes before the loop, each
 // iteration loads the next element before adding the one it carries, and

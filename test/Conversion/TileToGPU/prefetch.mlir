@@ -3,10 +3,10 @@
 // first iterations' tiles of the tensors it streams that no kernel writes,
 // one `prefetch.global.L2` per 128-byte line, then waits for the kernels
 // before it (`griddepcontrol.wait`, marked `tile.prefetched`).
-// RUN: tile-opt %s --tile-lower-to-gpu="split-k=2 min-blocks=4 prefetch-bytes=2048" --canonicalize --cse | FileCheck %s
-// RUN: tile-opt %s --tile-lower-to-gpu="split-k=2 min-blocks=4 prefetch-bytes=100" --canonicalize --cse | FileCheck %s --check-prefix=ONE
-// RUN: tile-opt %s --tile-lower-to-gpu="split-k=2 min-blocks=4 prefetch-bytes=1000000" --canonicalize --cse | FileCheck %s --check-prefix=CHUNK
-// RUN: tile-opt %s --tile-lower-to-gpu="split-k=2 min-blocks=4" --canonicalize --cse | FileCheck %s --check-prefix=OFF
+// RUN: tile-opt %s --tile-lower-to-gpu="config={split_k = 2, min_blocks = 4, prefetch_bytes = 2048, max_tile_size = 0}" --canonicalize --cse | FileCheck %s
+// RUN: tile-opt %s --tile-lower-to-gpu="config={split_k = 2, min_blocks = 4, prefetch_bytes = 100, max_tile_size = 0}" --canonicalize --cse | FileCheck %s --check-prefix=ONE
+// RUN: tile-opt %s --tile-lower-to-gpu="config={split_k = 2, min_blocks = 4, prefetch_bytes = 1000000, max_tile_size = 0}" --canonicalize --cse | FileCheck %s --check-prefix=CHUNK
+// RUN: tile-opt %s --tile-lower-to-gpu="config={split_k = 2, min_blocks = 4, max_tile_size = 0}" --canonicalize --cse | FileCheck %s --check-prefix=OFF
 
 // k0 writes T (its body is a store: nothing to prefetch). k1, S += T W in 2
 // chunks of 4 k tiles per 16 x 64 tile of S, streams W (no kernel writes

@@ -1,9 +1,9 @@
-// RUN: tile-opt %s --split-input-file --tile-lower-to-gpu --canonicalize --cse | FileCheck %s
-// RUN: tile-opt %s --split-input-file --tile-lower-to-gpu="privatize=false" --canonicalize --cse | FileCheck %s --check-prefix=OFF
-// RUN: tile-opt %s --split-input-file --tile-lower-to-gpu="element-loops=false" --canonicalize --cse | FileCheck %s
+// RUN: tile-opt %s --split-input-file --tile-lower-to-gpu="config={max_tile_size = 0}" --canonicalize --cse | FileCheck %s
+// RUN: tile-opt %s --split-input-file --tile-lower-to-gpu="config={privatize = false, max_tile_size = 0}" --canonicalize --cse | FileCheck %s --check-prefix=OFF
+// RUN: tile-opt %s --split-input-file --tile-lower-to-gpu="config={element_loops = false, max_tile_size = 0}" --canonicalize --cse | FileCheck %s
 // Each program, on the host emulation of its kernels, against the interpreter.
 // RUN: tile-run %s --entry recompute --device emulate | FileCheck %s --check-prefix=EMU
-// RUN: tile-run %s --entry recompute --device emulate --element-loops=false | FileCheck %s --check-prefix=EMU
+// RUN: tile-run %s --entry recompute --device emulate --gpu-config="element_loops = false" | FileCheck %s --check-prefix=EMU
 // RUN: tile-run %s --entry read_after --device emulate | FileCheck %s --check-prefix=EMU
 // RUN: tile-run %s --entry not_cleared --device emulate | FileCheck %s --check-prefix=EMU
 // RUN: tile-run %s --entry fused --device emulate | FileCheck %s --check-prefix=EMU

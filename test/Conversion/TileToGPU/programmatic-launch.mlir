@@ -3,9 +3,9 @@
 // or the prefetching kernel's own wait after its prefetches); a kernel of
 // at most early-launch-blocks blocks whose successor prefetches launches it
 // at entry (griddepcontrol.launch_dependents).
-// RUN: tile-opt %s --tile-lower-to-gpu="split-k=2 min-blocks=4 prefetch-bytes=2048 block-size=128" --tile-merge-kernels --tile-programmatic-launch | FileCheck %s
-// RUN: tile-opt %s --tile-lower-to-gpu="split-k=2 min-blocks=4 prefetch-bytes=2048 block-size=128" --tile-merge-kernels --tile-programmatic-launch=early-launch-blocks=4 | FileCheck %s --check-prefix=LARGE
-// RUN: tile-opt %s --tile-lower-to-gpu="split-k=2 min-blocks=4 block-size=128" --tile-merge-kernels --tile-programmatic-launch | FileCheck %s --check-prefix=NOPF
+// RUN: tile-opt %s --tile-lower-to-gpu="config={split_k = 2, min_blocks = 4, prefetch_bytes = 2048, block_size = 128, max_tile_size = 0}" --tile-merge-kernels="config={zero_in_kernels = false}" --tile-programmatic-launch | FileCheck %s
+// RUN: tile-opt %s --tile-lower-to-gpu="config={split_k = 2, min_blocks = 4, prefetch_bytes = 2048, block_size = 128, max_tile_size = 0}" --tile-merge-kernels="config={zero_in_kernels = false}" --tile-programmatic-launch="config={early_launch_blocks = 4}" | FileCheck %s --check-prefix=LARGE
+// RUN: tile-opt %s --tile-lower-to-gpu="config={split_k = 2, min_blocks = 4, block_size = 128, max_tile_size = 0}" --tile-merge-kernels="config={zero_in_kernels = false}" --tile-programmatic-launch | FileCheck %s --check-prefix=NOPF
 
 // k0 (8 blocks) writes T; k1 and k2 (S += T W, S2 += T W, prefetching W)
 // and k3 (U = T * T) only read T and W, so they merge into one launch:

@@ -1,6 +1,6 @@
-// RUN: tile-opt %s --split-input-file --tile-lower-to-gpu="split-k=2 min-blocks=4 thread-elements=16" --canonicalize --cse | FileCheck %s
-// RUN: tile-opt %s --split-input-file --tile-lower-to-gpu="split-k=2 min-blocks=4 thread-elements=16 mma=true" --canonicalize --cse | FileCheck %s --check-prefix=MMA
-// RUN: tile-opt %s --split-input-file --tile-lower-to-gpu="split-k=1 min-blocks=4 thread-elements=16" --canonicalize --cse | FileCheck %s --check-prefix=NOSLICES
+// RUN: tile-opt %s --split-input-file --tile-lower-to-gpu="config={split_k = 2, min_blocks = 4, thread_elements = 16, max_tile_size = 0}" --canonicalize --cse | FileCheck %s
+// RUN: tile-opt %s --split-input-file --tile-lower-to-gpu="config={split_k = 2, min_blocks = 4, thread_elements = 16, mma = true, max_tile_size = 0}" --canonicalize --cse | FileCheck %s --check-prefix=MMA
+// RUN: tile-opt %s --split-input-file --tile-lower-to-gpu="config={split_k = 1, min_blocks = 4, thread_elements = 16, max_tile_size = 0}" --canonicalize --cse | FileCheck %s --check-prefix=NOSLICES
 
 // Sliced loops (`Kernel::slicedLoops`): a kernel that is not split whose
 // body is a GEMM's accumulation loop followed by its epilogue, here ffn's

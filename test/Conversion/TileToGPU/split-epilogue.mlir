@@ -7,12 +7,12 @@
 // and clears the counter.
 // Each block of these splits runs 2 iterations (4 k tiles in 2 chunks):
 // `split-epilogues=2` fuses, 3 (and the default, 0: never) does not.
-// RUN: tile-opt %s --split-input-file --tile-lower-to-gpu="split-k=2 min-blocks=4 block-size=64 split-epilogues=2" --canonicalize --cse | FileCheck %s
-// RUN: tile-opt %s --split-input-file --tile-lower-to-gpu="split-k=2 min-blocks=4 block-size=64 split-epilogues=0" | FileCheck %s --check-prefix=OFF
-// RUN: tile-opt %s --split-input-file --tile-lower-to-gpu="split-k=2 min-blocks=4 block-size=64 split-epilogues=3" | FileCheck %s --check-prefix=OFF
-// RUN: tile-opt %s --split-input-file --tile-lower-to-gpu="split-k=2 min-blocks=4 block-size=64" | FileCheck %s --check-prefix=OFF
-// RUN: tile-opt %s --split-input-file --tile-lower-to-gpu="split-k=1 block-size=64 split-epilogues=1" | FileCheck %s --check-prefix=UNSPLIT
-// RUN: tile-opt %s --split-input-file --tile-lower-to-gpu="split-k=2 min-blocks=4 block-size=64 split-epilogues=2" --tile-merge-kernels | FileCheck %s --check-prefix=MERGED
+// RUN: tile-opt %s --split-input-file --tile-lower-to-gpu="config={split_k = 2, min_blocks = 4, block_size = 64, split_epilogues = 2, max_tile_size = 0}" --canonicalize --cse | FileCheck %s
+// RUN: tile-opt %s --split-input-file --tile-lower-to-gpu="config={split_k = 2, min_blocks = 4, block_size = 64, split_epilogues = 0, max_tile_size = 0}" | FileCheck %s --check-prefix=OFF
+// RUN: tile-opt %s --split-input-file --tile-lower-to-gpu="config={split_k = 2, min_blocks = 4, block_size = 64, split_epilogues = 3, max_tile_size = 0}" | FileCheck %s --check-prefix=OFF
+// RUN: tile-opt %s --split-input-file --tile-lower-to-gpu="config={split_k = 2, min_blocks = 4, block_size = 64, max_tile_size = 0}" | FileCheck %s --check-prefix=OFF
+// RUN: tile-opt %s --split-input-file --tile-lower-to-gpu="config={split_k = 1, block_size = 64, split_epilogues = 1, max_tile_size = 0}" | FileCheck %s --check-prefix=UNSPLIT
+// RUN: tile-opt %s --split-input-file --tile-lower-to-gpu="config={split_k = 2, min_blocks = 4, block_size = 64, split_epilogues = 2, max_tile_size = 0}" --tile-merge-kernels="config={zero_in_kernels = false}" | FileCheck %s --check-prefix=MERGED
 
 // FIRES: S = X W in 2 chunks per 16 x 64 tile (2 tiles), then out = f16(S):
 // one kernel, 4 blocks, two counters; the last of a tile's 2 blocks casts.

@@ -1,6 +1,6 @@
-// RUN: tile-opt %s --split-input-file --tile-lower-to-gpu="tile-sizes=tile_p=16 split-k=4 min-blocks=16 fission-blocks=16" --canonicalize --cse | FileCheck %s
-// RUN: tile-opt %s --split-input-file --tile-lower-to-gpu="tile-sizes=tile_p=16 split-k=1 min-blocks=16 fission-blocks=16" --canonicalize --cse | FileCheck %s --check-prefix=NOSPLIT
-// RUN: tile-opt %s --split-input-file --tile-lower-to-gpu="tile-sizes=tile_p=16 split-k=4 min-blocks=16 fission-blocks=16 vector-atomics=true" --canonicalize --cse | FileCheck %s --check-prefix=VEC
+// RUN: tile-opt %s --split-input-file --tile-lower-to-gpu="config={split_k = 4, min_blocks = 16, fission_blocks = 16, tile_sizes = {tile_p = 16}}" --canonicalize --cse | FileCheck %s
+// RUN: tile-opt %s --split-input-file --tile-lower-to-gpu="config={split_k = 1, min_blocks = 16, fission_blocks = 16, tile_sizes = {tile_p = 16}}" --canonicalize --cse | FileCheck %s --check-prefix=NOSPLIT
+// RUN: tile-opt %s --split-input-file --tile-lower-to-gpu="config={split_k = 4, min_blocks = 16, fission_blocks = 16, vector_atomics = true, tile_sizes = {tile_p = 16}}" --canonicalize --cse | FileCheck %s --check-prefix=VEC
 
 // Split loops (`split-k` of a loop the whole block runs, docs/GPULowering.md):
 // FlashAttention over the KV length p, Trinity Figure 4(d) without the

@@ -1,4 +1,4 @@
-// RUN: tile-opt %s --split-input-file --tile-lower-to-gpu --tile-gpu-to-host --canonicalize --verify-diagnostics | FileCheck %s
+// RUN: tile-opt %s --split-input-file --tile-lower-to-gpu="config={max_tile_size = 0}" --tile-gpu-to-host --canonicalize --verify-diagnostics | FileCheck %s
 
 // A lowered kernel becomes a host function running one block: its thread
 // loop runs for thread 0..31 in turn, barriers are gone, the workgroup

@@ -1,17 +1,17 @@
-// RUN: tile-opt %s --split-input-file --tile-lower-to-gpu --canonicalize --cse | FileCheck %s
-// RUN: tile-opt %s --split-input-file --tile-lower-to-gpu="shared-memory=0" --canonicalize --cse | FileCheck %s --check-prefix=SPILL
-// RUN: tile-opt %s --split-input-file --tile-lower-to-gpu="element-loops=false" --canonicalize --cse | FileCheck %s --check-prefix=NOELEM
-// RUN: tile-opt %s --split-input-file --tile-lower-to-gpu="split-k=4 reduce-lanes=1" --canonicalize --cse | FileCheck %s --check-prefix=SPLIT
-// RUN: tile-opt %s --split-input-file --tile-lower-to-gpu="split-k=4" --canonicalize --cse | FileCheck %s --check-prefix=RLANES
-// RUN: tile-opt %s --split-input-file --tile-lower-to-gpu="thread-elements=1" --canonicalize --cse | FileCheck %s --check-prefix=ONELANE
-// RUN: tile-opt %s --split-input-file --tile-lower-to-gpu="fission-blocks=8" --canonicalize --cse | FileCheck %s --check-prefix=FISSION
-// RUN: tile-opt %s --split-input-file --tile-lower-to-gpu="split-k=2 thread-elements=64 min-blocks=8 tile-sizes=tile_k=4" --canonicalize --cse | FileCheck %s --check-prefix=SLICES
-// RUN: tile-opt %s --split-input-file --tile-lower-to-gpu="split-k=2 thread-elements=64 min-blocks=8 tile-sizes=tile_k=4 k-slices=1" --canonicalize --cse | FileCheck %s --check-prefix=NOSLICES
-// RUN: tile-opt %s --split-input-file --tile-lower-to-gpu="split-k=2 reduce-lanes=1 min-blocks=2" --canonicalize --cse | FileCheck %s --check-prefix=RSLICES
-// RUN: tile-opt %s --split-input-file --tile-lower-to-gpu="split-k=2 thread-elements=64 min-blocks=4 tile-sizes=tile_k=4" --canonicalize --cse | FileCheck %s --check-prefix=UNSPLIT
-// RUN: tile-opt %s --split-input-file --tile-lower-to-gpu="split-k=1 thread-elements=64 min-blocks=4 tile-sizes=tile_k=4" --canonicalize --cse | FileCheck %s --check-prefix=NOUNSPLIT
-// RUN: tile-opt %s --split-input-file --tile-lower-to-gpu="split-k=2 reduce-lanes=1" --canonicalize --cse | FileCheck %s --check-prefix=WIDE
-// RUN: tile-opt %s --split-input-file --tile-lower-to-gpu="split-k=2 reduce-lanes=1 tile-sizes=tile_i=8" --canonicalize --cse | FileCheck %s --check-prefix=NARROW
+// RUN: tile-opt %s --split-input-file --tile-lower-to-gpu="config={max_tile_size = 0}" --canonicalize --cse | FileCheck %s
+// RUN: tile-opt %s --split-input-file --tile-lower-to-gpu="config={shared_memory = 0, max_tile_size = 0}" --canonicalize --cse | FileCheck %s --check-prefix=SPILL
+// RUN: tile-opt %s --split-input-file --tile-lower-to-gpu="config={element_loops = false, max_tile_size = 0}" --canonicalize --cse | FileCheck %s --check-prefix=NOELEM
+// RUN: tile-opt %s --split-input-file --tile-lower-to-gpu="config={split_k = 4, reduce_lanes = 1, max_tile_size = 0}" --canonicalize --cse | FileCheck %s --check-prefix=SPLIT
+// RUN: tile-opt %s --split-input-file --tile-lower-to-gpu="config={split_k = 4, max_tile_size = 0}" --canonicalize --cse | FileCheck %s --check-prefix=RLANES
+// RUN: tile-opt %s --split-input-file --tile-lower-to-gpu="config={thread_elements = 1, max_tile_size = 0}" --canonicalize --cse | FileCheck %s --check-prefix=ONELANE
+// RUN: tile-opt %s --split-input-file --tile-lower-to-gpu="config={fission_blocks = 8, max_tile_size = 0}" --canonicalize --cse | FileCheck %s --check-prefix=FISSION
+// RUN: tile-opt %s --split-input-file --tile-lower-to-gpu="config={split_k = 2, thread_elements = 64, min_blocks = 8, tile_sizes = {tile_k = 4}}" --canonicalize --cse | FileCheck %s --check-prefix=SLICES
+// RUN: tile-opt %s --split-input-file --tile-lower-to-gpu="config={split_k = 2, thread_elements = 64, min_blocks = 8, k_slices = 1, tile_sizes = {tile_k = 4}}" --canonicalize --cse | FileCheck %s --check-prefix=NOSLICES
+// RUN: tile-opt %s --split-input-file --tile-lower-to-gpu="config={split_k = 2, reduce_lanes = 1, min_blocks = 2, max_tile_size = 0}" --canonicalize --cse | FileCheck %s --check-prefix=RSLICES
+// RUN: tile-opt %s --split-input-file --tile-lower-to-gpu="config={split_k = 2, thread_elements = 64, min_blocks = 4, tile_sizes = {tile_k = 4}}" --canonicalize --cse | FileCheck %s --check-prefix=UNSPLIT
+// RUN: tile-opt %s --split-input-file --tile-lower-to-gpu="config={split_k = 1, thread_elements = 64, min_blocks = 4, tile_sizes = {tile_k = 4}}" --canonicalize --cse | FileCheck %s --check-prefix=NOUNSPLIT
+// RUN: tile-opt %s --split-input-file --tile-lower-to-gpu="config={split_k = 2, reduce_lanes = 1, max_tile_size = 0}" --canonicalize --cse | FileCheck %s --check-prefix=WIDE
+// RUN: tile-opt %s --split-input-file --tile-lower-to-gpu="config={split_k = 2, reduce_lanes = 1, tile_sizes = {tile_i = 8}}" --canonicalize --cse | FileCheck %s --check-prefix=NARROW
 
 // Iterations write disjoint tiles of B: the loop becomes the grid (4 blocks),
 // the exp is computed and rounded to f16 per element, nothing is buffered.

@@ -2,12 +2,12 @@
 // vector reduction (red.global.add.v4.f32, inline PTX) per aligned run of 4
 // elements, or 2, with `vector-atomics`; element by element without it, and
 // where the result's rows are not aligned runs.
-// RUN: tile-opt %s --split-input-file --tile-lower-to-gpu="split-k=2 thread-elements=64 min-blocks=8 vector-atomics=1" --canonicalize --cse | FileCheck %s
-// RUN: tile-opt %s --split-input-file --tile-lower-to-gpu="split-k=2 thread-elements=64 min-blocks=8 k-slices=1 vector-atomics=1" --canonicalize --cse | FileCheck %s --check-prefix=NOSLICES
-// RUN: tile-opt %s --split-input-file --tile-lower-to-gpu="split-k=2 thread-elements=64 min-blocks=8" --canonicalize --cse | FileCheck %s --check-prefix=OFF
-// RUN: tile-opt %s --split-input-file --tile-lower-to-gpu="split-k=2 thread-elements=2 min-blocks=8 k-slices=1 vector-atomics=1" --canonicalize --cse | FileCheck %s --check-prefix=PAIRS
-// RUN: tile-opt %s --split-input-file --tile-lower-to-gpu="split-k=2 thread-elements=2 min-blocks=8 vector-atomics=1" --canonicalize --cse | FileCheck %s --check-prefix=PAIRS
-// RUN: not tile-opt %s --split-input-file --tile-lower-to-gpu="split-k=2 thread-elements=64 min-blocks=8 vector-atomics=1" --tile-gpu-to-host 2>&1 | FileCheck %s --check-prefix=HOST
+// RUN: tile-opt %s --split-input-file --tile-lower-to-gpu="config={split_k = 2, thread_elements = 64, min_blocks = 8, vector_atomics = true, max_tile_size = 0}" --canonicalize --cse | FileCheck %s
+// RUN: tile-opt %s --split-input-file --tile-lower-to-gpu="config={split_k = 2, thread_elements = 64, min_blocks = 8, k_slices = 1, vector_atomics = true, max_tile_size = 0}" --canonicalize --cse | FileCheck %s --check-prefix=NOSLICES
+// RUN: tile-opt %s --split-input-file --tile-lower-to-gpu="config={split_k = 2, thread_elements = 64, min_blocks = 8, max_tile_size = 0}" --canonicalize --cse | FileCheck %s --check-prefix=OFF
+// RUN: tile-opt %s --split-input-file --tile-lower-to-gpu="config={split_k = 2, thread_elements = 2, min_blocks = 8, k_slices = 1, vector_atomics = true, max_tile_size = 0}" --canonicalize --cse | FileCheck %s --check-prefix=PAIRS
+// RUN: tile-opt %s --split-input-file --tile-lower-to-gpu="config={split_k = 2, thread_elements = 2, min_blocks = 8, vector_atomics = true, max_tile_size = 0}" --canonicalize --cse | FileCheck %s --check-prefix=PAIRS
+// RUN: not tile-opt %s --split-input-file --tile-lower-to-gpu="config={split_k = 2, thread_elements = 64, min_blocks = 8, vector_atomics = true, max_tile_size = 0}" --tile-gpu-to-host 2>&1 | FileCheck %s --check-prefix=HOST
 
 // S[16, 128] += X W in 2 chunks per 16x32 tile, each cut into 8 k slices
 // whose partial tiles meet in shared memory: each thread then sums the

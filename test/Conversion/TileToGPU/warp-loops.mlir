@@ -1,7 +1,7 @@
-// RUN: tile-opt %s --split-input-file --tile-lower-to-gpu="tile-sizes=tile_p=16 split-k=4 min-blocks=16 fission-blocks=16 mma=true" --canonicalize --cse | FileCheck %s
-// RUN: tile-opt %s --split-input-file --tile-lower-to-gpu="tile-sizes=tile_p=16 split-k=4 min-blocks=16 fission-blocks=16 mma=true warp-loops=false" --canonicalize --cse | FileCheck %s --check-prefix=OFF
-// RUN: tile-opt %s --split-input-file --tile-lower-to-gpu="tile-sizes=tile_p=32 split-k=1 min-blocks=16 fission-blocks=16 mma=true" --canonicalize --cse | FileCheck %s --check-prefix=WHOLE
-// RUN: tile-opt %s --split-input-file --tile-lower-to-gpu="tile-sizes=tile_p=16 split-k=4 min-blocks=16 fission-blocks=16 mma=true tf32=true" --canonicalize --cse | FileCheck %s --check-prefix=TF32
+// RUN: tile-opt %s --split-input-file --tile-lower-to-gpu="config={split_k = 4, min_blocks = 16, fission_blocks = 16, mma = true, tile_sizes = {tile_p = 16}}" --canonicalize --cse | FileCheck %s
+// RUN: tile-opt %s --split-input-file --tile-lower-to-gpu="config={split_k = 4, min_blocks = 16, fission_blocks = 16, mma = true, warp_loops = false, tile_sizes = {tile_p = 16}}" --canonicalize --cse | FileCheck %s --check-prefix=OFF
+// RUN: tile-opt %s --split-input-file --tile-lower-to-gpu="config={split_k = 1, min_blocks = 16, fission_blocks = 16, mma = true, tile_sizes = {tile_p = 32}}" --canonicalize --cse | FileCheck %s --check-prefix=WHOLE
+// RUN: tile-opt %s --split-input-file --tile-lower-to-gpu="config={split_k = 4, min_blocks = 16, fission_blocks = 16, mma = true, tf32 = true, tile_sizes = {tile_p = 16}}" --canonicalize --cse | FileCheck %s --check-prefix=TF32
 
 // Warp loops (`mma`, docs/GPULowering.md): the FlashAttention loop of
 // Trinity Figure 4(d), split 4 ways (one 16-wide tile per chunk), runs one

@@ -1,0 +1,42 @@
+//===- TileAttrs.h - Tile dialect attributes --------------------*- C++ -*-===//
+//
+// `#tile.gpu_config`, the GPU lowering's configuration (TileAttrs.td), and
+// the table of its knobs.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef TILEDIALECT_IR_TILEATTRS_H
+#define TILEDIALECT_IR_TILEATTRS_H
+
+#include "mlir/IR/Attributes.h"
+#include "mlir/IR/BuiltinAttributes.h"
+#include "mlir/IR/DialectImplementation.h"
+
+#include "llvm/ADT/ArrayRef.h"
+#include "llvm/ADT/StringRef.h"
+
+#include <string>
+
+#define GET_ATTRDEF_CLASSES
+#include "TileDialect/IR/TileAttrs.h.inc"
+
+namespace mlir::tileir {
+
+/// One knob of `#tile.gpu_config` (GPUConfigKnobs.def).
+struct GPUConfigKnob {
+  llvm::StringLiteral key;
+  bool isBool;
+  int64_t defaultValue;
+  llvm::StringLiteral description;
+};
+
+/// Every knob, in declaration order (not counting `tile_sizes`).
+llvm::ArrayRef<GPUConfigKnob> getGPUConfigKnobs();
+
+/// The attribute name under which a program, a host function or a
+/// gpu.module carries its configuration.
+constexpr llvm::StringLiteral kGPUConfigAttrName = "tile.gpu_config";
+
+} // namespace mlir::tileir
+
+#endif // TILEDIALECT_IR_TILEATTRS_H

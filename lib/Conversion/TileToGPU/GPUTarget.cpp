@@ -1,0 +1,151 @@
+//===- GPUTarget.cpp - NVVM and ROCDL targets of the GPU lowering ---------===//
+
+#include "TileDialect/Conversion/TileToGPU/GPUTarget.h"
+
+#include "mlir/Conversion/GPUToNVVM/GPUToNVVMPass.h"
+#include "mlir/Conversion/GPUToROCDL/GPUToROCDLPass.h"
+#include "mlir/Conversion/Passes.h"
+#include "mlir/Dialect/GPU/Transforms/Passes.h"
+#include "mlir/Pass/PassManager.h"
+
+using namespace mlir;
+using namespace mlir::tileir;
+
+/// The NVVM target features when the user gives none: PTX ISA 8.1, the
+/// first with vector reductions (`red.global.add.v4.f32`).
+static constexpr const char kDefaultNVVMFeatures[] = "+ptx81";
+
+/// XY of "sm_XY" (0 for anything else).
+static unsigned smVersion(StringRef chip) {
+  unsigned version = 0;
+  if (!chip.consume_front("sm_") || chip.getAsInteger(10, version))
+    return 0;
+  return version;
+}
+
+namespace {
+
+class NVVMTarget : public GPUTarget {
+public:
+  bool hasMatrixUnits() const override { return smVersion(chip) >= 80; }
+  bool hasTF32() const override { return smVersion(chip) >= 80; }
+  bool hasVectorAtomics() const override {
+    if (!hasGridDependencyControl())
+      return false;
+    // The PTX version of the features, e.g. "+ptx81,+sm_90" -> 81.
+    StringRef ptx = features;
+    size_t at = ptx.find("+ptx");
+    if (at == StringRef::npos)
+      return false;
+    StringRef digits = ptx.drop_front(at + 4);
+    unsigned version = 0;
+    return !digits.take_while(llvm::isDigit).getAsInteger(10, version) &&
+           version >= 81;
+  }
+  bool hasGridDependencyControl() const override {
+    return smVersion(chip) >= 90;
+  }
+  void addConversion(OpPassManager &device) const override {
+    // nvgpu.mma.sync first, to nvvm.mma.sync on LLVM vector types.
+    device.addPass(createConvertNVGPUToNVVMPass());
+    ConvertGpuOpsToNVVMOpsOptions convert;
+    convert.useBarePtrCallConv = true;
+    device.addPass(createConvertGpuOpsToNVVMOps(convert));
+  }
+  void addAttachTarget(OpPassManager &pm, unsigned optLevel) const override {
+    GpuNVVMAttachTargetOptions target;
+    target.chip = chip;
+    target.optLevel = optLevel;
+    target.features = features;
+    pm.addPass(createGpuNVVMAttachTarget(target));
+  }
+  // The CUDA found when the project was configured; empty leaves
+  // gpu-module-to-binary to its own search ($CUDA_HOME and friends).
+  std::string getDefaultToolkit() const override {
+    return TILE_CUDA_TOOLKIT_DIR;
+  }
+};
+
+class ROCDLTarget : public GPUTarget {
+public:
+  // The emitter's matrix-unit code is NVIDIA's (mma.sync, wmma).
+  bool hasMatrixUnits() const override { return false; }
+  bool hasTF32() const override { return false; }
+  bool hasVectorAtomics() const override { return false; }
+  bool hasGridDependencyControl() const override { return false; }
+  void addConversion(OpPassManager &device) const override {
+    ConvertGpuOpsToROCDLOpsOptions convert;
+    convert.chipset = chip;
+    convert.useBarePtrCallConv = true;
+    device.addPass(createConvertGpuOpsToROCDLOps(convert));
+  }
+  void addAttachTarget(OpPassManager &pm, unsigned optLevel) const override {
+    GpuROCDLAttachTargetOptions target;
+    target.chip = chip;
+    target.optLevel = optLevel;
+    target.features = features;
+    pm.addPass(createGpuROCDLAttachTarget(target));
+  }
+  // ld.lld-22 and the rocm-device-libs bitcode, linked into the build tree.
+  std::string getDefaultToolkit() const override {
+    return TILE_ROCM_TOOLKIT_DIR;
+  }
+};
+
+} // namespace
+
+std::string tileir::getDefaultChip(GPUBackend backend) {
+  return backend == GPUBackend::ROCDL ? "gfx942" : "sm_90";
+}
+
+llvm::Expected<std::unique_ptr<GPUTarget>>
+GPUTarget::get(GPUBackend backend, StringRef chip, StringRef features) {
+  std::unique_ptr<GPUTarget> target;
+  if (backend == GPUBackend::NVVM)
+    target = std::make_unique<NVVMTarget>();
+  else
+    target = std::make_unique<ROCDLTarget>();
+  target->backend = backend;
+  target->chip = chip.empty() ? getDefaultChip(backend) : chip.str();
+  target->features = features.str();
+  if (backend == GPUBackend::NVVM && features.empty())
+    target->features = kDefaultNVVMFeatures;
+  if (backend == GPUBackend::NVVM && !smVersion(target->chip))
+    return llvm::createStringError("unknown NVVM chip '" + target->chip +
+                                   "' (expected sm_XY)");
+  // The cost model's numbers for the chip, else for the closest older one.
+  auto described = [](StringRef name) {
+    llvm::Expected<TargetDesc> desc = getTarget(name);
+    if (desc)
+      return true;
+    llvm::consumeError(desc.takeError());
+    return false;
+  };
+  std::string name = target->chip;
+  if (!described(name)) {
+    unsigned version = smVersion(name);
+    name = backend == GPUBackend::ROCDL ? "gfx942"
+           : version >= 90              ? "sm_90"
+           : version >= 89              ? "sm_89"
+                                        : "sm_80";
+  }
+  llvm::Expected<TargetDesc> desc = getTarget(name);
+  if (!desc)
+    return desc.takeError();
+  target->desc = std::move(*desc);
+  return target;
+}
+
+GPUConfigAttr GPUTarget::restrict(GPUConfigAttr config) const {
+  if (!hasMatrixUnits() && config.getMma())
+    config = config.with("mma", false);
+  if (!hasTF32() && config.getTf32())
+    config = config.with("tf32", false);
+  if (!hasVectorAtomics() && config.getVectorAtomics())
+    config = config.with("vector_atomics", false);
+  if (!hasGridDependencyControl() && config.getPrefetchBytes())
+    config = config.with("prefetch_bytes", 0);
+  if (config.getSharedMemory() > getStaticSharedMemory())
+    config = config.with("shared_memory", getStaticSharedMemory());
+  return config;
+}

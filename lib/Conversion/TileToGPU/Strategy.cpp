@@ -1,0 +1,90 @@
+//===- Strategy.cpp - Choosing a program's GPU configuration --------------===//
+//
+// The choices, per program (docs/GPULowering.md, "Choosing a
+// configuration"): the numbers come from the target (SM count, features),
+// the switches from what the program computes. They are the settings that
+// measured fastest for decode-sized GEMM chains on the H100 (the tuning
+// sweeps of bench/results, 2026-11-22..27), written as rules of the target
+// and the program instead of as entries for 12 program hashes.
+//
+//===----------------------------------------------------------------------===//
+
+#include "TileDialect/Conversion/TileToGPU/Strategy.h"
+
+#include "TileDialect/IR/TileTypes.h"
+
+#include "llvm/ADT/bit.h"
+
+using namespace mlir;
+using namespace mlir::tileir;
+
+ProgramShape tileir::analyzeProgramShape(ProgramOp program) {
+  ProgramShape shape;
+  for (BlockArgument arg : program.getBodyBlock().getArguments()) {
+    auto type = cast<TensorRefType>(arg.getType());
+    int64_t elements = 1;
+    for (int64_t dim : type.getShape())
+      elements *= dim;
+    shape.largestTensor = std::max(shape.largestTensor, elements);
+  }
+  program.walk([&](Operation *op) {
+    if (auto matmul = dyn_cast<MatmulOp>(op)) {
+      ++shape.matmuls;
+      auto elementType = [](Value v) {
+        return cast<TileType>(v.getType()).getElementType();
+      };
+      if (elementType(matmul.getLhs()).isF16() &&
+          elementType(matmul.getRhs()).isF16() &&
+          elementType(matmul.getResult()).isF32())
+        ++shape.halfMatmuls;
+    } else if (isa<RSumOp, RMaxOp, RMinOp>(op)) {
+      ++shape.reductions;
+    }
+  });
+  return shape;
+}
+
+/// The power of two nearest `n` (ties up).
+static int64_t nearestPowerOf2(int64_t n) {
+  int64_t below = int64_t(llvm::bit_floor(uint64_t(std::max<int64_t>(n, 1))));
+  return n - below < 2 * below - n ? below : 2 * below;
+}
+
+GPUConfigAttr tileir::chooseGPUConfig(ProgramOp program,
+                                      const GPUTarget &target) {
+  ProgramShape shape = analyzeProgramShape(program);
+  int64_t units = target.getComputeUnits();
+  GPUConfigAttr config = GPUConfigAttr::get(program.getContext());
+
+  // Launch shape: full warps of the target, its static shared memory.
+  config = config.with("block_size", 256)
+               .with("shared_memory", target.getStaticSharedMemory());
+
+  if (shape.matmuls > 0) {
+    // GEMM chains at decode sizes are bound by reading the weights once:
+    // they need every SM reading, i.e. many blocks. Tiles up to 64 wide,
+    // shrunk until there are about 16 blocks per SM; accumulations whose
+    // grid stays smaller are split (up to 8 chunks, added atomically) and
+    // cut into 2 slices per block; element loops compute 16 elements per
+    // thread; loads run 2 iterations ahead.
+    config = config.with("max_tile_size", 64)
+                 .with("min_blocks", nearestPowerOf2(16 * units))
+                 .with("split_k", 8)
+                 .with("k_slices", 2)
+                 .with("thread_elements", 16)
+                 .with("pipeline_loads", 2);
+  } else {
+    // Norms, softmax and elementwise chains: two blocks per SM at least.
+    config = config.with("max_tile_size", 32).with("min_blocks", 2 * units);
+  }
+  // f16 matmuls accumulating in f32 on the matrix units, and
+  // FlashAttention-style loops of them one warp per iteration.
+  config = config.with("mma", shape.halfMatmuls > 0 && target.hasMatrixUnits())
+               .with("warp_loops", true);
+  config = config.with("vector_atomics", target.hasVectorAtomics());
+  // A kernel launching its prefetching successor early: up to 4 blocks
+  // per SM, what fits beside it.
+  config = config.with("early_launch_blocks",
+                       target.hasGridDependencyControl() ? 4 * units : 0);
+  return target.restrict(config);
+}
