@@ -1,6 +1,8 @@
 //===- KernelEmitter.cpp - One GPU kernel from a partitioned plan ---------===//
 
 #include "KernelEmitter.h"
+#include "KernelEmitterImpl.h"
+#include "EmitNVIDIA.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
@@ -13,8 +15,11 @@
 #include "mlir/IR/BuiltinAttributes.h"
 #include "mlir/IR/SymbolTable.h"
 
+#include <algorithm>
+#include <array>
 #include <functional>
 #include <limits>
+#include <string>
 #include <utility>
 
 using namespace mlir;
@@ -23,8 +28,6 @@ using namespace mlir::tileir::interp;
 using namespace mlir::tileir::gpu_lowering;
 
 using Kind = ExprNode::Kind;
-/// One value per lane: the elements a thread computes together.
-using Lanes = SmallVector<Value, 4>;
 
 Type gpu_lowering::getStorageType(MLIRContext *ctx, ElementKind kind) {
   switch (kind) {
@@ -42,378 +45,302 @@ Type gpu_lowering::getStorageType(MLIRContext *ctx, ElementKind kind) {
   return nullptr;
 }
 
-namespace {
+LogicalResult gpu_lowering::emitKernelBody(const Plan &plan,
+                                           const Kernel &kernel,
+                                           ArrayRef<ElementKind> tensorKinds,
+                                           gpu::GPUFuncOp func) {
+  EmissionContext cx(plan, kernel, tensorKinds, func);
+  KernelEmitter(cx).run();
+  return success();
+}
 
-/// A thread's lanes as a block of a tile whose rows have `rowLength`
-/// elements: `rows` rows of `width` consecutive elements, lane r * width + v
-/// being element (row0 + r * rowStride) * rowLength + col0 + v, col0 a
-/// multiple of `width`.
-///
-/// A matrix-unit block (`mma`) is the part of a warp's 16 x 4 * width tile
-/// that one lane holds in `mma.sync.m16n8k16` accumulators: rows g and g + 8
-/// (g = lane / 4), columns 4 * width * w + width * (lane mod 4) + [0, width).
-/// The warp's tile is width / 2 matrix-unit tiles of 16 x 8 whose column n
-/// of tile j is real column n * width / 2 + j, so that one aligned vector
-/// load of B's row gives a lane its column of every tile.
-struct LaneBlock {
-  int64_t rows = 1, width = 1, rowLength = 1, rowStride = 1;
-  bool mma = false;
-};
+KernelEmitter::KernelEmitter(EmissionContext &cx)
+    : cx(cx), plan(cx.plan), kernel(cx.kernel), tensorKinds(cx.tensorKinds),
+      b(cx.b), loc(cx.loc), f32(cx.b.getF32Type()) {}
 
-class Emitter {
-public:
-  Emitter(const Plan &plan, const Kernel &kernel,
-          ArrayRef<ElementKind> tensorKinds, gpu::GPUFuncOp func)
-      : plan(plan), kernel(kernel), tensorKinds(tensorKinds), func(func),
-        b(func.getContext()), loc(func.getLoc()), f32(b.getF32Type()) {}
+void KernelEmitter::run() {
+  Block &entry = cx.func.getBody().front();
+  b.setInsertionPointToStart(&entry);
+  unsigned arg = 0;
+  for (unsigned tensor : kernel.tensors)
+    cx.tensorArgs[tensor] = entry.getArgument(arg++);
+  if (kernel.scratchElements)
+    cx.scratch = entry.getArgument(arg++);
+  if (kernel.epilogue)
+    cx.counters = entry.getArgument(arg++);
+  if (kernel.sharedElements)
+    cx.shared = cx.func.getWorkgroupAttributions().front();
+  if (kernel.sharedHalfElements)
+    cx.sharedHalf = cx.func.getWorkgroupAttributions().back();
 
-  void run();
-
-private:
-  /// Runs `kernel` as the epilogue of `producer` (`Kernel::epilogue`) at
-  /// `producer`'s insertion point, with its tensors, threads and grid
-  /// variables.
-  void runAsEpilogue(const Emitter &producer);
-  /// After a split accumulation's atomic adds: counts the block on its
-  /// tile's counter (`gridPoint`), and the last block of the tile runs the
-  /// epilogue and clears the counter.
-  void emitEpilogue(Value gridPoint);
-
-  // Index arithmetic, folded where both sides are constants.
-  Value index(int64_t v) { return arith::ConstantIndexOp::create(b, loc, v); }
-  Value add(Value x, Value y);
-  Value mul(Value x, int64_t c);
-  Value div(Value x, int64_t c);
-  Value rem(Value x, int64_t c);
-  Value constant(double v) {
-    return arith::ConstantOp::create(b, loc, b.getF32FloatAttr(v));
+  cx.threadId = gpu::ThreadIdOp::create(b, loc, gpu::Dimension::x);
+  cx.vars.assign(plan.numVars, Value());
+  Value block = gpu::BlockIdOp::create(b, loc, gpu::Dimension::x);
+  // Block = ((grid loops, outermost slowest) * partBlocks + part iteration)
+  //         * splitChunks + chunk.
+  cx.chunk = rem(block, kernel.splitChunks);
+  Value withoutChunk = div(block, kernel.splitChunks);
+  Value partIteration = rem(withoutChunk, kernel.partBlocks);
+  Value rest = div(withoutChunk, kernel.partBlocks);
+  for (const GridLoop &g : llvm::reverse(kernel.grid)) {
+    Value iteration = rem(rest, g.trips);
+    rest = div(rest, g.trips);
+    cx.vars[g.var] = add(index(g.start), mul(iteration, g.step));
   }
-
-  /// `body(e)` for every element index e of an n-element tile, spread over
-  /// the block's threads.
-  void forEachElement(int64_t n, llvm::function_ref<void(Value)> body);
-  /// A loop `for i in [0, n)` carrying f32 values (one per lane).
-  Lanes reduceLoop(int64_t n, ValueRange inits,
-                   llvm::function_ref<Lanes(Value, ValueRange)> step);
-  /// `body(flats, valid)` for every group of `lanes` elements of an
-  /// n-element tile, spread over the block's threads: lane i of the group a
-  /// thread starts at element g is element g + i * threads. Lanes past the
-  /// tile compute element n - 1 and are not valid (`valid` is empty when
-  /// every lane of every group is inside the tile). With a `block`, a
-  /// group is instead a block of rows x width elements (`LaneBlock`), group
-  /// q of the tile's (n / lanes) at rows (q / (rowLength / width)) * rows
-  /// and columns (q mod (rowLength / width)) * width.
-  void forEachLaneGroup(int64_t n, int64_t lanes,
-                        llvm::function_ref<void(ValueRange, ValueRange)> body,
-                        std::optional<LaneBlock> block = std::nullopt);
-  /// The lane block of an element loop over tiles of `shape` with `lanes`
-  /// lanes, if it should have one: its stores compute a matmul with the
-  /// tile's row length whose right operand loads rows of `width` elements
-  /// as vectors; the lanes of one column then share those loads and the
-  /// lanes of one row the left operand's.
-  std::optional<LaneBlock> getLaneBlock(ArrayRef<const StmtNode *> stores,
-                                        ArrayRef<int64_t> shape,
-                                        int64_t lanes) const;
-  /// The lanes (element indices) of group `group` of a lane block.
-  Lanes blockFlats(Value group, const LaneBlock &block);
-  /// `body()` with `flats` the lanes of the current lane-block group.
-  void inLaneBlock(ValueRange flats, const LaneBlock &block,
-                   llvm::function_ref<void()> body);
-  /// The lane block `flats` are the lanes of, if any.
-  const LaneBlock *getBlockOf(ValueRange flats) const;
-  /// Elements flat0 .. flat0 + count - 1 of expression `id`, flat0 a
-  /// multiple of count and the elements in one row of its innermost
-  /// dimension: tensor loads as aligned vector loads where the layout
-  /// allows, else element by element.
-  Lanes elementRun(unsigned id, Value flat0, int64_t count);
-  /// `elementRun` of an elementwise op (unary, binary, cast) over runs of
-  /// its operands, or of a broadcast along the innermost dimension (one
-  /// element); nothing for other nodes and buffered ones.
-  std::optional<Lanes> elementwiseRun(unsigned id, Value flat0, int64_t count);
-  /// Whether `elementRun(id, ., count)` loads vectors.
-  bool loadsRun(unsigned id, int64_t count) const;
-  /// Whether runs of `count` elements of the region `access` selects, each
-  /// starting at a multiple of `count` in the region's innermost dimension,
-  /// are aligned vectors in the tensor.
-  bool accessRuns(const Access &access, int64_t count) const;
-  /// Emits `store` of a permuted load that moves the loaded tensor's
-  /// innermost dimension (a transpose) in 8 x 8 blocks per thread: 8 vector
-  /// loads along the source's rows, 8 vector stores along the destination's;
-  /// false (emitting nothing) when the store is no such copy.
-  bool emitTransposedStore(const StmtNode &store);
-  /// Computes reduction `id` into its buffer `result` by groups of threads
-  /// (`GroupReduction`), as many per result element as the block's threads
-  /// allow, up to `reduction.group`; false, emitting nothing, when that is
-  /// fewer than two.
-  bool emitGroupReduction(unsigned id, const Buffer &result,
-                          const GroupReduction &reduction);
-  /// Whether `halfRun(id, ., count)` may be used: `id` is an f16 tensor's
-  /// load whose runs of `count` load as vectors.
-  bool loadsHalf(unsigned id, int64_t count) const;
-  /// Elements flat0 .. flat0 + count - 1 of `id` as one vector of f16
-  /// (`loadsHalf(id, count)`).
-  Value halfRun(unsigned id, Value flat0, int64_t count);
-  /// Whether `id` is f16 and computable element by element for a matrix
-  /// unit's left operand: a vector load (`loadsHalf(id, 4)`), or an
-  /// expression of loads of tensors not carried in registers, constants,
-  /// elementwise ops, copies and casts (a prologue: no reductions or
-  /// matmuls, which would be recomputed per element).
-  bool computesHalf(unsigned id) const;
-  /// Elements flat0 .. flat0 + count - 1 of `id` (`computesHalf(id)`) as
-  /// one vector of f16: `halfRun` when they load as one, else computed.
-  Value halfOperandRun(unsigned id, Value flat0, int64_t count);
-  /// One aligned `vector.load` of `width` elements of tensor `tensor`,
-  /// starting at tensor offset `offset`, in its storage type.
-  Value loadVector(unsigned tensor, Value offset, int64_t width);
-  /// One aligned `vector.store` of the f32 `values`, in tensor `tensor`'s
-  /// storage type, at tensor offset `offset`.
-  void storeVector(unsigned tensor, Value offset, ValueRange values);
-  /// The source element of a copy's (gather's) element `flat`.
-  Value gatherSource(const StridedCopy &copy, Value flat);
-  /// The load under `id` when `id` is the transpose (a permute swapping the
-  /// last two dimensions) of an f16 load whose runs of 4 along its innermost
-  /// dimension load as vectors: B^T of Q K^T, read along k.
-  std::optional<unsigned> transposedHalf(unsigned id) const;
-  /// Whether matmul `id` can compute the lanes of the matrix-unit block
-  /// `block`: f16 operands loaded as vectors (A along k, 4 at a time; B
-  /// along its rows, width / 2 at a time, or, transposed, along k, 4 at a
-  /// time), an f32 result, rows of the block's length, m and k multiples of
-  /// 16, width 4, 8 or 16.
-  bool fitsMatrixUnits(unsigned id, const LaneBlock &block) const;
-  /// The m16n8k16 A fragment of lane (g, t) from its four f16 values of
-  /// rows g and g + 8: mma's k indices 2t, 2t + 1 are `rowG[0..1]` and
-  /// `rowG8[0..1]`, 2t + 8, 2t + 9 are `rowG[2..3]` and `rowG8[2..3]`.
-  Value aFragment(ArrayRef<Value> rowG, ArrayRef<Value> rowG8);
-  /// `acc + A B` on the matrix units, B the four f16 values of lane (g, t)'s
-  /// column g at mma's k indices 2t, 2t + 1, 2t + 8, 2t + 9.
-  Value mmaStep(Value a, ArrayRef<Value> bValues, Value acc);
-  /// A zero m16n8k16 accumulator (vector<2x2xf32>).
-  Value zeroAccumulator();
-  /// tf32 (m16n8k8) forms: the left operand's fragment from f32 values
-  /// (a0 .. a3: rows g, g + 8 at k = t, then at k = t + 4), rounded to
-  /// tf32; one step with the right operand's two f16 values (k = t, t + 4).
-  Value tf32AFragment(ArrayRef<Value> values);
-  /// A warp loop's partial sums (`sums`, this lane's) added up over the
-  /// block's warps in shared memory (`WarpLoop::reduceInBlock`): the first
-  /// warp's result holds the block's.
-  SmallVector<Value> reduceWarpSums(ArrayRef<Value> sums, Value lane,
-                                    Value warpId);
-  Value tf32MmaStep(Value a, ArrayRef<Value> halves, Value acc);
-  /// The lanes of a matrix-unit block (`LaneBlock::mma`) of matmul `id`:
-  /// per 16 steps of k, one `nvgpu.mma.sync` per 16 x 8 tile.
-  Lanes matrixUnitLanes(unsigned id, ValueRange flats, const LaneBlock &block);
-  /// The lanes a thread runs for an n-element element loop.
-  int64_t lanesFor(int64_t n) const;
-  /// `body()` where lane `i` is valid.
-  void ifValid(ValueRange valid, unsigned i, llvm::function_ref<void()> body);
-
-  Value toF32(Value stored, ElementKind kind);
-  Value fromF32(Value v, ElementKind kind);
-  Value round(Value v, ElementKind kind);
-
-  /// The offset in its tensor of element `flat` of the region `access`
-  /// selects, the region having shape `tileShape`.
-  Value tensorOffset(const Access &access, ArrayRef<int64_t> tileShape,
-                     Value flat);
-  Value bufferAddress(const Buffer &buffer, Value flat, Value &memref);
-  /// Element `flat` of `buffer`, in f32.
-  Value loadBuffer(const Buffer &buffer, Value flat);
-  /// Stores the f32 `v` as element `flat` of `buffer` (rounded to f16 in an
-  /// f16 buffer).
-  void storeBuffer(const Buffer &buffer, Value flat, Value v);
-
-  /// Elements `flats` of expression `id`: from its buffer if it has one.
-  Lanes element(unsigned id, ValueRange flats);
-  /// Elements `flats` of expression `id`, computed from its operands. A
-  /// matmul or reduction of several lanes is one loop carrying them all, so
-  /// that an operand element the lanes share is loaded once.
-  Lanes formula(unsigned id, ValueRange flats);
-  Value unary(UnaryFn fn, Value x);
-  /// `x` and `y` combined by reduction `fn`.
-  Value combine(ReduceFn fn, Value x, Value y);
-  Value binary(BinaryFn fn, Value x, Value y);
-  Value concat(const ExprNode &node, Value flat);
-  Value denseConstant(unsigned id, Value flat);
-
-  void emitStmt(unsigned id);
-  void emitStore(unsigned id);
-  /// Writes `v` (f32) as element `flat` of the region `store` writes.
-  void storeElement(const StmtNode &store, Value v, Value flat);
-  /// Stores `values` at the lanes `flats` (those `valid`, see
-  /// forEachLaneGroup): the rows of a lane block whose runs are aligned
-  /// vectors in the tensor as vector stores of up to 16 bytes, else element
-  /// by element.
-  void storeLanes(const StmtNode &store, ValueRange values, ValueRange flats,
-                  ValueRange valid);
-  /// The elements `store` writes at the lanes `flats`, loaded as
-  /// `storeLanes` stores them, in f32.
-  Lanes loadLanes(const StmtNode &store, ValueRange flats, ValueRange valid);
-  /// The vector width (elements) in which the lanes `flats` of `store`'s
-  /// region load and store: the widest power of two up to 16 bytes that
-  /// divides the rows of their lane block, when those rows are aligned
-  /// vectors in the tensor; else 1.
-  int64_t laneRunWidth(const StmtNode &store, ValueRange flats,
-                       ValueRange valid) const;
-  /// The widest power of two of elements, up to 16 bytes of `store`'s
-  /// tensor, that divides `rowElements` and the stored region's rows and
-  /// whose runs are aligned vectors in the tensor (`accessRuns`); 1 if none
-  /// (or the tensor is not loaded as vectors).
-  int64_t widestRun(const StmtNode &store, int64_t rowElements) const;
-  /// Matmul `id` of `StoreBuffers::mma` with gpu.subgroup_mma ops (wmma on
-  /// NVIDIA): one warp per 16x16 result tile, from the f16 operand buffers
-  /// into the f32 result buffer.
-  void emitMatrixUnitMatmul(unsigned id);
-  /// A loop of `Kernel::perElementLoops`: each thread runs every iteration
-  /// for its elements.
-  void emitPerElementLoop(const StmtNode &loop);
-  /// The kernel's warp loop (`Kernel::warpLoop`): false, emitting nothing,
-  /// when its tile's matmuls or its products' right operands do not load as
-  /// the matrix-unit lanes need (the block then runs the loop as any other).
-  bool emitWarpLoop(const StmtNode &loop);
-  /// The kernel's split accumulation loop (this block's chunk of iterations
-  /// summed per element, then added to the accumulator atomically), or a
-  /// loop of `Kernel::slicedLoops` (all iterations summed in k slices, the
-  /// sums stored). False, emitting nothing, for a sliced loop whose lanes
-  /// do not line up with the block's threads.
-  bool emitSplitAccumulation(const StmtNode &loop);
-  /// The block's L2 prefetches of `Kernel::prefetchLoads` over its first
-  /// `Kernel::prefetchIterations` iterations of the body loop, one
-  /// `prefetch.global.L2` per 128-byte line of each tile (the threads take
-  /// the lines in turn), then `griddepcontrol.wait` (marked
-  /// `tile.prefetched`).
-  void emitPrefetches();
-  /// The first and end iteration values of loop `id` this block runs: the
-  /// block's chunk of a split kernel body, else all of them.
-  std::pair<Value, Value> iterationBounds(unsigned id);
-  /// The run width (elements) in which a split accumulation adds to the
-  /// region `store` writes (`Kernel::vectorAtomics`, f32 tensors):
-  /// `widestRun` (4, 2 or 1), else 1.
-  int64_t atomicRunWidth(const StmtNode &store, int64_t rowElements) const;
-  /// Adds `values` (f32) atomically to the elements `store`'s region holds
-  /// at `flat` and the next ones: one `red.global.add.v4.f32` (or v2) for a
-  /// run, `memref.atomic_rmw` for one value.
-  void atomicAddRun(const StmtNode &store, Value flat, ValueRange values);
-  /// The global address (i64) of element `offset` of `tensor`, from `base`,
-  /// its buffer's aligned pointer.
-  Value globalAddress(unsigned tensor, Value base, Value offset);
-  /// Inline PTX `ptx` with side effects on `args` (`constraints`).
-  void inlinePTX(StringRef ptx, StringRef constraints, ValueRange args);
-
-  const Plan &plan;
-  const Kernel &kernel;
-  ArrayRef<ElementKind> tensorKinds;
-  gpu::GPUFuncOp func;
-  OpBuilder b;
-  Location loc;
-  Type f32;
-
-  Value threadId;
-  /// This block's chunk of a split accumulation.
-  Value chunk;
-  /// While set, the split addend (a sum, `Kernel::reduceLanes`) sums only
-  /// the elements of its extent that this thread's lane takes.
-  Value reduceLane;
-  /// In an element loop, the running value of each tensor the loop writes,
-  /// per lane (f32, rounded to the tensor's type): loads of it read these
-  /// registers instead of memory.
-  llvm::DenseMap<unsigned, Lanes> carried;
-  /// The lanes of the current lane-block group and its block.
-  Lanes blockLanes;
-  LaneBlock currentBlock;
-  Value shared, sharedHalf, scratch, scratchBase, counters;
-  llvm::DenseMap<unsigned, Value> tensorArgs;
-  SmallVector<Value> vars;
-  const StoreBuffers *buffers = nullptr;
-};
-
-} // namespace
+  if (kernel.scratchElements)
+    cx.scratchBase = mul(block, kernel.scratchElements);
+  if (!kernel.prefetchLoads.empty())
+    emitPrefetches();
+  for (const KernelPart &part : kernel.parts) {
+    if (!part.loop) {
+      emitStmt(part.stmt);
+      continue;
+    }
+    const GridLoop &g = *part.loop;
+    cx.vars[g.var] = add(index(g.start), mul(partIteration, g.step));
+    if (g.trips == kernel.partBlocks) {
+      emitStmt(part.stmt);
+      continue;
+    }
+    // Uniform per block, so the barriers inside stay block-wide.
+    Value active = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult,
+                                         partIteration, index(g.trips));
+    auto ifOp = scf::IfOp::create(b, loc, active, /*withElseRegion=*/false);
+    OpBuilder::InsertionGuard guard(b);
+    b.setInsertionPoint(ifOp.thenBlock()->getTerminator());
+    emitStmt(part.stmt);
+  }
+  if (kernel.epilogue)
+    emitEpilogue(withoutChunk);
+  gpu::ReturnOp::create(b, loc);
+}
 
 //===----------------------------------------------------------------------===//
-// Helpers
+// Split epilogues
 //===----------------------------------------------------------------------===//
 
-Value Emitter::add(Value x, Value y) {
-  std::optional<int64_t> cx = getConstantIntValue(x),
-                         cy = getConstantIntValue(y);
-  if (cx && cy)
-    return index(*cx + *cy);
-  if (cx == 0)
-    return y;
-  if (cy == 0)
-    return x;
-  return arith::AddIOp::create(b, loc, x, y);
+void KernelEmitter::emitEpilogue(Value gridPoint) {
+  auto fence = [&] {
+    LLVM::FenceOp::create(b, loc, LLVM::AtomicOrdering::acq_rel);
+  };
+  // The block's adds (ordered before thread 0's by the barrier, fences
+  // being cumulative) are visible before it counts itself.
+  gpu::BarrierOp::create(b, loc);
+  Value slot = add(index(kernel.epilogueCounters), gridPoint);
+  Value flag = index(kernel.epilogueFlag);
+  Value zero = constant(0.0);
+  // Thread 0 alone: a thread loop of one element.
+  forEachElement(1, [&](Value) {
+    fence();
+    Value before = memref::AtomicRMWOp::create(
+        b, loc, arith::AtomicRMWKind::addf, constant(1.0), cx.counters,
+        ValueRange{slot});
+    Value last =
+        arith::CmpFOp::create(b, loc, arith::CmpFPredicate::OEQ, before,
+                              constant(double(kernel.epilogueArrivals - 1)));
+    memref::StoreOp::create(
+        b, loc, arith::SelectOp::create(b, loc, last, constant(1.0), zero),
+        cx.shared, flag);
+    // The other blocks' adds are visible to the epilogue's loads (which
+    // the barrier orders after this).
+    fence();
+  });
+  gpu::BarrierOp::create(b, loc);
+  Value isLast = arith::CmpFOp::create(
+      b, loc, arith::CmpFPredicate::ONE,
+      memref::LoadOp::create(b, loc, cx.shared, flag), zero);
+  auto ifLast = scf::IfOp::create(b, loc, isLast, /*withElseRegion=*/false);
+  OpBuilder::InsertionGuard guard(b);
+  b.setInsertionPoint(ifLast.thenBlock()->getTerminator());
+  EmissionContext epilogue(plan, *kernel.epilogue, tensorKinds, cx.func);
+  KernelEmitter(epilogue).runAsEpilogue(cx);
+  forEachElement(1, [&](Value) {
+    memref::StoreOp::create(b, loc, zero, cx.counters, slot);
+  });
 }
 
-Value Emitter::mul(Value x, int64_t c) {
-  if (std::optional<int64_t> cx = getConstantIntValue(x))
-    return index(*cx * c);
-  if (c == 0)
-    return index(0);
-  if (c == 1)
-    return x;
-  return arith::MulIOp::create(b, loc, x, index(c));
+void KernelEmitter::runAsEpilogue(const EmissionContext &producer) {
+  b.setInsertionPoint(producer.b.getInsertionBlock(),
+                      producer.b.getInsertionPoint());
+  cx.tensorArgs = producer.tensorArgs;
+  cx.threadId = producer.threadId;
+  // The epilogue's grid is the producer's: same variables, same values.
+  cx.vars = producer.vars;
+  cx.chunk = index(0);
+  emitStmt(kernel.parts.front().stmt);
 }
 
-/// `x` as `y + k` with a constant k (k = 0 when x is no such sum).
-static std::pair<Value, int64_t> splitConstant(Value x) {
-  if (auto sum = x.getDefiningOp<arith::AddIOp>())
-    if (std::optional<int64_t> k = getConstantIntValue(sum.getRhs()))
-      return {sum.getLhs(), *k};
-  return {x, 0};
+//===----------------------------------------------------------------------===//
+// Statements and loops
+//===----------------------------------------------------------------------===//
+
+void KernelEmitter::emitStmt(unsigned id) {
+  while (true) {
+    const StmtNode &stmt = plan.stmts[id];
+    switch (stmt.kind) {
+    case StmtNode::Kind::Nop:
+      return;
+    case StmtNode::Kind::Seq:
+      emitStmt(stmt.first);
+      id = stmt.second;
+      continue;
+    case StmtNode::Kind::Loop: {
+      if (kernel.warpLoop && id == kernel.body && emitWarpLoop(stmt))
+        return;
+      if (kernel.perElementLoops.contains(id)) {
+        emitPerElementLoop(stmt);
+        return;
+      }
+      auto [first, last] = iterationBounds(id);
+      auto loop = scf::ForOp::create(b, loc, first, last, index(stmt.step));
+      OpBuilder::InsertionGuard guard(b);
+      b.setInsertionPoint(loop.getBody()->getTerminator());
+      cx.vars[stmt.var] = loop.getInductionVar();
+      emitStmt(stmt.first);
+      return;
+    }
+    case StmtNode::Kind::Store:
+      emitStore(id);
+      return;
+    }
+  }
 }
 
-// Indices are never negative, so (y + k) / c = y / c + k / c and
-// (y + k) mod c = y mod c when c divides k: the lanes of a thread
-// (element g + i * threads) then share the index arithmetic of g.
-Value Emitter::div(Value x, int64_t c) {
-  if (std::optional<int64_t> cx = getConstantIntValue(x))
-    return index(*cx / c);
-  if (c == 1)
-    return x;
-  if (auto [y, k] = splitConstant(x); k && k % c == 0)
-    return add(div(y, c), index(k / c));
-  return arith::DivUIOp::create(b, loc, x, index(c));
+std::pair<Value, Value> KernelEmitter::iterationBounds(unsigned id) {
+  const StmtNode &loop = plan.stmts[id];
+  if (kernel.splitChunks == 1 || id != kernel.body)
+    return {index(loop.start), index(loop.end)};
+  int64_t span = kernel.chunkTrips * loop.step;
+  Value first = add(index(loop.start), mul(cx.chunk, span));
+  return {first, arith::MinUIOp::create(b, loc, add(first, index(span)),
+                                        index(loop.end))};
 }
 
-Value Emitter::rem(Value x, int64_t c) {
-  if (std::optional<int64_t> cx = getConstantIntValue(x))
-    return index(*cx % c);
-  if (c == 1)
-    return index(0);
-  if (auto [y, k] = splitConstant(x); k && k % c == 0)
-    return rem(y, c);
-  return arith::RemUIOp::create(b, loc, x, index(c));
+void KernelEmitter::emitPerElementLoop(const StmtNode &loop) {
+  bool split = kernel.splitChunks > 1 && &loop == &plan.stmts[kernel.body];
+  if ((split ||
+       kernel.slicedLoops.contains(unsigned(&loop - plan.stmts.data()))) &&
+      emitSplitAccumulation(loop))
+    return;
+  SmallVector<unsigned> leaves;
+  collectSequence(plan, loop.first, leaves);
+  SmallVector<const StmtNode *> stores;
+  // The tensors written at the same region in every iteration, in the order
+  // of their first store: they stay in registers across the iterations
+  // (loaded before, stored after). A region that moves with the loop is
+  // stored in every iteration.
+  SmallVector<unsigned> written;
+  for (unsigned leaf : leaves) {
+    stores.push_back(&plan.stmts[leaf]);
+    const Access &access = stores.back()->access;
+    if (!movesWithLoop(access, loop.var) &&
+        !llvm::is_contained(written, access.tensor))
+      written.push_back(access.tensor);
+  }
+  const ExprNode &shape = plan.exprs[stores.front()->first];
+  auto firstStore = [&](unsigned tensor) {
+    return *llvm::find_if(
+        stores, [&](const StmtNode *s) { return s->access.tensor == tensor; });
+  };
+  int64_t lanes = lanesFor(shape.numElements);
+  std::optional<LaneBlock> block = getLaneBlock(stores, shape.shape, lanes);
+  forEachLaneGroup(
+      shape.numElements, lanes,
+      [&](ValueRange flats, ValueRange valid) {
+        SmallVector<Value> inits;
+        for (unsigned tensor : written) {
+          if (kernel.zeroAccumulators.contains(tensor)) {
+            inits.append(flats.size(), constant(0.0));
+            continue;
+          }
+          llvm::append_range(inits,
+                             loadLanes(*firstStore(tensor), flats, valid));
+        }
+        unsigned n = flats.size();
+        auto iterations = scf::ForOp::create(
+            b, loc, index(loop.start), index(loop.end), index(loop.step), inits,
+            [&](OpBuilder &, Location, Value iv, ValueRange values) {
+              cx.vars[loop.var] = iv;
+              for (auto [t, tensor] : llvm::enumerate(written))
+                cx.carried[tensor] = Lanes(values.slice(t * n, n));
+              for (const StmtNode *store : stores) {
+                Lanes values = formula(store->first, flats);
+                if (!cx.carried.count(store->access.tensor)) {
+                  storeLanes(*store, values, flats, valid);
+                  continue;
+                }
+                ElementKind kind = tensorKinds[store->access.tensor];
+                Lanes next;
+                for (Value v : values)
+                  next.push_back(toF32(fromF32(v, kind), kind));
+                cx.carried[store->access.tensor] = next;
+              }
+              SmallVector<Value> yields;
+              for (unsigned tensor : written)
+                llvm::append_range(yields, cx.carried[tensor]);
+              scf::YieldOp::create(b, loc, yields);
+            });
+        cx.carried.clear();
+        for (unsigned t = 0; t < written.size(); ++t)
+          storeLanes(*firstStore(written[t]),
+                     iterations.getResults().slice(t * n, n), flats, valid);
+      },
+      block);
+  gpu::BarrierOp::create(b, loc);
 }
 
-void Emitter::forEachElement(int64_t n, llvm::function_ref<void(Value)> body) {
+void KernelEmitter::emitPrefetches() {
+  const StmtNode &loop = plan.stmts[kernel.prefetchLoop];
+  auto [first, last] = iterationBounds(kernel.prefetchLoop);
+  Value lastIteration = arith::SubIOp::create(b, loc, last, index(loop.step));
+  for (int64_t i = 0; i < kernel.prefetchIterations; ++i) {
+    // A chunk shorter than the others prefetches its last iteration again.
+    cx.vars[loop.var] = arith::MinUIOp::create(
+        b, loc, add(first, index(i * loop.step)), lastIteration);
+    for (unsigned id : kernel.prefetchLoads) {
+      const ExprNode &node = plan.exprs[id];
+      unsigned tensor = node.access.tensor;
+      int64_t bytes = vectorElementBytes(b.getContext(), tensorKinds[tensor]);
+      // Lines of up to 128 bytes along the tile's rows.
+      int64_t inner = node.shape.back();
+      int64_t lineElements = std::min<int64_t>(inner, 128 / bytes);
+      int64_t perRow = llvm::divideCeil(inner, lineElements);
+      int64_t lines = node.numElements / inner * perRow;
+      auto base = memref::ExtractAlignedPointerAsIndexOp::create(
+          b, loc, cx.tensorArgs[tensor]);
+      base->setAttr("tile.prefetch", b.getUnitAttr());
+      scf::ForOp::create(
+          b, loc, cx.threadId, index(lines), index(kernel.threads),
+          ValueRange{}, [&](OpBuilder &, Location, Value line, ValueRange) {
+            Value flat = add(mul(div(line, perRow), inner),
+                             mul(rem(line, perRow), lineElements));
+            Value offset = tensorOffset(node.access, node.shape, flat);
+            nvidia::prefetchL2(b, loc, globalAddress(tensor, base, offset));
+            scf::YieldOp::create(b, loc);
+          });
+    }
+  }
+  cx.vars[loop.var] = Value();
+  nvidia::waitAfterPrefetches(b, loc);
+}
+
+//===----------------------------------------------------------------------===//
+// Elements and lanes over the threads
+//===----------------------------------------------------------------------===//
+
+void KernelEmitter::forEachElement(int64_t n,
+                                   llvm::function_ref<void(Value)> body) {
   forEachLaneGroup(n, /*lanes=*/1,
                    [&](ValueRange flats, ValueRange) { body(flats.front()); });
 }
 
-Lanes Emitter::reduceLoop(int64_t n, ValueRange inits,
-                          llvm::function_ref<Lanes(Value, ValueRange)> step) {
-  if (n == 1)
-    return step(index(0), inits);
-  auto loop = scf::ForOp::create(
-      b, loc, index(0), index(n), index(1), inits,
-      [&](OpBuilder &, Location, Value i, ValueRange accs) {
-        scf::YieldOp::create(b, loc, ValueRange(step(i, accs)));
-      });
-  return Lanes(loop.getResults());
-}
-
-int64_t Emitter::lanesFor(int64_t n) const {
-  int64_t perThread = (n + kernel.threads - 1) / kernel.threads;
-  return std::clamp<int64_t>(perThread, 1, kernel.maxLanes);
-}
-
-void Emitter::forEachLaneGroup(
+void KernelEmitter::forEachLaneGroup(
     int64_t n, int64_t lanes,
     llvm::function_ref<void(ValueRange, ValueRange)> body,
     std::optional<LaneBlock> block) {
   if (block) {
     // Every group lies inside the tile: the block divides it.
-    auto loop = scf::ForOp::create(b, loc, threadId, index(n / lanes),
+    auto loop = scf::ForOp::create(b, loc, cx.threadId, index(n / lanes),
                                    index(kernel.threads));
     OpBuilder::InsertionGuard guard(b);
     b.setInsertionPoint(loop.getBody()->getTerminator());
@@ -422,7 +349,7 @@ void Emitter::forEachLaneGroup(
     return;
   }
   int64_t span = lanes * kernel.threads;
-  auto loop = scf::ForOp::create(b, loc, threadId, index(n), index(span));
+  auto loop = scf::ForOp::create(b, loc, cx.threadId, index(n), index(span));
   OpBuilder::InsertionGuard guard(b);
   b.setInsertionPoint(loop.getBody()->getTerminator());
   Value group = loop.getInductionVar();
@@ -441,7 +368,12 @@ void Emitter::forEachLaneGroup(
   body(flats, valid);
 }
 
-Lanes Emitter::blockFlats(Value group, const LaneBlock &block) {
+int64_t KernelEmitter::lanesFor(int64_t n) const {
+  int64_t perThread = (n + kernel.threads - 1) / kernel.threads;
+  return std::clamp<int64_t>(perThread, 1, kernel.maxLanes);
+}
+
+Lanes KernelEmitter::blockFlats(Value group, const LaneBlock &block) {
   Value first;
   if (block.mma) {
     // Groups of one warp (consecutive, 32 of them) share its 16-row tile.
@@ -465,8 +397,23 @@ Lanes Emitter::blockFlats(Value group, const LaneBlock &block) {
   return flats;
 }
 
-void Emitter::ifValid(ValueRange valid, unsigned i,
-                      llvm::function_ref<void()> body) {
+void KernelEmitter::inLaneBlock(ValueRange flats, const LaneBlock &block,
+                                llvm::function_ref<void()> body) {
+  Lanes outerLanes = std::exchange(cx.blockLanes, Lanes(flats));
+  LaneBlock outerBlock = std::exchange(cx.currentBlock, block);
+  body();
+  cx.blockLanes = std::move(outerLanes);
+  cx.currentBlock = outerBlock;
+}
+
+const LaneBlock *KernelEmitter::getBlockOf(ValueRange flats) const {
+  return !cx.blockLanes.empty() && llvm::equal(flats, cx.blockLanes)
+             ? &cx.currentBlock
+             : nullptr;
+}
+
+void KernelEmitter::ifValid(ValueRange valid, unsigned i,
+                            llvm::function_ref<void()> body) {
   // Lane 0 is always inside the tile; `valid` holds lanes 1 and up.
   if (valid.empty() || i == 0)
     return body();
@@ -476,7 +423,92 @@ void Emitter::ifValid(ValueRange valid, unsigned i,
   body();
 }
 
-Value Emitter::toF32(Value stored, ElementKind kind) {
+Lanes KernelEmitter::reduceLoop(
+    int64_t n, ValueRange inits,
+    llvm::function_ref<Lanes(Value, ValueRange)> step) {
+  if (n == 1)
+    return step(index(0), inits);
+  auto loop = scf::ForOp::create(
+      b, loc, index(0), index(n), index(1), inits,
+      [&](OpBuilder &, Location, Value i, ValueRange accs) {
+        scf::YieldOp::create(b, loc, ValueRange(step(i, accs)));
+      });
+  return Lanes(loop.getResults());
+}
+
+//===----------------------------------------------------------------------===//
+// Index arithmetic and memory
+//===----------------------------------------------------------------------===//
+
+//===----------------------------------------------------------------------===//
+// Index arithmetic
+//===----------------------------------------------------------------------===//
+
+Value KernelEmitter::add(Value x, Value y) {
+  std::optional<int64_t> cx = getConstantIntValue(x),
+                         cy = getConstantIntValue(y);
+  if (cx && cy)
+    return index(*cx + *cy);
+  if (cx == 0)
+    return y;
+  if (cy == 0)
+    return x;
+  return arith::AddIOp::create(b, loc, x, y);
+}
+
+Value KernelEmitter::mul(Value x, int64_t c) {
+  if (std::optional<int64_t> cx = getConstantIntValue(x))
+    return index(*cx * c);
+  if (c == 0)
+    return index(0);
+  if (c == 1)
+    return x;
+  return arith::MulIOp::create(b, loc, x, index(c));
+}
+
+/// `x` as `y + k` with a constant k (k = 0 when x is no such sum).
+static std::pair<Value, int64_t> splitConstant(Value x) {
+  if (auto sum = x.getDefiningOp<arith::AddIOp>())
+    if (std::optional<int64_t> k = getConstantIntValue(sum.getRhs()))
+      return {sum.getLhs(), *k};
+  return {x, 0};
+}
+
+// Indices are never negative, so (y + k) / c = y / c + k / c and
+// (y + k) mod c = y mod c when c divides k: the lanes of a thread
+// (element g + i * threads) then share the index arithmetic of g.
+Value KernelEmitter::div(Value x, int64_t c) {
+  if (std::optional<int64_t> cx = getConstantIntValue(x))
+    return index(*cx / c);
+  if (c == 1)
+    return x;
+  if (auto [y, k] = splitConstant(x); k && k % c == 0)
+    return add(div(y, c), index(k / c));
+  return arith::DivUIOp::create(b, loc, x, index(c));
+}
+
+Value KernelEmitter::rem(Value x, int64_t c) {
+  if (std::optional<int64_t> cx = getConstantIntValue(x))
+    return index(*cx % c);
+  if (c == 1)
+    return index(0);
+  if (auto [y, k] = splitConstant(x); k && k % c == 0)
+    return rem(y, c);
+  return arith::RemUIOp::create(b, loc, x, index(c));
+}
+
+//===----------------------------------------------------------------------===//
+// Element kinds
+//===----------------------------------------------------------------------===//
+
+int64_t gpu_lowering::vectorElementBytes(MLIRContext *ctx, ElementKind kind) {
+  if (kind != ElementKind::F16 && kind != ElementKind::BF16 &&
+      kind != ElementKind::F32)
+    return 0;
+  return getStorageType(ctx, kind).getIntOrFloatBitWidth() / 8;
+}
+
+Value KernelEmitter::toF32(Value stored, ElementKind kind) {
   switch (kind) {
   case ElementKind::F16:
   case ElementKind::BF16:
@@ -488,7 +520,7 @@ Value Emitter::toF32(Value stored, ElementKind kind) {
   }
 }
 
-Value Emitter::fromF32(Value v, ElementKind kind) {
+Value KernelEmitter::fromF32(Value v, ElementKind kind) {
   switch (kind) {
   case ElementKind::F16:
   case ElementKind::BF16:
@@ -504,7 +536,7 @@ Value Emitter::fromF32(Value v, ElementKind kind) {
   }
 }
 
-Value Emitter::round(Value v, ElementKind kind) {
+Value KernelEmitter::round(Value v, ElementKind kind) {
   switch (kind) {
   case ElementKind::F16:
   case ElementKind::BF16:
@@ -515,8 +547,12 @@ Value Emitter::round(Value v, ElementKind kind) {
   }
 }
 
-Value Emitter::tensorOffset(const Access &access, ArrayRef<int64_t> tileShape,
-                            Value flat) {
+//===----------------------------------------------------------------------===//
+// Tensors
+//===----------------------------------------------------------------------===//
+
+Value KernelEmitter::tensorOffset(const Access &access,
+                                  ArrayRef<int64_t> tileShape, Value flat) {
   SmallVector<int64_t, 4> tileStrides = rowMajorStrides(tileShape);
   Value offset = index(0);
   for (auto [d, dim] : llvm::enumerate(access.dims)) {
@@ -526,10 +562,10 @@ Value Emitter::tensorOffset(const Access &access, ArrayRef<int64_t> tileShape,
       start = index(0);
       break;
     case DimIndex::Kind::Tile:
-      start = vars[dim.var];
+      start = cx.vars[dim.var];
       break;
     case DimIndex::Kind::Elem:
-      start = div(vars[dim.var], dim.step);
+      start = div(cx.vars[dim.var], dim.step);
       break;
     case DimIndex::Kind::Const:
       start = index(dim.base);
@@ -543,21 +579,93 @@ Value Emitter::tensorOffset(const Access &access, ArrayRef<int64_t> tileShape,
   return offset;
 }
 
-Value Emitter::bufferAddress(const Buffer &buffer, Value flat, Value &memref) {
-  memref = !buffer.shared ? scratch : buffer.half ? sharedHalf : shared;
+Value KernelEmitter::gatherSource(const StridedCopy &copy, Value flat) {
+  Value source = index(0);
+  for (auto [extent, src, dst] : llvm::zip_equal(
+           copy.getShape(), copy.getSrcStrides(), copy.getDstStrides()))
+    source = add(source, mul(rem(div(flat, dst), extent), src));
+  return source;
+}
+
+bool KernelEmitter::accessRuns(const Access &access, int64_t count) const {
+  if (!vectorElementBytes(b.getContext(), tensorKinds[access.tensor]) ||
+      access.tensorStrides.back() != 1)
+    return false;
+  // The run starts at a multiple of `count` in the tensor: every row of the
+  // tensor does, and so does the region along the innermost dimension.
+  for (int64_t stride : ArrayRef(access.tensorStrides).drop_back())
+    if (stride % count != 0)
+      return false;
+  const DimIndex &inner = access.dims.back();
+  switch (inner.kind) {
+  case DimIndex::Kind::Full:
+    return true;
+  case DimIndex::Kind::Const:
+    return inner.base % count == 0;
+  case DimIndex::Kind::Elem:
+    return false;
+  case DimIndex::Kind::Tile:
+    return llvm::all_of(plan.stmts, [&](const StmtNode &stmt) {
+      return stmt.kind != StmtNode::Kind::Loop || stmt.var != inner.var ||
+             (stmt.start % count == 0 && stmt.step % count == 0);
+    });
+  }
+  return false;
+}
+
+Value KernelEmitter::loadVector(unsigned tensor, Value offset, int64_t width) {
+  ElementKind stored = tensorKinds[tensor];
+  auto type = VectorType::get({width}, getStorageType(b.getContext(), stored));
+  int64_t bytes = vectorElementBytes(b.getContext(), stored);
+  return vector::LoadOp::create(b, loc, type, cx.tensorArgs[tensor],
+                                ValueRange{offset}, /*nontemporal=*/false,
+                                /*alignment=*/llvm::MaybeAlign(width * bytes));
+}
+
+void KernelEmitter::storeVector(unsigned tensor, Value offset,
+                                ValueRange values) {
+  ElementKind stored = tensorKinds[tensor];
+  int64_t width = values.size();
+  auto type = VectorType::get({width}, getStorageType(b.getContext(), stored));
+  SmallVector<Value> elements;
+  for (Value v : values)
+    elements.push_back(fromF32(v, stored));
+  Value vec = vector::FromElementsOp::create(b, loc, type, elements);
+  int64_t bytes = vectorElementBytes(b.getContext(), stored);
+  vector::StoreOp::create(b, loc, vec, cx.tensorArgs[tensor],
+                          ValueRange{offset},
+                          /*nontemporal=*/false,
+                          /*alignment=*/llvm::MaybeAlign(width * bytes));
+}
+
+Value KernelEmitter::globalAddress(unsigned tensor, Value base, Value offset) {
+  int64_t bytes = vectorElementBytes(b.getContext(), tensorKinds[tensor]);
+  return arith::IndexCastUIOp::create(b, loc, b.getI64Type(),
+                                      add(base, mul(offset, bytes)));
+}
+
+//===----------------------------------------------------------------------===//
+// Buffers
+//===----------------------------------------------------------------------===//
+
+Value KernelEmitter::bufferAddress(const Buffer &buffer, Value flat,
+                                   Value &memref) {
+  memref = !buffer.shared ? cx.scratch
+           : buffer.half  ? cx.sharedHalf
+                          : cx.shared;
   Value base = buffer.shared ? index(buffer.offset)
-                             : add(scratchBase, index(buffer.offset));
+                             : add(cx.scratchBase, index(buffer.offset));
   return add(base, flat);
 }
 
-Value Emitter::loadBuffer(const Buffer &buffer, Value flat) {
+Value KernelEmitter::loadBuffer(const Buffer &buffer, Value flat) {
   Value memref;
   Value address = bufferAddress(buffer, flat, memref);
   Value v = memref::LoadOp::create(b, loc, memref, address);
   return buffer.half ? toF32(v, ElementKind::F16) : v;
 }
 
-void Emitter::storeBuffer(const Buffer &buffer, Value flat, Value v) {
+void KernelEmitter::storeBuffer(const Buffer &buffer, Value flat, Value v) {
   if (buffer.half)
     v = fromF32(v, ElementKind::F16);
   Value memref;
@@ -569,10 +677,10 @@ void Emitter::storeBuffer(const Buffer &buffer, Value flat, Value v) {
 // Expressions
 //===----------------------------------------------------------------------===//
 
-Lanes Emitter::element(unsigned id, ValueRange flats) {
-  if (buffers) {
-    auto it = buffers->nodes.find(id);
-    if (it != buffers->nodes.end()) {
+Lanes KernelEmitter::element(unsigned id, ValueRange flats) {
+  if (cx.buffers) {
+    auto it = cx.buffers->nodes.find(id);
+    if (it != cx.buffers->nodes.end()) {
       Lanes values;
       for (Value flat : flats)
         values.push_back(loadBuffer(it->second, flat));
@@ -580,73 +688,6 @@ Lanes Emitter::element(unsigned id, ValueRange flats) {
     }
   }
   return formula(id, flats);
-}
-
-/// The value a reduction by `fn` starts from.
-static double getIdentity(ReduceFn fn) {
-  switch (fn) {
-  case ReduceFn::Sum:
-    return 0.0;
-  case ReduceFn::Max:
-    return -std::numeric_limits<double>::infinity();
-  case ReduceFn::Min:
-    return std::numeric_limits<double>::infinity();
-  }
-  llvm_unreachable("unknown reduction");
-}
-
-Value Emitter::combine(ReduceFn fn, Value x, Value y) {
-  return binary(fn == ReduceFn::Sum   ? BinaryFn::Add
-                : fn == ReduceFn::Max ? BinaryFn::Max
-                                      : BinaryFn::Min,
-                x, y);
-}
-
-Value Emitter::unary(UnaryFn fn, Value x) {
-  switch (fn) {
-  case UnaryFn::Neg:
-    return arith::NegFOp::create(b, loc, x);
-  case UnaryFn::Abs:
-    return math::AbsFOp::create(b, loc, x);
-  case UnaryFn::Sqr:
-    return arith::MulFOp::create(b, loc, x, x);
-  case UnaryFn::Exp:
-    return math::ExpOp::create(b, loc, x);
-  case UnaryFn::Log:
-    return math::LogOp::create(b, loc, x);
-  case UnaryFn::Sqrt:
-    return math::SqrtOp::create(b, loc, x);
-  case UnaryFn::Rsqrt:
-    return math::RsqrtOp::create(b, loc, x);
-  case UnaryFn::Sigmoid: {
-    Value e = math::ExpOp::create(b, loc, arith::NegFOp::create(b, loc, x));
-    return arith::DivFOp::create(
-        b, loc, constant(1.0), arith::AddFOp::create(b, loc, constant(1.0), e));
-  }
-  case UnaryFn::Tanh:
-    return math::TanhOp::create(b, loc, x);
-  case UnaryFn::Erf:
-    return math::ErfOp::create(b, loc, x);
-  }
-  llvm_unreachable("unknown unary function");
-}
-
-Value Emitter::binary(BinaryFn fn, Value x, Value y) {
-  switch (fn) {
-  case BinaryFn::Add:
-    return arith::AddFOp::create(b, loc, x, y);
-  case BinaryFn::Sub:
-    return arith::SubFOp::create(b, loc, x, y);
-  case BinaryFn::Mul:
-    return arith::MulFOp::create(b, loc, x, y);
-  case BinaryFn::Div:
-    return arith::DivFOp::create(b, loc, x, y);
-  case BinaryFn::Max:
-    return arith::MaxNumFOp::create(b, loc, x, y);
-  case BinaryFn::Min:
-    return arith::MinNumFOp::create(b, loc, x, y);
-  }
-  llvm_unreachable("unknown binary function");
 }
 
 static arith::CmpFPredicate getPredicate(CmpFn fn) {
@@ -667,62 +708,7 @@ static arith::CmpFPredicate getPredicate(CmpFn fn) {
   llvm_unreachable("unknown comparison");
 }
 
-Value Emitter::concat(const ExprNode &node, Value flat) {
-  int64_t axis = cast<ConcatOp>(node.op).axis();
-  int64_t inner = 1;
-  for (int64_t d = axis + 1, e = node.shape.size(); d < e; ++d)
-    inner *= node.shape[d];
-  Value outer = div(flat, node.shape[axis] * inner);
-  Value along = rem(div(flat, inner), node.shape[axis]);
-  Value within = rem(flat, inner);
-  // Operand i covers [begin_i, begin_i + extent_i) along the axis.
-  std::function<Value(unsigned, int64_t)> pick = [&](unsigned i,
-                                                     int64_t begin) -> Value {
-    int64_t extent = plan.exprs[node.operands[i]].shape[axis];
-    auto operandElement = [&]() {
-      Value position = arith::SubIOp::create(b, loc, along, index(begin));
-      Value f = add(mul(add(mul(outer, extent), position), inner), within);
-      return element(node.operands[i], f)[0];
-    };
-    if (i + 1 == node.operands.size())
-      return operandElement();
-    Value inside = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult,
-                                         along, index(begin + extent));
-    auto ifOp = scf::IfOp::create(
-        b, loc, inside,
-        [&](OpBuilder &, Location) {
-          scf::YieldOp::create(b, loc, operandElement());
-        },
-        [&](OpBuilder &, Location) {
-          scf::YieldOp::create(b, loc, pick(i + 1, begin + extent));
-        });
-    return ifOp.getResult(0);
-  };
-  return pick(0, 0);
-}
-
-Value Emitter::denseConstant(unsigned id, Value flat) {
-  const ExprNode &node = plan.exprs[id];
-  auto type = MemRefType::get({node.numElements}, f32);
-  // Named after the kernel: another kernel of the module numbers its own
-  // expressions from 0 too.
-  std::string name =
-      ("__tile_constant_" + func.getName() + "_" + Twine(id)).str();
-  auto module = func->getParentOfType<gpu::GPUModuleOp>();
-  if (!SymbolTable::lookupSymbolIn(module, name)) {
-    OpBuilder::InsertionGuard guard(b);
-    b.setInsertionPoint(func);
-    SmallVector<float> values(node.buffer.begin(), node.buffer.end());
-    auto init = DenseElementsAttr::get(
-        RankedTensorType::get({node.numElements}, f32), ArrayRef(values));
-    memref::GlobalOp::create(b, loc, name, b.getStringAttr("private"), type,
-                             init, /*constant=*/true, /*alignment=*/nullptr);
-  }
-  Value global = memref::GetGlobalOp::create(b, loc, type, name);
-  return memref::LoadOp::create(b, loc, global, flat);
-}
-
-Lanes Emitter::formula(unsigned id, ValueRange flats) {
+Lanes KernelEmitter::formula(unsigned id, ValueRange flats) {
   const ExprNode &node = plan.exprs[id];
   auto operand = [&](unsigned i, ValueRange f) {
     return element(node.operands[i], f);
@@ -738,8 +724,8 @@ Lanes Emitter::formula(unsigned id, ValueRange flats) {
   switch (node.kind) {
   case Kind::Load: {
     ElementKind stored = tensorKinds[node.access.tensor];
-    auto running = carried.find(node.access.tensor);
-    if (running != carried.end()) {
+    auto running = cx.carried.find(node.access.tensor);
+    if (running != cx.carried.end()) {
       // An element loop's own element (Partition.cpp checks that the loop
       // reads what it writes nowhere else).
       v = running->second;
@@ -747,7 +733,7 @@ Lanes Emitter::formula(unsigned id, ValueRange flats) {
       v = perLane([&](unsigned i) {
         Value address = tensorOffset(node.access, node.shape, flats[i]);
         return toF32(memref::LoadOp::create(
-                         b, loc, tensorArgs[node.access.tensor], address),
+                         b, loc, cx.tensorArgs[node.access.tensor], address),
                      stored);
       });
     }
@@ -789,102 +775,12 @@ Lanes Emitter::formula(unsigned id, ValueRange flats) {
       return Value(arith::SelectOp::create(b, loc, cond, x[i], y[i]));
     });
   }
-  case Kind::Reduce: {
-    int64_t extent = node.sizes[1], inner = node.sizes[2];
-    Lanes bases = perLane([&](unsigned i) {
-      return add(mul(div(flats[i], inner), extent * inner),
-                 rem(flats[i], inner));
-    });
-    Lanes inits(flats.size(), constant(getIdentity(node.reduceFn)));
-    // A split addend cut among `reduceLanes` threads: every lanes-th
-    // element, from this thread's lane.
-    int64_t stride = 1;
-    Value from;
-    if (reduceLane && id == kernel.splitAddend) {
-      stride = kernel.reduceLanes;
-      from = reduceLane;
-    }
-    v = reduceLoop(extent / stride, inits, [&](Value r, ValueRange accs) {
-      Value e = from ? add(from, mul(r, stride)) : r;
-      Lanes at =
-          perLane([&](unsigned i) { return add(bases[i], mul(e, inner)); });
-      Lanes x = operand(0, at);
-      return perLane([&](unsigned i) {
-        return combine(node.reduceFn, accs[i], x[i]);
-      });
-    });
+  case Kind::Reduce:
+    v = reductionLanes(id, flats);
     break;
-  }
-  case Kind::Matmul: {
-    int64_t batches = node.sizes[0], m = node.sizes[1], k = node.sizes[2],
-            n = node.sizes[3];
-    const LaneBlock *block = getBlockOf(flats);
-    if (block && block->mma && fitsMatrixUnits(id, *block)) {
-      v = matrixUnitLanes(id, flats, *block);
-      break;
-    }
-    if (block && !block->mma && block->rowLength == n && m % block->rows == 0) {
-      // Rows of one batch: lanes in one row share A's element per step,
-      // lanes in one column B's; each row's B elements are consecutive.
-      int64_t rows = block->rows, width = block->width;
-      Value row0 = div(flats[0], n);
-      Value batch = batches == 1 ? index(0) : div(row0, m);
-      Lanes aRows;
-      for (int64_t r = 0; r < rows; ++r)
-        aRows.push_back(mul(add(row0, index(r)), k));
-      Value bBase = add(mul(batch, k * n), rem(flats[0], n));
-      // Unrolled by up to 8 steps, the loads of all of them first, so
-      // that they are in flight together; each sum keeps its order. At
-      // most 96 loaded values live at once (registers).
-      int64_t unroll = 8;
-      while (unroll > 1 && (k % unroll != 0 || unroll * (rows + width) > 96))
-        unroll /= 2;
-      Lanes inits(flats.size(), constant(0.0));
-      v = reduceLoop(k / unroll, inits, [&](Value j, ValueRange accs) {
-        Value k0 = mul(j, unroll);
-        SmallVector<Lanes> xs, ys;
-        for (int64_t r = 0; r < rows; ++r)
-          xs.push_back(elementRun(node.operands[0], add(aRows[r], k0), unroll));
-        for (int64_t u = 0; u < unroll; ++u)
-          ys.push_back(elementRun(
-              node.operands[1], add(bBase, mul(add(k0, index(u)), n)), width));
-        auto contract = arith::FastMathFlags::contract;
-        Lanes sums(accs);
-        for (int64_t u = 0; u < unroll; ++u)
-          for (int64_t r = 0; r < rows; ++r)
-            for (int64_t c = 0; c < width; ++c) {
-              Value product =
-                  arith::MulFOp::create(b, loc, xs[r][u], ys[u][c], contract);
-              Value &sum = sums[r * width + c];
-              sum = arith::AddFOp::create(b, loc, sum, product, contract);
-            }
-        return sums;
-      });
-      break;
-    }
-    Lanes aRows, bBases;
-    for (Value flat : flats) {
-      Value row = div(flat, n); // batch * m + i
-      // One batch: no division, so lanes in one column share B's address.
-      Value batch = batches == 1 ? index(0) : div(row, m);
-      aRows.push_back(mul(row, k));
-      bBases.push_back(add(mul(batch, k * n), rem(flat, n)));
-    }
-    Lanes inits(flats.size(), constant(0.0));
-    v = reduceLoop(k, inits, [&](Value kk, ValueRange accs) {
-      Lanes x =
-          operand(0, perLane([&](unsigned i) { return add(aRows[i], kk); }));
-      Lanes y = operand(
-          1, perLane([&](unsigned i) { return add(bBases[i], mul(kk, n)); }));
-      // Contracted into one fused multiply-add per step.
-      auto contract = arith::FastMathFlags::contract;
-      return perLane([&](unsigned i) {
-        Value product = arith::MulFOp::create(b, loc, x[i], y[i], contract);
-        return Value(arith::AddFOp::create(b, loc, accs[i], product, contract));
-      });
-    });
+  case Kind::Matmul:
+    v = matmulLanes(id, flats);
     break;
-  }
   case Kind::Gather: {
     const StridedCopy &copy = node.copies[0];
     Lanes sources =
@@ -904,33 +800,116 @@ Lanes Emitter::formula(unsigned id, ValueRange flats) {
   return perLane([&](unsigned i) { return round(v[i], node.elementKind); });
 }
 
-void Emitter::inLaneBlock(ValueRange flats, const LaneBlock &block,
-                          llvm::function_ref<void()> body) {
-  Lanes outerLanes = std::exchange(blockLanes, Lanes(flats));
-  LaneBlock outerBlock = std::exchange(currentBlock, block);
-  body();
-  blockLanes = std::move(outerLanes);
-  currentBlock = outerBlock;
+Value KernelEmitter::unary(UnaryFn fn, Value x) {
+  switch (fn) {
+  case UnaryFn::Neg:
+    return arith::NegFOp::create(b, loc, x);
+  case UnaryFn::Abs:
+    return math::AbsFOp::create(b, loc, x);
+  case UnaryFn::Sqr:
+    return arith::MulFOp::create(b, loc, x, x);
+  case UnaryFn::Exp:
+    return math::ExpOp::create(b, loc, x);
+  case UnaryFn::Log:
+    return math::LogOp::create(b, loc, x);
+  case UnaryFn::Sqrt:
+    return math::SqrtOp::create(b, loc, x);
+  case UnaryFn::Rsqrt:
+    return math::RsqrtOp::create(b, loc, x);
+  case UnaryFn::Sigmoid: {
+    Value e = math::ExpOp::create(b, loc, arith::NegFOp::create(b, loc, x));
+    return arith::DivFOp::create(
+        b, loc, constant(1.0), arith::AddFOp::create(b, loc, constant(1.0), e));
+  }
+  case UnaryFn::Tanh:
+    return math::TanhOp::create(b, loc, x);
+  case UnaryFn::Erf:
+    return math::ErfOp::create(b, loc, x);
+  }
+  llvm_unreachable("unknown unary function");
 }
 
-const LaneBlock *Emitter::getBlockOf(ValueRange flats) const {
-  return !blockLanes.empty() && llvm::equal(flats, blockLanes) ? &currentBlock
-                                                               : nullptr;
+Value KernelEmitter::binary(BinaryFn fn, Value x, Value y) {
+  switch (fn) {
+  case BinaryFn::Add:
+    return arith::AddFOp::create(b, loc, x, y);
+  case BinaryFn::Sub:
+    return arith::SubFOp::create(b, loc, x, y);
+  case BinaryFn::Mul:
+    return arith::MulFOp::create(b, loc, x, y);
+  case BinaryFn::Div:
+    return arith::DivFOp::create(b, loc, x, y);
+  case BinaryFn::Max:
+    return arith::MaxNumFOp::create(b, loc, x, y);
+  case BinaryFn::Min:
+    return arith::MinNumFOp::create(b, loc, x, y);
+  }
+  llvm_unreachable("unknown binary function");
 }
 
-/// The bytes of one element of `kind` in a vector load, or 0 if tensors of
-/// that kind are not loaded as vectors (only floating-point ones are).
-static int64_t vectorElementBytes(MLIRContext *ctx, ElementKind kind) {
-  if (kind != ElementKind::F16 && kind != ElementKind::BF16 &&
-      kind != ElementKind::F32)
-    return 0;
-  return getStorageType(ctx, kind).getIntOrFloatBitWidth() / 8;
+Value KernelEmitter::concat(const ExprNode &node, Value flat) {
+  int64_t axis = cast<ConcatOp>(node.op).axis();
+  int64_t inner = 1;
+  for (int64_t d = axis + 1, e = node.shape.size(); d < e; ++d)
+    inner *= node.shape[d];
+  Value outer = div(flat, node.shape[axis] * inner);
+  Value along = rem(div(flat, inner), node.shape[axis]);
+  Value within = rem(flat, inner);
+  // Operand i covers [begin_i, begin_i + extent_i) along the axis.
+  std::function<Value(unsigned, int64_t)> pick = [&](unsigned i,
+                                                     int64_t begin) -> Value {
+    int64_t extent = plan.exprs[node.operands[i]].shape[axis];
+    auto operandElement = [&]() {
+      Value position = arith::SubIOp::create(b, loc, along, index(begin));
+      Value f = add(mul(add(mul(outer, extent), position), inner), within);
+      return element(node.operands[i], f)[0];
+    };
+    if (i + 1 == node.operands.size())
+      return operandElement();
+    Value inside = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult,
+                                         along, index(begin + extent));
+    auto ifOp = scf::IfOp::create(
+        b, loc, inside,
+        [&](OpBuilder &, Location) {
+          scf::YieldOp::create(b, loc, operandElement());
+        },
+        [&](OpBuilder &, Location) {
+          scf::YieldOp::create(b, loc, pick(i + 1, begin + extent));
+        });
+    return ifOp.getResult(0);
+  };
+  return pick(0, 0);
 }
 
-bool Emitter::loadsRun(unsigned id, int64_t count) const {
+Value KernelEmitter::denseConstant(unsigned id, Value flat) {
+  const ExprNode &node = plan.exprs[id];
+  auto type = MemRefType::get({node.numElements}, f32);
+  // Named after the kernel: another kernel of the module numbers its own
+  // expressions from 0 too.
+  std::string name =
+      ("__tile_constant_" + cx.func.getName() + "_" + Twine(id)).str();
+  auto module = cx.func->getParentOfType<gpu::GPUModuleOp>();
+  if (!SymbolTable::lookupSymbolIn(module, name)) {
+    OpBuilder::InsertionGuard guard(b);
+    b.setInsertionPoint(cx.func);
+    SmallVector<float> values(node.buffer.begin(), node.buffer.end());
+    auto init = DenseElementsAttr::get(
+        RankedTensorType::get({node.numElements}, f32), ArrayRef(values));
+    memref::GlobalOp::create(b, loc, name, b.getStringAttr("private"), type,
+                             init, /*constant=*/true, /*alignment=*/nullptr);
+  }
+  Value global = memref::GetGlobalOp::create(b, loc, type, name);
+  return memref::LoadOp::create(b, loc, global, flat);
+}
+
+//===----------------------------------------------------------------------===//
+// Runs of consecutive elements
+//===----------------------------------------------------------------------===//
+
+bool KernelEmitter::loadsRun(unsigned id, int64_t count) const {
   const ExprNode &node = plan.exprs[id];
   if (node.shape.empty() || node.shape.back() % count != 0 ||
-      (buffers && buffers->nodes.count(id)))
+      (cx.buffers && cx.buffers->nodes.count(id)))
     return false;
   switch (node.kind) {
   case Kind::Alias:
@@ -941,307 +920,11 @@ bool Emitter::loadsRun(unsigned id, int64_t count) const {
   default:
     return false;
   }
-  return !carried.count(node.access.tensor) && accessRuns(node.access, count);
+  return !cx.carried.count(node.access.tensor) &&
+         accessRuns(node.access, count);
 }
 
-bool Emitter::accessRuns(const Access &access, int64_t count) const {
-  if (!vectorElementBytes(b.getContext(), tensorKinds[access.tensor]) ||
-      access.tensorStrides.back() != 1)
-    return false;
-  // The run starts at a multiple of `count` in the tensor: every row of the
-  // tensor does, and so does the region along the innermost dimension.
-  for (int64_t stride : ArrayRef(access.tensorStrides).drop_back())
-    if (stride % count != 0)
-      return false;
-  const DimIndex &inner = access.dims.back();
-  switch (inner.kind) {
-  case DimIndex::Kind::Full:
-    return true;
-  case DimIndex::Kind::Const:
-    return inner.base % count == 0;
-  case DimIndex::Kind::Elem:
-    return false;
-  case DimIndex::Kind::Tile:
-    return llvm::all_of(plan.stmts, [&](const StmtNode &stmt) {
-      return stmt.kind != StmtNode::Kind::Loop || stmt.var != inner.var ||
-             (stmt.start % count == 0 && stmt.step % count == 0);
-    });
-  }
-  return false;
-}
-
-bool Emitter::loadsHalf(unsigned id, int64_t count) const {
-  const ExprNode &node = plan.exprs[id];
-  if (node.elementKind != ElementKind::F16)
-    return false;
-  if (node.kind == Kind::Alias)
-    return loadsHalf(node.operands[0], count);
-  return node.kind == Kind::Load &&
-         tensorKinds[node.access.tensor] == ElementKind::F16 &&
-         loadsRun(id, count);
-}
-
-Value Emitter::halfRun(unsigned id, Value flat0, int64_t count) {
-  const ExprNode *node = &plan.exprs[id];
-  while (node->kind == Kind::Alias)
-    node = &plan.exprs[node->operands[0]];
-  return loadVector(node->access.tensor,
-                    tensorOffset(node->access, node->shape, flat0),
-                    count);
-}
-
-bool Emitter::computesHalf(unsigned id) const {
-  if (plan.exprs[id].elementKind != ElementKind::F16)
-    return false;
-  if (loadsHalf(id, 4))
-    return true;
-  std::function<bool(unsigned)> elementwise = [&](unsigned e) {
-    const ExprNode &node = plan.exprs[e];
-    switch (node.kind) {
-    case Kind::Load:
-      return !carried.count(node.access.tensor);
-    case Kind::Constant:
-      return true;
-    case Kind::Unary:
-    case Kind::Binary:
-    case Kind::Cmp:
-    case Kind::Select:
-    case Kind::Gather:
-    case Kind::Alias:
-    case Kind::Cast:
-      return llvm::all_of(node.operands, elementwise);
-    default:
-      return false;
-    }
-  };
-  return elementwise(id);
-}
-
-Value Emitter::halfOperandRun(unsigned id, Value flat0, int64_t count) {
-  if (loadsHalf(id, count))
-    return halfRun(id, flat0, count);
-  auto f16 = Float16Type::get(b.getContext());
-  SmallVector<Value> halves;
-  for (Value x : elementRun(id, flat0, count))
-    halves.push_back(arith::TruncFOp::create(b, loc, f16, x));
-  return vector::FromElementsOp::create(b, loc, VectorType::get({count}, f16),
-                                        halves);
-}
-
-Value Emitter::loadVector(unsigned tensor, Value offset, int64_t width) {
-  ElementKind stored = tensorKinds[tensor];
-  auto type = VectorType::get({width}, getStorageType(b.getContext(), stored));
-  int64_t bytes = vectorElementBytes(b.getContext(), stored);
-  return vector::LoadOp::create(b, loc, type, tensorArgs[tensor],
-                                ValueRange{offset}, /*nontemporal=*/false,
-                                /*alignment=*/llvm::MaybeAlign(width * bytes));
-}
-
-void Emitter::storeVector(unsigned tensor, Value offset, ValueRange values) {
-  ElementKind stored = tensorKinds[tensor];
-  int64_t width = values.size();
-  auto type = VectorType::get({width}, getStorageType(b.getContext(), stored));
-  SmallVector<Value> elements;
-  for (Value v : values)
-    elements.push_back(fromF32(v, stored));
-  Value vec = vector::FromElementsOp::create(b, loc, type, elements);
-  int64_t bytes = vectorElementBytes(b.getContext(), stored);
-  vector::StoreOp::create(b, loc, vec, tensorArgs[tensor], ValueRange{offset},
-                          /*nontemporal=*/false,
-                          /*alignment=*/llvm::MaybeAlign(width * bytes));
-}
-
-Value Emitter::gatherSource(const StridedCopy &copy, Value flat) {
-  Value source = index(0);
-  for (auto [extent, src, dst] : llvm::zip_equal(
-           copy.getShape(), copy.getSrcStrides(), copy.getDstStrides()))
-    source = add(source, mul(rem(div(flat, dst), extent), src));
-  return source;
-}
-
-std::optional<unsigned> Emitter::transposedHalf(unsigned id) const {
-  const ExprNode &node = plan.exprs[id];
-  int64_t rank = node.shape.size();
-  if (node.kind != Kind::Gather || rank < 2 || !loadsHalf(node.operands[0], 4))
-    return std::nullopt;
-  // A permute [0, 1, ..., r-3, r-1, r-2], or a transpose of the last two.
-  if (auto permute = dyn_cast_or_null<PermuteOp>(node.op)) {
-    SmallVector<int64_t> swapLast =
-        llvm::to_vector(llvm::seq<int64_t>(0, rank));
-    std::swap(swapLast.end()[-1], swapLast.end()[-2]);
-    if (permute.getPermutation() == ArrayRef<int64_t>(swapLast))
-      return node.operands[0];
-  }
-  if (auto transpose = dyn_cast_or_null<TransposeOp>(node.op)) {
-    int64_t lo = std::min(transpose.dim0(), transpose.dim1()),
-            hi = std::max(transpose.dim0(), transpose.dim1());
-    if (lo == rank - 2 && hi == rank - 1)
-      return node.operands[0];
-  }
-  return std::nullopt;
-}
-
-bool Emitter::fitsMatrixUnits(unsigned id, const LaneBlock &block) const {
-  const ExprNode &node = plan.exprs[id];
-  int64_t width = block.width;
-  return node.kind == Kind::Matmul && node.elementKind == ElementKind::F32 &&
-         (width == 4 || width == 8 || width == 16) &&
-         node.sizes[3] == block.rowLength && node.sizes[1] % 16 == 0 &&
-         node.sizes[2] % 16 == 0 && block.rowLength % (4 * width) == 0 &&
-         computesHalf(node.operands[0]) &&
-         (loadsHalf(node.operands[1], width / 2) ||
-          transposedHalf(node.operands[1]));
-}
-
-Value Emitter::aFragment(ArrayRef<Value> rowG, ArrayRef<Value> rowG8) {
-  auto type = VectorType::get({4, 2}, Float16Type::get(b.getContext()));
-  return vector::FromElementsOp::create(b, loc, type,
-                                        ValueRange{rowG[0], rowG[1], rowG8[0],
-                                                   rowG8[1], rowG[2], rowG[3],
-                                                   rowG8[2], rowG8[3]});
-}
-
-Value Emitter::mmaStep(Value a, ArrayRef<Value> bValues, Value acc) {
-  auto type = VectorType::get({2, 2}, Float16Type::get(b.getContext()));
-  Value bFragment = vector::FromElementsOp::create(b, loc, type, bValues);
-  return nvgpu::MmaSyncOp::create(b, loc, a, bFragment, acc,
-                                  ArrayRef<int64_t>{16, 8, 16});
-}
-
-Value Emitter::tf32AFragment(ArrayRef<Value> values) {
-  // Round to nearest (ties away from zero) at tf32's 10 mantissa bits, as
-  // cvt.rna.tf32.f32 does; mma.sync would drop the low 13 bits.
-  auto i32 = b.getI32Type();
-  SmallVector<Value> rounded;
-  for (Value v : values) {
-    Value bits = arith::BitcastOp::create(b, loc, i32, v);
-    bits = arith::AddIOp::create(
-        b, loc, bits, arith::ConstantIntOp::create(b, loc, i32, 0x1000));
-    bits = arith::AndIOp::create(
-        b, loc, bits,
-        arith::ConstantIntOp::create(b, loc, i32, int64_t(0xFFFFE000)));
-    rounded.push_back(arith::BitcastOp::create(b, loc, f32, bits));
-  }
-  return vector::FromElementsOp::create(b, loc, VectorType::get({4, 1}, f32),
-                                        rounded);
-}
-
-Value Emitter::tf32MmaStep(Value a, ArrayRef<Value> halves, Value acc) {
-  // f16 values are exact in tf32.
-  SmallVector<Value> wide;
-  for (Value h : halves)
-    wide.push_back(arith::ExtFOp::create(b, loc, f32, h));
-  Value bFragment = vector::FromElementsOp::create(
-      b, loc, VectorType::get({2, 1}, f32), wide);
-  return nvgpu::MmaSyncOp::create(b, loc, a, bFragment, acc,
-                                  ArrayRef<int64_t>{16, 8, 8},
-                                  /*tf32Enabled=*/true);
-}
-
-Value Emitter::zeroAccumulator() {
-  auto type = VectorType::get({2, 2}, f32);
-  return arith::ConstantOp::create(
-      b, loc, type, DenseElementsAttr::get(type, b.getF32FloatAttr(0.0)));
-}
-
-Lanes Emitter::matrixUnitLanes(unsigned id, ValueRange flats,
-                               const LaneBlock &block) {
-  const ExprNode &node = plan.exprs[id];
-  int64_t batches = node.sizes[0], m = node.sizes[1], k = node.sizes[2],
-          n = node.sizes[3];
-  // c tiles of 16 x 8; this lane is (g, t) = (lane / 4, lane mod 4).
-  int64_t c = block.width / 2;
-  Value row = div(flats[0], n); // batch * m + tile row + g
-  Value col = rem(flats[0], n); // tile column + width * t
-  Value t = div(rem(col, 4 * block.width), block.width);
-  Value tileCol = mul(div(col, 4 * block.width), 4 * block.width);
-  Value g = rem(row, 16);
-  Value batch = batches == 1 ? index(0) : div(row, m);
-  // Up to 4 steps per iteration, their loads first.
-  int64_t steps = k / 16, unroll = 4;
-  while (steps % unroll != 0)
-    unroll /= 2;
-  // The k values of each group of `run / 4` steps are permuted so that each
-  // lane's are one run of `run` consecutive values: within step p of a
-  // group starting at k0, mma's k index 2t + e is k0 + run t + 4p + e, and
-  // 2t + 8 + e is k0 + run t + 4p + 2 + e (e = 0, 1), for A and B alike.
-  // Runs of 8 (pairs of steps) make A's loads, and B's when transposed,
-  // 16 bytes wide; runs of 4 are 8 bytes.
-  std::optional<unsigned> bT = transposedHalf(node.operands[1]);
-  // (A computed left operand takes runs of 8 whatever its loads.)
-  int64_t run = unroll % 2 == 0 &&
-                        (loadsHalf(node.operands[0], 8) ||
-                         !loadsHalf(node.operands[0], 4)) &&
-                        (!bT || loadsHalf(*bT, 8))
-                    ? 8
-                    : 4;
-  int64_t groupSteps = run / 4;
-  Value aRows[2] = {add(mul(row, k), mul(t, run)),
-                    add(mul(add(row, index(8)), k), mul(t, run))};
-  Value bBase =
-      add(add(mul(batch, k * n), add(tileCol, mul(g, c))), mul(t, run * n));
-  // B transposed ([n, k] tiles): the lane's column of tile 0 is row
-  // tileCol + g c, its k values one run along it.
-  Value bTBase =
-      add(add(mul(batch, k * n), mul(add(tileCol, mul(g, c)), k)), mul(t, run));
-  auto loop = scf::ForOp::create(
-      b, loc, index(0), index(steps / unroll), index(1),
-      SmallVector<Value>(c, zeroAccumulator()),
-      [&](OpBuilder &, Location, Value j, ValueRange accs) {
-        SmallVector<std::array<Value, 2>> as;
-        // Per group: B's `run` rows k0 + run t + q (c columns each), or,
-        // transposed, each tile's run of k values.
-        SmallVector<SmallVector<Value>> bs;
-        for (int64_t u = 0; u < unroll; u += groupSteps) {
-          Value k0 = mul(add(mul(j, unroll), index(u)), 16);
-          as.push_back(
-              {halfOperandRun(node.operands[0], add(aRows[0], k0), run),
-               halfOperandRun(node.operands[0], add(aRows[1], k0), run)});
-          SmallVector<Value> runs;
-          if (bT) {
-            for (int64_t tile = 0; tile < c; ++tile)
-              runs.push_back(
-                  halfRun(*bT, add(bTBase, add(index(tile * k), k0)), run));
-          } else {
-            for (int64_t q = 0; q < run; ++q)
-              runs.push_back(halfRun(node.operands[1],
-                                     add(bBase, mul(add(k0, index(q)), n)), c));
-          }
-          bs.push_back(std::move(runs));
-        }
-        auto at = [&](Value vec, int64_t i) -> Value {
-          return vector::ExtractOp::create(b, loc, vec, i);
-        };
-        SmallVector<Value> next(accs);
-        for (int64_t u = 0; u < unroll; ++u) {
-          int64_t group = u / groupSteps, p = 4 * (u % groupSteps);
-          auto [a0, a1] = as[group];
-          auto bValue = [&](int64_t tile, int64_t q) {
-            return bT ? at(bs[group][tile], p + q) : at(bs[group][p + q], tile);
-          };
-          Value a = aFragment(
-              {at(a0, p), at(a0, p + 1), at(a0, p + 2), at(a0, p + 3)},
-              {at(a1, p), at(a1, p + 1), at(a1, p + 2), at(a1, p + 3)});
-          for (int64_t tile = 0; tile < c; ++tile)
-            next[tile] = mmaStep(a,
-                                 {bValue(tile, 0), bValue(tile, 1),
-                                  bValue(tile, 2), bValue(tile, 3)},
-                                 next[tile]);
-        }
-        scf::YieldOp::create(b, loc, next);
-      });
-  // Lane r * width + c * h + tile holds accumulator (r, h) of `tile`: row
-  // g + 8r, column tileCol + width * t + c * h + tile.
-  Lanes lanes(flats.size());
-  for (int64_t r = 0; r < 2; ++r)
-    for (int64_t h = 0; h < 2; ++h)
-      for (int64_t tile = 0; tile < c; ++tile)
-        lanes[r * block.width + c * h + tile] = vector::ExtractOp::create(
-            b, loc, loop.getResult(tile), ArrayRef<int64_t>{r, h});
-  return lanes;
-}
-
-Lanes Emitter::elementRun(unsigned id, Value flat0, int64_t count) {
+Lanes KernelEmitter::elementRun(unsigned id, Value flat0, int64_t count) {
   const ExprNode &node = plan.exprs[id];
   if (!loadsRun(id, count)) {
     if (std::optional<Lanes> v = elementwiseRun(id, flat0, count))
@@ -1265,8 +948,7 @@ Lanes Emitter::elementRun(unsigned id, Value flat0, int64_t count) {
   Value address = tensorOffset(node.access, node.shape, flat0);
   Lanes v;
   for (int64_t c = 0; c < count; c += width) {
-    Value vec =
-        loadVector(node.access.tensor, add(address, index(c)), width);
+    Value vec = loadVector(node.access.tensor, add(address, index(c)), width);
     for (int64_t i = 0; i < width; ++i)
       v.push_back(toF32(vector::ExtractOp::create(b, loc, vec, i), stored));
   }
@@ -1276,10 +958,10 @@ Lanes Emitter::elementRun(unsigned id, Value flat0, int64_t count) {
   return v;
 }
 
-std::optional<Lanes> Emitter::elementwiseRun(unsigned id, Value flat0,
-                                             int64_t count) {
+std::optional<Lanes> KernelEmitter::elementwiseRun(unsigned id, Value flat0,
+                                                   int64_t count) {
   const ExprNode &node = plan.exprs[id];
-  if ((buffers && buffers->nodes.count(id)) || node.shape.empty() ||
+  if ((cx.buffers && cx.buffers->nodes.count(id)) || node.shape.empty() ||
       node.shape.back() % count != 0)
     return std::nullopt;
   Lanes v;
@@ -1324,163 +1006,67 @@ std::optional<Lanes> Emitter::elementwiseRun(unsigned id, Value flat0,
   return v;
 }
 
-std::optional<LaneBlock>
-Emitter::getLaneBlock(ArrayRef<const StmtNode *> stores,
-                      ArrayRef<int64_t> shape, int64_t lanes) const {
-  if (lanes < 2 || shape.empty())
-    return std::nullopt;
-  int64_t rowLength = shape.back();
-  int64_t numRows = 1;
-  for (int64_t extent : shape.drop_back())
-    numRows *= extent;
-  // The matmuls the stored values reach through lane-preserving ops.
-  SmallVector<unsigned> matmuls;
-  for (const StmtNode *store : stores)
-    forEachLaneMatmul(plan, store->first,
-                      [&](unsigned id) { matmuls.push_back(id); });
-  // Matrix units when every matmul fits them (their lanes are not rows of
-  // consecutive elements).
-  LaneBlock mma{2, lanes / 2, rowLength, /*rowStride=*/8, /*mma=*/true};
-  if (kernel.matrixUnits && numRows % 16 == 0 && !matmuls.empty() &&
-      llvm::all_of(matmuls,
-                   [&](unsigned id) { return fitsMatrixUnits(id, mma); }))
-    return mma;
-  // Else the first matmul with the tile's rows: the widest vector of B's
-  // row that divides the lanes and the row.
-  for (unsigned id : matmuls) {
-    const ExprNode &node = plan.exprs[id];
-    if (node.sizes[3] != rowLength)
-      continue;
-    for (int64_t width = 8; width >= 2; width /= 2) {
-      int64_t rows = lanes / width;
-      if (lanes % width == 0 && rowLength % width == 0 && numRows % rows == 0 &&
-          node.sizes[1] % rows == 0 && loadsRun(node.operands[1], width))
-        return LaneBlock{rows, width, rowLength};
-    }
+//===----------------------------------------------------------------------===//
+// Reductions
+//===----------------------------------------------------------------------===//
+
+/// The value a reduction by `fn` starts from.
+static double getIdentity(ReduceFn fn) {
+  switch (fn) {
+  case ReduceFn::Sum:
+    return 0.0;
+  case ReduceFn::Max:
+    return -std::numeric_limits<double>::infinity();
+  case ReduceFn::Min:
+    return std::numeric_limits<double>::infinity();
   }
-  return std::nullopt;
+  llvm_unreachable("unknown reduction");
 }
 
-//===----------------------------------------------------------------------===//
-// Statements
-//===----------------------------------------------------------------------===//
+Value KernelEmitter::combine(ReduceFn fn, Value x, Value y) {
+  return binary(fn == ReduceFn::Sum   ? BinaryFn::Add
+                : fn == ReduceFn::Max ? BinaryFn::Max
+                                      : BinaryFn::Min,
+                x, y);
+}
 
-void Emitter::emitMatrixUnitMatmul(unsigned id) {
+Lanes KernelEmitter::reductionLanes(unsigned id, ValueRange flats) {
   const ExprNode &node = plan.exprs[id];
-  int64_t batch = node.sizes[0], m = node.sizes[1], k = node.sizes[2],
-          n = node.sizes[3];
-  const Buffer &a = buffers->nodes.find(node.operands[0])->second;
-  const Buffer &bb = buffers->nodes.find(node.operands[1])->second;
-  const Buffer &c = buffers->nodes.find(id)->second;
-  MLIRContext *ctx = b.getContext();
-  auto f16 = Float16Type::get(ctx);
-  auto aType = gpu::MMAMatrixType::get({16, 16}, f16, "AOp");
-  auto bType = gpu::MMAMatrixType::get({16, 16}, f16, "BOp");
-  auto cType = gpu::MMAMatrixType::get({16, 16}, f32, "COp");
-  auto lead = [&](int64_t v) { return b.getIndexAttr(v); };
-  // One warp per 16x16 tile of the result, tiles spread over the warps.
-  int64_t tilesM = m / 16, tilesN = n / 16;
-  int64_t warps = std::max<unsigned>(1, kernel.threads / 32);
-  Value warp = div(threadId, 32);
-  auto tiles = scf::ForOp::create(b, loc, warp, index(batch * tilesM * tilesN),
-                                  index(warps));
-  OpBuilder::InsertionGuard guard(b);
-  b.setInsertionPoint(tiles.getBody()->getTerminator());
-  Value t = tiles.getInductionVar();
-  Value bi = div(t, tilesM * tilesN);
-  Value ti = rem(div(t, tilesN), tilesM);
-  Value tj = rem(t, tilesN);
-  Value aRow = add(mul(bi, m * k), mul(ti, 16 * k));
-  Value bCol = add(mul(bi, k * n), mul(tj, 16));
-  Value zero =
-      gpu::SubgroupMmaConstantMatrixOp::create(b, loc, cType, constant(0.0));
-  auto steps = scf::ForOp::create(
-      b, loc, index(0), index(k), index(16), ValueRange{zero},
-      [&](OpBuilder &, Location, Value kk, ValueRange carried) {
-        Value am;
-        Value aAddr = bufferAddress(a, add(aRow, kk), am);
-        Value bm;
-        Value bAddr = bufferAddress(bb, add(bCol, mul(kk, n)), bm);
-        Value av = gpu::SubgroupMmaLoadMatrixOp::create(
-            b, loc, aType, am, ValueRange{aAddr}, lead(k), UnitAttr());
-        Value bv = gpu::SubgroupMmaLoadMatrixOp::create(
-            b, loc, bType, bm, ValueRange{bAddr}, lead(n), UnitAttr());
-        Value next = gpu::SubgroupMmaComputeOp::create(
-            b, loc, cType, av, bv, carried[0], UnitAttr(), UnitAttr());
-        scf::YieldOp::create(b, loc, next);
-      });
-  Value cm;
-  Value cAddr = bufferAddress(
-      c, add(add(mul(bi, m * n), mul(ti, 16 * n)), mul(tj, 16)), cm);
-  gpu::SubgroupMmaStoreMatrixOp::create(b, loc, steps.getResult(0), cm,
-                                        ValueRange{cAddr}, lead(n), UnitAttr());
+  auto operand = [&](unsigned i, ValueRange f) {
+    return element(node.operands[i], f);
+  };
+  // Applies `fn` lane by lane.
+  auto perLane = [&](llvm::function_ref<Value(unsigned)> fn) {
+    Lanes values;
+    for (unsigned i = 0, e = flats.size(); i < e; ++i)
+      values.push_back(fn(i));
+    return values;
+  };
+  int64_t extent = node.sizes[1], inner = node.sizes[2];
+  Lanes bases = perLane([&](unsigned i) {
+    return add(mul(div(flats[i], inner), extent * inner), rem(flats[i], inner));
+  });
+  Lanes inits(flats.size(), constant(getIdentity(node.reduceFn)));
+  // A split addend cut among `reduceLanes` threads: every lanes-th
+  // element, from this thread's lane.
+  int64_t stride = 1;
+  Value from;
+  if (cx.reduceLane && id == kernel.splitAddend) {
+    stride = kernel.reduceLanes;
+    from = cx.reduceLane;
+  }
+  return reduceLoop(extent / stride, inits, [&](Value r, ValueRange accs) {
+    Value e = from ? add(from, mul(r, stride)) : r;
+    Lanes at =
+        perLane([&](unsigned i) { return add(bases[i], mul(e, inner)); });
+    Lanes x = operand(0, at);
+    return perLane(
+        [&](unsigned i) { return combine(node.reduceFn, accs[i], x[i]); });
+  });
 }
 
-void Emitter::emitStore(unsigned id) {
-  const StmtNode &store = plan.stmts[id];
-  auto planned = kernel.stores.find(id);
-  assert(planned != kernel.stores.end() && "store without a buffer plan");
-  buffers = &planned->second;
-  for (unsigned e : buffers->order) {
-    if (buffers->mma.contains(e)) {
-      emitMatrixUnitMatmul(e);
-      gpu::BarrierOp::create(b, loc);
-      continue;
-    }
-    const Buffer &buffer = buffers->nodes.find(e)->second;
-    if (auto group = buffers->groupReductions.find(e);
-        group != buffers->groupReductions.end() &&
-        emitGroupReduction(e, buffer, group->second)) {
-      gpu::BarrierOp::create(b, loc);
-      continue;
-    }
-    // An elementwise value computes several elements per thread together,
-    // their loads issued before the first store (one element at a time
-    // waits for each load in turn); matmuls and reductions, loops of their
-    // own, one element at a time.
-    const ExprNode &node = plan.exprs[e];
-    int64_t n = node.numElements;
-    int64_t lanes = node.kind == Kind::Matmul || node.kind == Kind::Reduce
-                        ? 1
-                        : lanesFor(n);
-    forEachLaneGroup(n, lanes, [&](ValueRange flats, ValueRange valid) {
-      Lanes values = formula(e, flats);
-      for (unsigned i = 0; i < flats.size(); ++i)
-        ifValid(valid, i,
-                [&] { storeBuffer(buffer, flats[i], values[i]); });
-    });
-    gpu::BarrierOp::create(b, loc);
-  }
-  if (auto split = kernel.splitStores.find(id);
-      split != kernel.splitStores.end()) {
-    // A split loop's accumulation: this chunk's addend, added atomically in
-    // aligned runs.
-    int64_t n = plan.exprs[store.first].numElements;
-    int64_t width = atomicRunWidth(store, n);
-    forEachElement(n / width, [&](Value run) {
-      Value flat = mul(run, width);
-      Lanes flats;
-      for (int64_t j = 0; j < width; ++j)
-        flats.push_back(add(flat, index(j)));
-      atomicAddRun(store, flat, element(split->second, flats));
-    });
-  } else if (buffers->nodes.count(store.first) || !emitTransposedStore(store)) {
-    // Several elements per thread computed together: their loads are
-    // issued before any store (a loop of one element at a time waits for
-    // each load in turn).
-    int64_t n = plan.exprs[store.first].numElements;
-    forEachLaneGroup(n, lanesFor(n), [&](ValueRange flats, ValueRange valid) {
-      Lanes values = element(store.first, flats);
-      for (unsigned i = 0; i < flats.size(); ++i)
-        ifValid(valid, i, [&] { storeElement(store, values[i], flats[i]); });
-    });
-  }
-  gpu::BarrierOp::create(b, loc);
-  buffers = nullptr;
-}
-
-bool Emitter::emitGroupReduction(unsigned id, const Buffer &result,
-                                 const GroupReduction &reduction) {
+bool KernelEmitter::emitGroupReduction(unsigned id, const Buffer &result,
+                                       const GroupReduction &reduction) {
   const ExprNode &node = plan.exprs[id];
   int64_t n = node.numElements, extent = node.sizes[1], inner = node.sizes[2];
   int64_t group = reduction.group;
@@ -1520,9 +1106,9 @@ bool Emitter::emitGroupReduction(unsigned id, const Buffer &result,
     forEachElement(n * half, [&](Value q) {
       auto [e, p] = coords(q, half);
       Value low = slot(e, p);
-      Value v = combine(
-          node.reduceFn, loadBuffer(reduction.scratch, low),
-          loadBuffer(reduction.scratch, slot(e, add(p, index(half)))));
+      Value v =
+          combine(node.reduceFn, loadBuffer(reduction.scratch, low),
+                  loadBuffer(reduction.scratch, slot(e, add(p, index(half)))));
       if (half > 1) {
         storeBuffer(reduction.scratch, low, v);
         return;
@@ -1533,7 +1119,519 @@ bool Emitter::emitGroupReduction(unsigned id, const Buffer &result,
   return true;
 }
 
-bool Emitter::emitTransposedStore(const StmtNode &store) {
+//===----------------------------------------------------------------------===//
+// Matmuls on the vector units
+//===----------------------------------------------------------------------===//
+
+Lanes KernelEmitter::matmulLanes(unsigned id, ValueRange flats) {
+  const ExprNode &node = plan.exprs[id];
+  auto operand = [&](unsigned i, ValueRange f) {
+    return element(node.operands[i], f);
+  };
+  // Applies `fn` lane by lane.
+  auto perLane = [&](llvm::function_ref<Value(unsigned)> fn) {
+    Lanes values;
+    for (unsigned i = 0, e = flats.size(); i < e; ++i)
+      values.push_back(fn(i));
+    return values;
+  };
+  int64_t batches = node.sizes[0], m = node.sizes[1], k = node.sizes[2],
+          n = node.sizes[3];
+  const LaneBlock *block = getBlockOf(flats);
+  if (block && block->mma && fitsMatrixUnits(id, *block))
+    return matrixUnitLanes(id, flats, *block);
+  if (block && !block->mma && block->rowLength == n && m % block->rows == 0) {
+    // Rows of one batch: lanes in one row share A's element per step,
+    // lanes in one column B's; each row's B elements are consecutive.
+    int64_t rows = block->rows, width = block->width;
+    Value row0 = div(flats[0], n);
+    Value batch = batches == 1 ? index(0) : div(row0, m);
+    Lanes aRows;
+    for (int64_t r = 0; r < rows; ++r)
+      aRows.push_back(mul(add(row0, index(r)), k));
+    Value bBase = add(mul(batch, k * n), rem(flats[0], n));
+    // Unrolled by up to 8 steps, the loads of all of them first, so
+    // that they are in flight together; each sum keeps its order. At
+    // most 96 loaded values live at once (registers).
+    int64_t unroll = 8;
+    while (unroll > 1 && (k % unroll != 0 || unroll * (rows + width) > 96))
+      unroll /= 2;
+    Lanes inits(flats.size(), constant(0.0));
+    return reduceLoop(k / unroll, inits, [&](Value j, ValueRange accs) {
+      Value k0 = mul(j, unroll);
+      SmallVector<Lanes> xs, ys;
+      for (int64_t r = 0; r < rows; ++r)
+        xs.push_back(elementRun(node.operands[0], add(aRows[r], k0), unroll));
+      for (int64_t u = 0; u < unroll; ++u)
+        ys.push_back(elementRun(node.operands[1],
+                                add(bBase, mul(add(k0, index(u)), n)), width));
+      auto contract = arith::FastMathFlags::contract;
+      Lanes sums(accs);
+      for (int64_t u = 0; u < unroll; ++u)
+        for (int64_t r = 0; r < rows; ++r)
+          for (int64_t c = 0; c < width; ++c) {
+            Value product =
+                arith::MulFOp::create(b, loc, xs[r][u], ys[u][c], contract);
+            Value &sum = sums[r * width + c];
+            sum = arith::AddFOp::create(b, loc, sum, product, contract);
+          }
+      return sums;
+    });
+  }
+  Lanes aRows, bBases;
+  for (Value flat : flats) {
+    Value row = div(flat, n); // batch * m + i
+    // One batch: no division, so lanes in one column share B's address.
+    Value batch = batches == 1 ? index(0) : div(row, m);
+    aRows.push_back(mul(row, k));
+    bBases.push_back(add(mul(batch, k * n), rem(flat, n)));
+  }
+  Lanes inits(flats.size(), constant(0.0));
+  return reduceLoop(k, inits, [&](Value kk, ValueRange accs) {
+    Lanes x =
+        operand(0, perLane([&](unsigned i) { return add(aRows[i], kk); }));
+    Lanes y = operand(
+        1, perLane([&](unsigned i) { return add(bBases[i], mul(kk, n)); }));
+    // Contracted into one fused multiply-add per step.
+    auto contract = arith::FastMathFlags::contract;
+    return perLane([&](unsigned i) {
+      Value product = arith::MulFOp::create(b, loc, x[i], y[i], contract);
+      return Value(arith::AddFOp::create(b, loc, accs[i], product, contract));
+    });
+  });
+}
+
+std::optional<LaneBlock>
+KernelEmitter::getLaneBlock(ArrayRef<const StmtNode *> stores,
+                            ArrayRef<int64_t> shape, int64_t lanes) const {
+  if (lanes < 2 || shape.empty())
+    return std::nullopt;
+  int64_t rowLength = shape.back();
+  int64_t numRows = 1;
+  for (int64_t extent : shape.drop_back())
+    numRows *= extent;
+  // The matmuls the stored values reach through lane-preserving ops.
+  SmallVector<unsigned> matmuls;
+  for (const StmtNode *store : stores)
+    forEachLaneMatmul(plan, store->first,
+                      [&](unsigned id) { matmuls.push_back(id); });
+  // Matrix units when every matmul fits them (their lanes are not rows of
+  // consecutive elements).
+  LaneBlock mma{2, lanes / 2, rowLength, /*rowStride=*/8, /*mma=*/true};
+  if (kernel.matrixUnits && numRows % 16 == 0 && !matmuls.empty() &&
+      llvm::all_of(matmuls,
+                   [&](unsigned id) { return fitsMatrixUnits(id, mma); }))
+    return mma;
+  // Else the first matmul with the tile's rows: the widest vector of B's
+  // row that divides the lanes and the row.
+  for (unsigned id : matmuls) {
+    const ExprNode &node = plan.exprs[id];
+    if (node.sizes[3] != rowLength)
+      continue;
+    for (int64_t width = 8; width >= 2; width /= 2) {
+      int64_t rows = lanes / width;
+      if (lanes % width == 0 && rowLength % width == 0 && numRows % rows == 0 &&
+          node.sizes[1] % rows == 0 && loadsRun(node.operands[1], width))
+        return LaneBlock{rows, width, rowLength};
+    }
+  }
+  return std::nullopt;
+}
+
+//===----------------------------------------------------------------------===//
+// Matmuls on the matrix units
+//===----------------------------------------------------------------------===//
+
+//===----------------------------------------------------------------------===//
+// Operands as f16 runs
+//===----------------------------------------------------------------------===//
+
+bool KernelEmitter::loadsHalf(unsigned id, int64_t count) const {
+  const ExprNode &node = plan.exprs[id];
+  if (node.elementKind != ElementKind::F16)
+    return false;
+  if (node.kind == Kind::Alias)
+    return loadsHalf(node.operands[0], count);
+  return node.kind == Kind::Load &&
+         tensorKinds[node.access.tensor] == ElementKind::F16 &&
+         loadsRun(id, count);
+}
+
+Value KernelEmitter::halfRun(unsigned id, Value flat0, int64_t count) {
+  const ExprNode *node = &plan.exprs[id];
+  while (node->kind == Kind::Alias)
+    node = &plan.exprs[node->operands[0]];
+  return loadVector(node->access.tensor,
+                    tensorOffset(node->access, node->shape, flat0), count);
+}
+
+bool KernelEmitter::computesHalf(unsigned id) const {
+  if (plan.exprs[id].elementKind != ElementKind::F16)
+    return false;
+  if (loadsHalf(id, 4))
+    return true;
+  std::function<bool(unsigned)> elementwise = [&](unsigned e) {
+    const ExprNode &node = plan.exprs[e];
+    switch (node.kind) {
+    case Kind::Load:
+      return !cx.carried.count(node.access.tensor);
+    case Kind::Constant:
+      return true;
+    case Kind::Unary:
+    case Kind::Binary:
+    case Kind::Cmp:
+    case Kind::Select:
+    case Kind::Gather:
+    case Kind::Alias:
+    case Kind::Cast:
+      return llvm::all_of(node.operands, elementwise);
+    default:
+      return false;
+    }
+  };
+  return elementwise(id);
+}
+
+Value KernelEmitter::halfOperandRun(unsigned id, Value flat0, int64_t count) {
+  if (loadsHalf(id, count))
+    return halfRun(id, flat0, count);
+  auto f16 = Float16Type::get(b.getContext());
+  SmallVector<Value> halves;
+  for (Value x : elementRun(id, flat0, count))
+    halves.push_back(arith::TruncFOp::create(b, loc, f16, x));
+  return vector::FromElementsOp::create(b, loc, VectorType::get({count}, f16),
+                                        halves);
+}
+
+std::optional<unsigned> KernelEmitter::transposedHalf(unsigned id) const {
+  const ExprNode &node = plan.exprs[id];
+  int64_t rank = node.shape.size();
+  if (node.kind != Kind::Gather || rank < 2 || !loadsHalf(node.operands[0], 4))
+    return std::nullopt;
+  // A permute [0, 1, ..., r-3, r-1, r-2], or a transpose of the last two.
+  if (auto permute = dyn_cast_or_null<PermuteOp>(node.op)) {
+    SmallVector<int64_t> swapLast =
+        llvm::to_vector(llvm::seq<int64_t>(0, rank));
+    std::swap(swapLast.end()[-1], swapLast.end()[-2]);
+    if (permute.getPermutation() == ArrayRef<int64_t>(swapLast))
+      return node.operands[0];
+  }
+  if (auto transpose = dyn_cast_or_null<TransposeOp>(node.op)) {
+    int64_t lo = std::min(transpose.dim0(), transpose.dim1()),
+            hi = std::max(transpose.dim0(), transpose.dim1());
+    if (lo == rank - 2 && hi == rank - 1)
+      return node.operands[0];
+  }
+  return std::nullopt;
+}
+
+//===----------------------------------------------------------------------===//
+// mma.sync lanes
+//===----------------------------------------------------------------------===//
+
+bool KernelEmitter::fitsMatrixUnits(unsigned id, const LaneBlock &block) const {
+  const ExprNode &node = plan.exprs[id];
+  int64_t width = block.width;
+  return node.kind == Kind::Matmul && node.elementKind == ElementKind::F32 &&
+         (width == 4 || width == 8 || width == 16) &&
+         node.sizes[3] == block.rowLength && node.sizes[1] % 16 == 0 &&
+         node.sizes[2] % 16 == 0 && block.rowLength % (4 * width) == 0 &&
+         computesHalf(node.operands[0]) &&
+         (loadsHalf(node.operands[1], width / 2) ||
+          transposedHalf(node.operands[1]));
+}
+
+Lanes KernelEmitter::matrixUnitLanes(unsigned id, ValueRange flats,
+                                     const LaneBlock &block) {
+  const ExprNode &node = plan.exprs[id];
+  int64_t batches = node.sizes[0], m = node.sizes[1], k = node.sizes[2],
+          n = node.sizes[3];
+  // c tiles of 16 x 8; this lane is (g, t) = (lane / 4, lane mod 4).
+  int64_t c = block.width / 2;
+  Value row = div(flats[0], n); // batch * m + tile row + g
+  Value col = rem(flats[0], n); // tile column + width * t
+  Value t = div(rem(col, 4 * block.width), block.width);
+  Value tileCol = mul(div(col, 4 * block.width), 4 * block.width);
+  Value g = rem(row, 16);
+  Value batch = batches == 1 ? index(0) : div(row, m);
+  // Up to 4 steps per iteration, their loads first.
+  int64_t steps = k / 16, unroll = 4;
+  while (steps % unroll != 0)
+    unroll /= 2;
+  // The k values of each group of `run / 4` steps are permuted so that each
+  // lane's are one run of `run` consecutive values: within step p of a
+  // group starting at k0, mma's k index 2t + e is k0 + run t + 4p + e, and
+  // 2t + 8 + e is k0 + run t + 4p + 2 + e (e = 0, 1), for A and B alike.
+  // Runs of 8 (pairs of steps) make A's loads, and B's when transposed,
+  // 16 bytes wide; runs of 4 are 8 bytes.
+  std::optional<unsigned> bT = transposedHalf(node.operands[1]);
+  // (A computed left operand takes runs of 8 whatever its loads.)
+  int64_t run = unroll % 2 == 0 &&
+                        (loadsHalf(node.operands[0], 8) ||
+                         !loadsHalf(node.operands[0], 4)) &&
+                        (!bT || loadsHalf(*bT, 8))
+                    ? 8
+                    : 4;
+  int64_t groupSteps = run / 4;
+  Value aRows[2] = {add(mul(row, k), mul(t, run)),
+                    add(mul(add(row, index(8)), k), mul(t, run))};
+  Value bBase =
+      add(add(mul(batch, k * n), add(tileCol, mul(g, c))), mul(t, run * n));
+  // B transposed ([n, k] tiles): the lane's column of tile 0 is row
+  // tileCol + g c, its k values one run along it.
+  Value bTBase =
+      add(add(mul(batch, k * n), mul(add(tileCol, mul(g, c)), k)), mul(t, run));
+  auto loop = scf::ForOp::create(
+      b, loc, index(0), index(steps / unroll), index(1),
+      SmallVector<Value>(c, nvidia::zeroAccumulator(b, loc)),
+      [&](OpBuilder &, Location, Value j, ValueRange accs) {
+        SmallVector<std::array<Value, 2>> as;
+        // Per group: B's `run` rows k0 + run t + q (c columns each), or,
+        // transposed, each tile's run of k values.
+        SmallVector<SmallVector<Value>> bs;
+        for (int64_t u = 0; u < unroll; u += groupSteps) {
+          Value k0 = mul(add(mul(j, unroll), index(u)), 16);
+          as.push_back(
+              {halfOperandRun(node.operands[0], add(aRows[0], k0), run),
+               halfOperandRun(node.operands[0], add(aRows[1], k0), run)});
+          SmallVector<Value> runs;
+          if (bT) {
+            for (int64_t tile = 0; tile < c; ++tile)
+              runs.push_back(
+                  halfRun(*bT, add(bTBase, add(index(tile * k), k0)), run));
+          } else {
+            for (int64_t q = 0; q < run; ++q)
+              runs.push_back(halfRun(node.operands[1],
+                                     add(bBase, mul(add(k0, index(q)), n)), c));
+          }
+          bs.push_back(std::move(runs));
+        }
+        auto at = [&](Value vec, int64_t i) -> Value {
+          return vector::ExtractOp::create(b, loc, vec, i);
+        };
+        SmallVector<Value> next(accs);
+        for (int64_t u = 0; u < unroll; ++u) {
+          int64_t group = u / groupSteps, p = 4 * (u % groupSteps);
+          auto [a0, a1] = as[group];
+          auto bValue = [&](int64_t tile, int64_t q) {
+            return bT ? at(bs[group][tile], p + q) : at(bs[group][p + q], tile);
+          };
+          Value a = nvidia::aFragment(
+              b, loc, {at(a0, p), at(a0, p + 1), at(a0, p + 2), at(a0, p + 3)},
+              {at(a1, p), at(a1, p + 1), at(a1, p + 2), at(a1, p + 3)});
+          for (int64_t tile = 0; tile < c; ++tile)
+            next[tile] = nvidia::mmaStep(b, loc, a,
+                                         {bValue(tile, 0), bValue(tile, 1),
+                                          bValue(tile, 2), bValue(tile, 3)},
+                                         next[tile]);
+        }
+        scf::YieldOp::create(b, loc, next);
+      });
+  // Lane r * width + c * h + tile holds accumulator (r, h) of `tile`: row
+  // g + 8r, column tileCol + width * t + c * h + tile.
+  Lanes lanes(flats.size());
+  for (int64_t r = 0; r < 2; ++r)
+    for (int64_t h = 0; h < 2; ++h)
+      for (int64_t tile = 0; tile < c; ++tile)
+        lanes[r * block.width + c * h + tile] = vector::ExtractOp::create(
+            b, loc, loop.getResult(tile), ArrayRef<int64_t>{r, h});
+  return lanes;
+}
+
+//===----------------------------------------------------------------------===//
+// Buffered matmuls
+//===----------------------------------------------------------------------===//
+
+void KernelEmitter::emitMatrixUnitMatmul(unsigned id) {
+  const ExprNode &node = plan.exprs[id];
+  int64_t batch = node.sizes[0], m = node.sizes[1], k = node.sizes[2],
+          n = node.sizes[3];
+  const Buffer &a = cx.buffers->nodes.find(node.operands[0])->second;
+  const Buffer &bb = cx.buffers->nodes.find(node.operands[1])->second;
+  const Buffer &c = cx.buffers->nodes.find(id)->second;
+  MLIRContext *ctx = b.getContext();
+  auto f16 = Float16Type::get(ctx);
+  auto aType = gpu::MMAMatrixType::get({16, 16}, f16, "AOp");
+  auto bType = gpu::MMAMatrixType::get({16, 16}, f16, "BOp");
+  auto cType = gpu::MMAMatrixType::get({16, 16}, f32, "COp");
+  auto lead = [&](int64_t v) { return b.getIndexAttr(v); };
+  // One warp per 16x16 tile of the result, tiles spread over the warps.
+  int64_t tilesM = m / 16, tilesN = n / 16;
+  int64_t warps = std::max<unsigned>(1, kernel.threads / 32);
+  Value warp = div(cx.threadId, 32);
+  auto tiles = scf::ForOp::create(b, loc, warp, index(batch * tilesM * tilesN),
+                                  index(warps));
+  OpBuilder::InsertionGuard guard(b);
+  b.setInsertionPoint(tiles.getBody()->getTerminator());
+  Value t = tiles.getInductionVar();
+  Value bi = div(t, tilesM * tilesN);
+  Value ti = rem(div(t, tilesN), tilesM);
+  Value tj = rem(t, tilesN);
+  Value aRow = add(mul(bi, m * k), mul(ti, 16 * k));
+  Value bCol = add(mul(bi, k * n), mul(tj, 16));
+  Value zero =
+      gpu::SubgroupMmaConstantMatrixOp::create(b, loc, cType, constant(0.0));
+  auto steps = scf::ForOp::create(
+      b, loc, index(0), index(k), index(16), ValueRange{zero},
+      [&](OpBuilder &, Location, Value kk, ValueRange carried) {
+        Value am;
+        Value aAddr = bufferAddress(a, add(aRow, kk), am);
+        Value bm;
+        Value bAddr = bufferAddress(bb, add(bCol, mul(kk, n)), bm);
+        Value av = gpu::SubgroupMmaLoadMatrixOp::create(
+            b, loc, aType, am, ValueRange{aAddr}, lead(k), UnitAttr());
+        Value bv = gpu::SubgroupMmaLoadMatrixOp::create(
+            b, loc, bType, bm, ValueRange{bAddr}, lead(n), UnitAttr());
+        Value next = gpu::SubgroupMmaComputeOp::create(
+            b, loc, cType, av, bv, carried[0], UnitAttr(), UnitAttr());
+        scf::YieldOp::create(b, loc, next);
+      });
+  Value cm;
+  Value cAddr = bufferAddress(
+      c, add(add(mul(bi, m * n), mul(ti, 16 * n)), mul(tj, 16)), cm);
+  gpu::SubgroupMmaStoreMatrixOp::create(b, loc, steps.getResult(0), cm,
+                                        ValueRange{cAddr}, lead(n), UnitAttr());
+}
+
+//===----------------------------------------------------------------------===//
+// Stores
+//===----------------------------------------------------------------------===//
+
+void KernelEmitter::emitStore(unsigned id) {
+  const StmtNode &store = plan.stmts[id];
+  auto planned = kernel.stores.find(id);
+  assert(planned != kernel.stores.end() && "store without a buffer plan");
+  cx.buffers = &planned->second;
+  for (unsigned e : cx.buffers->order) {
+    if (cx.buffers->mma.contains(e)) {
+      emitMatrixUnitMatmul(e);
+      gpu::BarrierOp::create(b, loc);
+      continue;
+    }
+    const Buffer &buffer = cx.buffers->nodes.find(e)->second;
+    if (auto group = cx.buffers->groupReductions.find(e);
+        group != cx.buffers->groupReductions.end() &&
+        emitGroupReduction(e, buffer, group->second)) {
+      gpu::BarrierOp::create(b, loc);
+      continue;
+    }
+    // An elementwise value computes several elements per thread together,
+    // their loads issued before the first store (one element at a time
+    // waits for each load in turn); matmuls and reductions, loops of their
+    // own, one element at a time.
+    const ExprNode &node = plan.exprs[e];
+    int64_t n = node.numElements;
+    int64_t lanes = node.kind == Kind::Matmul || node.kind == Kind::Reduce
+                        ? 1
+                        : lanesFor(n);
+    forEachLaneGroup(n, lanes, [&](ValueRange flats, ValueRange valid) {
+      Lanes values = formula(e, flats);
+      for (unsigned i = 0; i < flats.size(); ++i)
+        ifValid(valid, i, [&] { storeBuffer(buffer, flats[i], values[i]); });
+    });
+    gpu::BarrierOp::create(b, loc);
+  }
+  if (auto split = kernel.splitStores.find(id);
+      split != kernel.splitStores.end()) {
+    // A split loop's accumulation: this chunk's addend, added atomically in
+    // aligned runs.
+    int64_t n = plan.exprs[store.first].numElements;
+    int64_t width = atomicRunWidth(store, n);
+    forEachElement(n / width, [&](Value run) {
+      Value flat = mul(run, width);
+      Lanes flats;
+      for (int64_t j = 0; j < width; ++j)
+        flats.push_back(add(flat, index(j)));
+      atomicAddRun(store, flat, element(split->second, flats));
+    });
+  } else if (cx.buffers->nodes.count(store.first) ||
+             !emitTransposedStore(store)) {
+    // Several elements per thread computed together: their loads are
+    // issued before any store (a loop of one element at a time waits for
+    // each load in turn).
+    int64_t n = plan.exprs[store.first].numElements;
+    forEachLaneGroup(n, lanesFor(n), [&](ValueRange flats, ValueRange valid) {
+      Lanes values = element(store.first, flats);
+      for (unsigned i = 0; i < flats.size(); ++i)
+        ifValid(valid, i, [&] { storeElement(store, values[i], flats[i]); });
+    });
+  }
+  gpu::BarrierOp::create(b, loc);
+  cx.buffers = nullptr;
+}
+
+void KernelEmitter::storeElement(const StmtNode &store, Value v, Value flat) {
+  Value address =
+      tensorOffset(store.access, plan.exprs[store.first].shape, flat);
+  memref::StoreOp::create(b, loc, fromF32(v, tensorKinds[store.access.tensor]),
+                          cx.tensorArgs[store.access.tensor], address);
+}
+
+int64_t KernelEmitter::laneRunWidth(const StmtNode &store, ValueRange flats,
+                                    ValueRange valid) const {
+  const LaneBlock *block = getBlockOf(flats);
+  ArrayRef<int64_t> shape = plan.exprs[store.first].shape;
+  if (!block || !valid.empty() || shape.empty() ||
+      shape.back() % block->width != 0 ||
+      !accessRuns(store.access, block->width))
+    return 1;
+  return widestRun(store, block->width);
+}
+
+int64_t KernelEmitter::widestRun(const StmtNode &store,
+                                 int64_t rowElements) const {
+  int64_t bytes =
+      vectorElementBytes(b.getContext(), tensorKinds[store.access.tensor]);
+  ArrayRef<int64_t> shape = plan.exprs[store.first].shape;
+  if (!bytes || shape.empty())
+    return 1;
+  int64_t width = 16 / bytes;
+  while (width > 1 && (rowElements % width != 0 || shape.back() % width != 0 ||
+                       !accessRuns(store.access, width)))
+    width /= 2;
+  return width;
+}
+
+void KernelEmitter::storeLanes(const StmtNode &store, ValueRange values,
+                               ValueRange flats, ValueRange valid) {
+  int64_t width = laneRunWidth(store, flats, valid);
+  if (width == 1) {
+    for (unsigned i = 0; i < flats.size(); ++i)
+      ifValid(valid, i, [&] { storeElement(store, values[i], flats[i]); });
+    return;
+  }
+  for (unsigned i = 0; i < flats.size(); i += width)
+    storeVector(
+        store.access.tensor,
+        tensorOffset(store.access, plan.exprs[store.first].shape, flats[i]),
+        values.slice(i, width));
+}
+
+Lanes KernelEmitter::loadLanes(const StmtNode &store, ValueRange flats,
+                               ValueRange valid) {
+  int64_t width = laneRunWidth(store, flats, valid);
+  ElementKind kind = tensorKinds[store.access.tensor];
+  ArrayRef<int64_t> shape = plan.exprs[store.first].shape;
+  Value memref = cx.tensorArgs[store.access.tensor];
+  Lanes values;
+  if (width == 1) {
+    for (Value flat : flats)
+      values.push_back(
+          toF32(memref::LoadOp::create(b, loc, memref,
+                                       tensorOffset(store.access, shape, flat)),
+                kind));
+    return values;
+  }
+  for (unsigned i = 0; i < flats.size(); i += width) {
+    Value vec = loadVector(store.access.tensor,
+                           tensorOffset(store.access, shape, flats[i]), width);
+    for (int64_t j = 0; j < width; ++j)
+      values.push_back(toF32(vector::ExtractOp::create(b, loc, vec, j), kind));
+  }
+  return values;
+}
+
+bool KernelEmitter::emitTransposedStore(const StmtNode &store) {
   const int64_t side = 8;
   const ExprNode &value = plan.exprs[store.first];
   if (value.kind != Kind::Gather || value.copies.size() != 1)
@@ -1563,7 +1661,7 @@ bool Emitter::emitTransposedStore(const StmtNode &store) {
   int64_t blocks = 1;
   for (unsigned d : order)
     blocks *= d == a || d == c ? shape[d] / side : shape[d];
-  auto loop = scf::ForOp::create(b, loc, threadId, index(blocks),
+  auto loop = scf::ForOp::create(b, loc, cx.threadId, index(blocks),
                                  index(kernel.threads));
   OpBuilder::InsertionGuard guard(b);
   b.setInsertionPoint(loop.getBody()->getTerminator());
@@ -1592,176 +1690,11 @@ bool Emitter::emitTransposedStore(const StmtNode &store) {
   return true;
 }
 
-void Emitter::storeElement(const StmtNode &store, Value v, Value flat) {
-  Value address =
-      tensorOffset(store.access, plan.exprs[store.first].shape, flat);
-  memref::StoreOp::create(b, loc, fromF32(v, tensorKinds[store.access.tensor]),
-                          tensorArgs[store.access.tensor], address);
-}
+//===----------------------------------------------------------------------===//
+// Split accumulations
+//===----------------------------------------------------------------------===//
 
-int64_t Emitter::laneRunWidth(const StmtNode &store, ValueRange flats,
-                              ValueRange valid) const {
-  const LaneBlock *block = getBlockOf(flats);
-  ArrayRef<int64_t> shape = plan.exprs[store.first].shape;
-  if (!block || !valid.empty() || shape.empty() ||
-      shape.back() % block->width != 0 ||
-      !accessRuns(store.access, block->width))
-    return 1;
-  return widestRun(store, block->width);
-}
-
-int64_t Emitter::widestRun(const StmtNode &store, int64_t rowElements) const {
-  int64_t bytes =
-      vectorElementBytes(b.getContext(), tensorKinds[store.access.tensor]);
-  ArrayRef<int64_t> shape = plan.exprs[store.first].shape;
-  if (!bytes || shape.empty())
-    return 1;
-  int64_t width = 16 / bytes;
-  while (width > 1 && (rowElements % width != 0 || shape.back() % width != 0 ||
-                       !accessRuns(store.access, width)))
-    width /= 2;
-  return width;
-}
-
-void Emitter::storeLanes(const StmtNode &store, ValueRange values,
-                         ValueRange flats, ValueRange valid) {
-  int64_t width = laneRunWidth(store, flats, valid);
-  if (width == 1) {
-    for (unsigned i = 0; i < flats.size(); ++i)
-      ifValid(valid, i, [&] { storeElement(store, values[i], flats[i]); });
-    return;
-  }
-  for (unsigned i = 0; i < flats.size(); i += width)
-    storeVector(
-        store.access.tensor,
-        tensorOffset(store.access, plan.exprs[store.first].shape, flats[i]),
-        values.slice(i, width));
-}
-
-Lanes Emitter::loadLanes(const StmtNode &store, ValueRange flats,
-                         ValueRange valid) {
-  int64_t width = laneRunWidth(store, flats, valid);
-  ElementKind kind = tensorKinds[store.access.tensor];
-  ArrayRef<int64_t> shape = plan.exprs[store.first].shape;
-  Value memref = tensorArgs[store.access.tensor];
-  Lanes values;
-  if (width == 1) {
-    for (Value flat : flats)
-      values.push_back(
-          toF32(memref::LoadOp::create(b, loc, memref,
-                                       tensorOffset(store.access, shape, flat)),
-                kind));
-    return values;
-  }
-  for (unsigned i = 0; i < flats.size(); i += width) {
-    Value vec = loadVector(store.access.tensor,
-                           tensorOffset(store.access, shape, flats[i]), width);
-    for (int64_t j = 0; j < width; ++j)
-      values.push_back(toF32(vector::ExtractOp::create(b, loc, vec, j), kind));
-  }
-  return values;
-}
-
-int64_t Emitter::atomicRunWidth(const StmtNode &store,
-                                int64_t rowElements) const {
-  if (!kernel.vectorAtomics ||
-      tensorKinds[store.access.tensor] != ElementKind::F32)
-    return 1;
-  return widestRun(store, rowElements);
-}
-
-void Emitter::atomicAddRun(const StmtNode &store, Value flat,
-                           ValueRange values) {
-  Value memref = tensorArgs[store.access.tensor];
-  Value offset =
-      tensorOffset(store.access, plan.exprs[store.first].shape, flat);
-  if (values.size() == 1) {
-    memref::AtomicRMWOp::create(b, loc, arith::AtomicRMWKind::addf,
-                                values.front(), memref, ValueRange{offset});
-    return;
-  }
-  // PTX 8.1 on sm_90: one vector reduction into global memory, the run
-  // aligned to its size (accessRuns). The address is the tensor's base
-  // plus the run's offset, converted from generic to global.
-  Value base = memref::ExtractAlignedPointerAsIndexOp::create(b, loc, memref);
-  Value address = globalAddress(store.access.tensor, base, offset);
-  std::string operands, constraints = "l";
-  for (unsigned i = 0; i < values.size(); ++i) {
-    operands += (i ? ", $" : "$") + std::to_string(i + 1);
-    constraints += ",f";
-  }
-  std::string ptx = "{ .reg .b64 %ga; cvta.to.global.u64 %ga, $0; "
-                    "red.global.add.v" +
-                    std::to_string(values.size()) + ".f32 [%ga], {" + operands +
-                    "}; }";
-  SmallVector<Value> args{address};
-  args.append(values.begin(), values.end());
-  inlinePTX(ptx, constraints, args);
-}
-
-Value Emitter::globalAddress(unsigned tensor, Value base, Value offset) {
-  int64_t bytes = vectorElementBytes(b.getContext(), tensorKinds[tensor]);
-  return arith::IndexCastUIOp::create(b, loc, b.getI64Type(),
-                                      add(base, mul(offset, bytes)));
-}
-
-void Emitter::inlinePTX(StringRef ptx, StringRef constraints, ValueRange args) {
-  LLVM::InlineAsmOp::create(b, loc, TypeRange{}, args, ptx, constraints,
-                            /*has_side_effects=*/true, /*is_align_stack=*/false,
-                            LLVM::TailCallKind::None, /*asm_dialect=*/nullptr,
-                            /*operand_attrs=*/nullptr);
-}
-
-void Emitter::emitPrefetches() {
-  const StmtNode &loop = plan.stmts[kernel.prefetchLoop];
-  auto [first, last] = iterationBounds(kernel.prefetchLoop);
-  Value lastIteration = arith::SubIOp::create(b, loc, last, index(loop.step));
-  for (int64_t i = 0; i < kernel.prefetchIterations; ++i) {
-    // A chunk shorter than the others prefetches its last iteration again.
-    vars[loop.var] = arith::MinUIOp::create(
-        b, loc, add(first, index(i * loop.step)), lastIteration);
-    for (unsigned id : kernel.prefetchLoads) {
-      const ExprNode &node = plan.exprs[id];
-      unsigned tensor = node.access.tensor;
-      int64_t bytes = vectorElementBytes(b.getContext(), tensorKinds[tensor]);
-      // Lines of up to 128 bytes along the tile's rows.
-      int64_t inner = node.shape.back();
-      int64_t lineElements = std::min<int64_t>(inner, 128 / bytes);
-      int64_t perRow = llvm::divideCeil(inner, lineElements);
-      int64_t lines = node.numElements / inner * perRow;
-      auto base = memref::ExtractAlignedPointerAsIndexOp::create(
-          b, loc, tensorArgs[tensor]);
-      base->setAttr("tile.prefetch", b.getUnitAttr());
-      scf::ForOp::create(
-          b, loc, threadId, index(lines), index(kernel.threads), ValueRange{},
-          [&](OpBuilder &, Location, Value line, ValueRange) {
-            Value flat = add(mul(div(line, perRow), inner),
-                             mul(rem(line, perRow), lineElements));
-            Value offset = tensorOffset(node.access, node.shape, flat);
-            inlinePTX("{ .reg .b64 %ga; cvta.to.global.u64 %ga, $0; "
-                      "prefetch.global.L2 [%ga]; }",
-                      "l", globalAddress(tensor, base, offset));
-            scf::YieldOp::create(b, loc);
-          });
-    }
-  }
-  vars[loop.var] = Value();
-  auto wait =
-      NVVM::GriddepcontrolOp::create(b, loc, NVVM::GridDepActionKind::wait);
-  wait->setAttr("tile.prefetched", b.getUnitAttr());
-}
-
-std::pair<Value, Value> Emitter::iterationBounds(unsigned id) {
-  const StmtNode &loop = plan.stmts[id];
-  if (kernel.splitChunks == 1 || id != kernel.body)
-    return {index(loop.start), index(loop.end)};
-  int64_t span = kernel.chunkTrips * loop.step;
-  Value first = add(index(loop.start), mul(chunk, span));
-  return {first, arith::MinUIOp::create(b, loc, add(first, index(span)),
-                                        index(loop.end))};
-}
-
-bool Emitter::emitSplitAccumulation(const StmtNode &loop) {
+bool KernelEmitter::emitSplitAccumulation(const StmtNode &loop) {
   unsigned id = unsigned(&loop - plan.stmts.data());
   // A sliced loop (`Kernel::slicedLoops`) is the only writer of its
   // regions: it stores its sums. A split body adds them atomically.
@@ -1800,7 +1733,7 @@ bool Emitter::emitSplitAccumulation(const StmtNode &loop) {
     auto partial = scf::ForOp::create(
         b, loc, from, last, index(stride), zeros,
         [&](OpBuilder &, Location, Value k, ValueRange sums) {
-          vars[loop.var] = k;
+          cx.vars[loop.var] = k;
           Lanes next;
           for (auto [s, addend] : llvm::enumerate(addends)) {
             Lanes g = element(addend, flats);
@@ -1818,7 +1751,7 @@ bool Emitter::emitSplitAccumulation(const StmtNode &loop) {
     // group q mod groups; the partial sums meet in shared memory, store s
     // of slice (and lane) j at tile j * count + s.
     int64_t groups = n / lanes;
-    auto threads = scf::ForOp::create(b, loc, threadId,
+    auto threads = scf::ForOp::create(b, loc, cx.threadId,
                                       index(groups * slices * reduceLanes),
                                       index(kernel.threads));
     {
@@ -1833,10 +1766,10 @@ bool Emitter::emitSplitAccumulation(const StmtNode &loop) {
       Lanes sums;
       auto sumSlice = [&] {
         if (reduceLanes > 1)
-          reduceLane = lane;
+          cx.reduceLane = lane;
         sums = sumChunk(flats, add(first, mul(slice, loop.step)),
                         loop.step * slices);
-        reduceLane = Value();
+        cx.reduceLane = Value();
       };
       if (block)
         inLaneBlock(flats, *block, sumSlice);
@@ -1845,7 +1778,7 @@ bool Emitter::emitSplitAccumulation(const StmtNode &loop) {
       Value base = mul(add(mul(slice, reduceLanes), lane), n * count);
       for (int64_t s = 0; s < count; ++s)
         for (auto [i, flat] : llvm::enumerate(flats))
-          memref::StoreOp::create(b, loc, sums[s * flats.size() + i], shared,
+          memref::StoreOp::create(b, loc, sums[s * flats.size() + i], cx.shared,
                                   add(base, add(flat, index(s * n))));
     }
     gpu::BarrierOp::create(b, loc);
@@ -1861,11 +1794,11 @@ bool Emitter::emitSplitAccumulation(const StmtNode &loop) {
         Lanes totals;
         for (int64_t j = 0; j < width; ++j) {
           Value element = add(flat, index(s * n + j));
-          Value total = memref::LoadOp::create(b, loc, shared, element);
+          Value total = memref::LoadOp::create(b, loc, cx.shared, element);
           for (unsigned t = 1; t < slices * reduceLanes; ++t)
             total = arith::AddFOp::create(
                 b, loc, total,
-                memref::LoadOp::create(b, loc, shared,
+                memref::LoadOp::create(b, loc, cx.shared,
                                        add(index(t * n * count), element)));
           totals.push_back(total);
         }
@@ -1916,13 +1849,43 @@ bool Emitter::emitSplitAccumulation(const StmtNode &loop) {
   return true;
 }
 
+int64_t KernelEmitter::atomicRunWidth(const StmtNode &store,
+                                      int64_t rowElements) const {
+  if (!kernel.vectorAtomics ||
+      tensorKinds[store.access.tensor] != ElementKind::F32)
+    return 1;
+  return widestRun(store, rowElements);
+}
+
+void KernelEmitter::atomicAddRun(const StmtNode &store, Value flat,
+                                 ValueRange values) {
+  Value memref = cx.tensorArgs[store.access.tensor];
+  Value offset =
+      tensorOffset(store.access, plan.exprs[store.first].shape, flat);
+  if (values.size() == 1) {
+    memref::AtomicRMWOp::create(b, loc, arith::AtomicRMWKind::addf,
+                                values.front(), memref, ValueRange{offset});
+    return;
+  }
+  // One vector reduction into global memory (PTX 8.1 on sm_90), the run
+  // aligned to its size (accessRuns), at the tensor's base plus the run's
+  // offset.
+  Value base = memref::ExtractAlignedPointerAsIndexOp::create(b, loc, memref);
+  Value address = globalAddress(store.access.tensor, base, offset);
+  nvidia::vectorAtomicAdd(b, loc, address, values);
+}
+
+//===----------------------------------------------------------------------===//
+// Warp loops
+//===----------------------------------------------------------------------===//
+
 /// The columns of one pass of a warp loop's product over its result's n
 /// columns: a 16 x 4w tile held as w / 2 accumulator tiles of 16 x 8.
 static int64_t productTileWidth(int64_t n) {
   return n % 64 == 0 ? 64 : n % 32 == 0 ? 32 : 16;
 }
 
-bool Emitter::emitWarpLoop(const StmtNode &loop) {
+bool KernelEmitter::emitWarpLoop(const StmtNode &loop) {
   const WarpLoop &warp = *kernel.warpLoop;
   const StmtNode &firstTile = plan.stmts[warp.tiles.front().first];
   ArrayRef<int64_t> tileShape = plan.exprs[firstTile.first].shape;
@@ -1943,11 +1906,11 @@ bool Emitter::emitWarpLoop(const StmtNode &loop) {
   auto at = [&](Value vec, ArrayRef<int64_t> i) -> Value {
     return vector::ExtractOp::create(b, loc, vec, i);
   };
-  Value lane = rem(threadId, 32), warpId = div(threadId, 32);
+  Value lane = rem(cx.threadId, 32), warpId = div(cx.threadId, 32);
   Value g = div(lane, 4), t = rem(lane, 4);
   Lanes flats = blockFlats(lane, block);
   SmallVector<Value> inits;
-  Value zero = zeroAccumulator();
+  Value zero = nvidia::zeroAccumulator(b, loc);
   for (auto [store, id] : warp.accumulations) {
     const ExprNode &node = plan.exprs[id];
     if (node.kind == Kind::Reduce)
@@ -1960,7 +1923,7 @@ bool Emitter::emitWarpLoop(const StmtNode &loop) {
   auto iterations = scf::ForOp::create(
       b, loc, from, last, index(loop.step * warp.warps), inits,
       [&](OpBuilder &, Location, Value iv, ValueRange accs) {
-        vars[loop.var] = iv;
+        cx.vars[loop.var] = iv;
         // The tiles, as their tensors hold them, in registers; stored only
         // if read elsewhere.
         for (auto [id, stored] : warp.tiles) {
@@ -1974,7 +1937,7 @@ bool Emitter::emitWarpLoop(const StmtNode &loop) {
             if (stored)
               storeLanes(store, tile, flats, {});
           });
-          carried[store.access.tensor] = tile;
+          cx.carried[store.access.tensor] = tile;
         }
         SmallVector<Value> next(accs);
         unsigned a = 0;
@@ -2004,12 +1967,14 @@ bool Emitter::emitWarpLoop(const StmtNode &loop) {
           SmallVector<Value> aFragments;
           for (int64_t i = 0; i < width; i += rowsPerStep)
             aFragments.push_back(
-                tf32 ? tf32AFragment(
+                tf32 ? nvidia::tf32AFragment(
+                           b, loc,
                            {x[i], x[width + i], x[i + 1], x[width + i + 1]})
-                     : aFragment({half(0, i), half(0, i + 1), half(0, i + 2),
-                                  half(0, i + 3)},
-                                 {half(1, i), half(1, i + 1), half(1, i + 2),
-                                  half(1, i + 3)}));
+                     : nvidia::aFragment(b, loc,
+                                         {half(0, i), half(0, i + 1),
+                                          half(0, i + 2), half(0, i + 3)},
+                                         {half(1, i), half(1, i + 1),
+                                          half(1, i + 2), half(1, i + 3)}));
           // Column n of accumulator tile j of pass o is real column
           // o * tileWidth + n * c + j: a lane's column of every tile of a
           // pass is one run of c elements of the right operand's row.
@@ -2030,14 +1995,14 @@ bool Emitter::emitWarpLoop(const StmtNode &loop) {
                 SmallVector<Value> bValues;
                 for (Value run : runs)
                   bValues.push_back(at(run, {j}));
-                acc = tf32 ? tf32MmaStep(fragment, bValues, acc)
-                           : mmaStep(fragment, bValues, acc);
+                acc = tf32 ? nvidia::tf32MmaStep(b, loc, fragment, bValues, acc)
+                           : nvidia::mmaStep(b, loc, fragment, bValues, acc);
               }
             }
           }
           a += n / 8;
         }
-        carried.clear();
+        cx.carried.clear();
         scf::YieldOp::create(b, loc, next);
       });
 
@@ -2102,8 +2067,8 @@ bool Emitter::emitWarpLoop(const StmtNode &loop) {
   return true;
 }
 
-SmallVector<Value> Emitter::reduceWarpSums(ArrayRef<Value> sums, Value lane,
-                                           Value warpId) {
+SmallVector<Value> KernelEmitter::reduceWarpSums(ArrayRef<Value> sums,
+                                                 Value lane, Value warpId) {
   int64_t warps = kernel.warpLoop->warps;
   int64_t count = kernel.warpLoop->laneSums;
   // Scalars of the sums (an accumulator's four in row-major order), and
@@ -2154,7 +2119,7 @@ SmallVector<Value> Emitter::reduceWarpSums(ArrayRef<Value> sums, Value lane,
       OpBuilder::InsertionGuard guard(b);
       b.setInsertionPoint(ifSend.thenBlock()->getTerminator());
       for (int64_t i = 0; i < count; ++i)
-        memref::StoreOp::create(b, loc, flat[i], shared,
+        memref::StoreOp::create(b, loc, flat[i], cx.shared,
                                 ValueRange{address(slot, i)});
     }
     gpu::BarrierOp::create(b, loc);
@@ -2173,7 +2138,7 @@ SmallVector<Value> Emitter::reduceWarpSums(ArrayRef<Value> sums, Value lane,
       for (int64_t i = 0; i < count; ++i)
         added.push_back(arith::AddFOp::create(
             b, loc, flat[i],
-            memref::LoadOp::create(b, loc, shared,
+            memref::LoadOp::create(b, loc, cx.shared,
                                    ValueRange{address(slot, i)})));
       scf::YieldOp::create(b, loc, added);
       b.setInsertionPointToStart(ifReceive.elseBlock());
@@ -2185,222 +2150,109 @@ SmallVector<Value> Emitter::reduceWarpSums(ArrayRef<Value> sums, Value lane,
   return rebuild(flat);
 }
 
-void Emitter::emitPerElementLoop(const StmtNode &loop) {
-  bool split = kernel.splitChunks > 1 && &loop == &plan.stmts[kernel.body];
-  if ((split ||
-       kernel.slicedLoops.contains(unsigned(&loop - plan.stmts.data()))) &&
-      emitSplitAccumulation(loop))
-    return;
-  SmallVector<unsigned> leaves;
-  collectSequence(plan, loop.first, leaves);
-  SmallVector<const StmtNode *> stores;
-  // The tensors written at the same region in every iteration, in the order
-  // of their first store: they stay in registers across the iterations
-  // (loaded before, stored after). A region that moves with the loop is
-  // stored in every iteration.
-  SmallVector<unsigned> written;
-  for (unsigned leaf : leaves) {
-    stores.push_back(&plan.stmts[leaf]);
-    const Access &access = stores.back()->access;
-    if (!movesWithLoop(access, loop.var) &&
-        !llvm::is_contained(written, access.tensor))
-      written.push_back(access.tensor);
+//===----------------------------------------------------------------------===//
+// NVIDIA-only ops
+//===----------------------------------------------------------------------===//
+
+//===----------------------------------------------------------------------===//
+// mma.sync
+//===----------------------------------------------------------------------===//
+
+Value nvidia::zeroAccumulator(OpBuilder &b, Location loc) {
+  auto type = VectorType::get({2, 2}, b.getF32Type());
+  return arith::ConstantOp::create(
+      b, loc, type, DenseElementsAttr::get(type, b.getF32FloatAttr(0.0)));
+}
+
+Value nvidia::aFragment(OpBuilder &b, Location loc, ArrayRef<Value> rowG,
+                        ArrayRef<Value> rowG8) {
+  auto type = VectorType::get({4, 2}, Float16Type::get(b.getContext()));
+  return vector::FromElementsOp::create(b, loc, type,
+                                        ValueRange{rowG[0], rowG[1], rowG8[0],
+                                                   rowG8[1], rowG[2], rowG[3],
+                                                   rowG8[2], rowG8[3]});
+}
+
+Value nvidia::mmaStep(OpBuilder &b, Location loc, Value a,
+                      ArrayRef<Value> bValues, Value acc) {
+  auto type = VectorType::get({2, 2}, Float16Type::get(b.getContext()));
+  Value bFragment = vector::FromElementsOp::create(b, loc, type, bValues);
+  return nvgpu::MmaSyncOp::create(b, loc, a, bFragment, acc,
+                                  ArrayRef<int64_t>{16, 8, 16});
+}
+
+Value nvidia::tf32AFragment(OpBuilder &b, Location loc,
+                            ArrayRef<Value> values) {
+  // Round to nearest (ties away from zero) at tf32's 10 mantissa bits, as
+  // cvt.rna.tf32.f32 does; mma.sync would drop the low 13 bits.
+  Type f32 = b.getF32Type();
+  auto i32 = b.getI32Type();
+  SmallVector<Value> rounded;
+  for (Value v : values) {
+    Value bits = arith::BitcastOp::create(b, loc, i32, v);
+    bits = arith::AddIOp::create(
+        b, loc, bits, arith::ConstantIntOp::create(b, loc, i32, 0x1000));
+    bits = arith::AndIOp::create(
+        b, loc, bits,
+        arith::ConstantIntOp::create(b, loc, i32, int64_t(0xFFFFE000)));
+    rounded.push_back(arith::BitcastOp::create(b, loc, f32, bits));
   }
-  const ExprNode &shape = plan.exprs[stores.front()->first];
-  auto firstStore = [&](unsigned tensor) {
-    return *llvm::find_if(
-        stores, [&](const StmtNode *s) { return s->access.tensor == tensor; });
-  };
-  int64_t lanes = lanesFor(shape.numElements);
-  std::optional<LaneBlock> block = getLaneBlock(stores, shape.shape, lanes);
-  forEachLaneGroup(
-      shape.numElements, lanes,
-      [&](ValueRange flats, ValueRange valid) {
-        SmallVector<Value> inits;
-        for (unsigned tensor : written) {
-          if (kernel.zeroAccumulators.contains(tensor)) {
-            inits.append(flats.size(), constant(0.0));
-            continue;
-          }
-          llvm::append_range(inits,
-                             loadLanes(*firstStore(tensor), flats, valid));
-        }
-        unsigned n = flats.size();
-        auto iterations = scf::ForOp::create(
-            b, loc, index(loop.start), index(loop.end), index(loop.step), inits,
-            [&](OpBuilder &, Location, Value iv, ValueRange values) {
-              vars[loop.var] = iv;
-              for (auto [t, tensor] : llvm::enumerate(written))
-                carried[tensor] = Lanes(values.slice(t * n, n));
-              for (const StmtNode *store : stores) {
-                Lanes values = formula(store->first, flats);
-                if (!carried.count(store->access.tensor)) {
-                  storeLanes(*store, values, flats, valid);
-                  continue;
-                }
-                ElementKind kind = tensorKinds[store->access.tensor];
-                Lanes next;
-                for (Value v : values)
-                  next.push_back(toF32(fromF32(v, kind), kind));
-                carried[store->access.tensor] = next;
-              }
-              SmallVector<Value> yields;
-              for (unsigned tensor : written)
-                llvm::append_range(yields, carried[tensor]);
-              scf::YieldOp::create(b, loc, yields);
-            });
-        carried.clear();
-        for (unsigned t = 0; t < written.size(); ++t)
-          storeLanes(*firstStore(written[t]),
-                     iterations.getResults().slice(t * n, n), flats, valid);
-      },
-      block);
-  gpu::BarrierOp::create(b, loc);
+  return vector::FromElementsOp::create(b, loc, VectorType::get({4, 1}, f32),
+                                        rounded);
 }
 
-void Emitter::emitStmt(unsigned id) {
-  while (true) {
-    const StmtNode &stmt = plan.stmts[id];
-    switch (stmt.kind) {
-    case StmtNode::Kind::Nop:
-      return;
-    case StmtNode::Kind::Seq:
-      emitStmt(stmt.first);
-      id = stmt.second;
-      continue;
-    case StmtNode::Kind::Loop: {
-      if (kernel.warpLoop && id == kernel.body && emitWarpLoop(stmt))
-        return;
-      if (kernel.perElementLoops.contains(id)) {
-        emitPerElementLoop(stmt);
-        return;
-      }
-      auto [first, last] = iterationBounds(id);
-      auto loop = scf::ForOp::create(b, loc, first, last, index(stmt.step));
-      OpBuilder::InsertionGuard guard(b);
-      b.setInsertionPoint(loop.getBody()->getTerminator());
-      vars[stmt.var] = loop.getInductionVar();
-      emitStmt(stmt.first);
-      return;
-    }
-    case StmtNode::Kind::Store:
-      emitStore(id);
-      return;
-    }
+Value nvidia::tf32MmaStep(OpBuilder &b, Location loc, Value a,
+                          ArrayRef<Value> halves, Value acc) {
+  // f16 values are exact in tf32.
+  Type f32 = b.getF32Type();
+  SmallVector<Value> wide;
+  for (Value h : halves)
+    wide.push_back(arith::ExtFOp::create(b, loc, f32, h));
+  Value bFragment = vector::FromElementsOp::create(
+      b, loc, VectorType::get({2, 1}, f32), wide);
+  return nvgpu::MmaSyncOp::create(b, loc, a, bFragment, acc,
+                                  ArrayRef<int64_t>{16, 8, 8},
+                                  /*tf32Enabled=*/true);
+}
+
+//===----------------------------------------------------------------------===//
+// Inline PTX and grid dependency control
+//===----------------------------------------------------------------------===//
+
+void nvidia::inlinePTX(OpBuilder &b, Location loc, StringRef ptx,
+                       StringRef constraints, ValueRange args) {
+  LLVM::InlineAsmOp::create(b, loc, TypeRange{}, args, ptx, constraints,
+                            /*has_side_effects=*/true, /*is_align_stack=*/false,
+                            LLVM::TailCallKind::None, /*asm_dialect=*/nullptr,
+                            /*operand_attrs=*/nullptr);
+}
+
+void nvidia::vectorAtomicAdd(OpBuilder &b, Location loc, Value address,
+                             ValueRange values) {
+  // The address converted from generic to global.
+  std::string operands, constraints = "l";
+  for (unsigned i = 0; i < values.size(); ++i) {
+    operands += (i ? ", $" : "$") + std::to_string(i + 1);
+    constraints += ",f";
   }
+  std::string ptx = "{ .reg .b64 %ga; cvta.to.global.u64 %ga, $0; "
+                    "red.global.add.v" +
+                    std::to_string(values.size()) + ".f32 [%ga], {" + operands +
+                    "}; }";
+  SmallVector<Value> args{address};
+  args.append(values.begin(), values.end());
+  inlinePTX(b, loc, ptx, constraints, args);
 }
 
-void Emitter::run() {
-  Block &entry = func.getBody().front();
-  b.setInsertionPointToStart(&entry);
-  unsigned arg = 0;
-  for (unsigned tensor : kernel.tensors)
-    tensorArgs[tensor] = entry.getArgument(arg++);
-  if (kernel.scratchElements)
-    scratch = entry.getArgument(arg++);
-  if (kernel.epilogue)
-    counters = entry.getArgument(arg++);
-  if (kernel.sharedElements)
-    shared = func.getWorkgroupAttributions().front();
-  if (kernel.sharedHalfElements)
-    sharedHalf = func.getWorkgroupAttributions().back();
-
-  threadId = gpu::ThreadIdOp::create(b, loc, gpu::Dimension::x);
-  vars.assign(plan.numVars, Value());
-  Value block = gpu::BlockIdOp::create(b, loc, gpu::Dimension::x);
-  // Block = ((grid loops, outermost slowest) * partBlocks + part iteration)
-  //         * splitChunks + chunk.
-  chunk = rem(block, kernel.splitChunks);
-  Value withoutChunk = div(block, kernel.splitChunks);
-  Value partIteration = rem(withoutChunk, kernel.partBlocks);
-  Value rest = div(withoutChunk, kernel.partBlocks);
-  for (const GridLoop &g : llvm::reverse(kernel.grid)) {
-    Value iteration = rem(rest, g.trips);
-    rest = div(rest, g.trips);
-    vars[g.var] = add(index(g.start), mul(iteration, g.step));
-  }
-  if (kernel.scratchElements)
-    scratchBase = mul(block, kernel.scratchElements);
-  if (!kernel.prefetchLoads.empty())
-    emitPrefetches();
-  for (const KernelPart &part : kernel.parts) {
-    if (!part.loop) {
-      emitStmt(part.stmt);
-      continue;
-    }
-    const GridLoop &g = *part.loop;
-    vars[g.var] = add(index(g.start), mul(partIteration, g.step));
-    if (g.trips == kernel.partBlocks) {
-      emitStmt(part.stmt);
-      continue;
-    }
-    // Uniform per block, so the barriers inside stay block-wide.
-    Value active = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult,
-                                         partIteration, index(g.trips));
-    auto ifOp = scf::IfOp::create(b, loc, active, /*withElseRegion=*/false);
-    OpBuilder::InsertionGuard guard(b);
-    b.setInsertionPoint(ifOp.thenBlock()->getTerminator());
-    emitStmt(part.stmt);
-  }
-  if (kernel.epilogue)
-    emitEpilogue(withoutChunk);
-  gpu::ReturnOp::create(b, loc);
+void nvidia::prefetchL2(OpBuilder &b, Location loc, Value address) {
+  inlinePTX(b, loc,
+            "{ .reg .b64 %ga; cvta.to.global.u64 %ga, $0; "
+            "prefetch.global.L2 [%ga]; }",
+            "l", address);
 }
 
-void Emitter::emitEpilogue(Value gridPoint) {
-  auto fence = [&] {
-    LLVM::FenceOp::create(b, loc, LLVM::AtomicOrdering::acq_rel);
-  };
-  // The block's adds (ordered before thread 0's by the barrier, fences
-  // being cumulative) are visible before it counts itself.
-  gpu::BarrierOp::create(b, loc);
-  Value slot = add(index(kernel.epilogueCounters), gridPoint);
-  Value flag = index(kernel.epilogueFlag);
-  Value zero = constant(0.0);
-  // Thread 0 alone: a thread loop of one element.
-  forEachElement(1, [&](Value) {
-    fence();
-    Value before =
-        memref::AtomicRMWOp::create(b, loc, arith::AtomicRMWKind::addf,
-                                    constant(1.0), counters, ValueRange{slot});
-    Value last =
-        arith::CmpFOp::create(b, loc, arith::CmpFPredicate::OEQ, before,
-                              constant(double(kernel.epilogueArrivals - 1)));
-    memref::StoreOp::create(
-        b, loc, arith::SelectOp::create(b, loc, last, constant(1.0), zero),
-        shared, flag);
-    // The other blocks' adds are visible to the epilogue's loads (which
-    // the barrier orders after this).
-    fence();
-  });
-  gpu::BarrierOp::create(b, loc);
-  Value isLast =
-      arith::CmpFOp::create(b, loc, arith::CmpFPredicate::ONE,
-                            memref::LoadOp::create(b, loc, shared, flag), zero);
-  auto ifLast = scf::IfOp::create(b, loc, isLast, /*withElseRegion=*/false);
-  OpBuilder::InsertionGuard guard(b);
-  b.setInsertionPoint(ifLast.thenBlock()->getTerminator());
-  Emitter epilogue(plan, *kernel.epilogue, tensorKinds, func);
-  epilogue.runAsEpilogue(*this);
-  forEachElement(
-      1, [&](Value) { memref::StoreOp::create(b, loc, zero, counters, slot); });
-}
-
-void Emitter::runAsEpilogue(const Emitter &producer) {
-  b.setInsertionPoint(producer.b.getInsertionBlock(),
-                      producer.b.getInsertionPoint());
-  tensorArgs = producer.tensorArgs;
-  threadId = producer.threadId;
-  // The epilogue's grid is the producer's: same variables, same values.
-  vars = producer.vars;
-  chunk = index(0);
-  emitStmt(kernel.parts.front().stmt);
-}
-
-LogicalResult gpu_lowering::emitKernelBody(const Plan &plan,
-                                           const Kernel &kernel,
-                                           ArrayRef<ElementKind> tensorKinds,
-                                           gpu::GPUFuncOp func) {
-  Emitter(plan, kernel, tensorKinds, func).run();
-  return success();
+void nvidia::waitAfterPrefetches(OpBuilder &b, Location loc) {
+  auto wait =
+      NVVM::GriddepcontrolOp::create(b, loc, NVVM::GridDepActionKind::wait);
+  wait->setAttr("tile.prefetched", b.getUnitAttr());
 }
