@@ -67,8 +67,8 @@ Lanes KernelEmitter::formula(unsigned id, ValueRange flats) {
     ElementKind stored = tensorKinds[node.access.tensor];
     auto running = cx.carried.find(node.access.tensor);
     if (running != cx.carried.end()) {
-      // An element loop's own element (Partition.cpp checks that the loop
-      // reads what it writes nowhere else).
+      // An element loop's own element (`getElementLoopSize` checks that the
+      // loop reads what it writes nowhere else).
       v = running->second;
     } else {
       v = perLane([&](unsigned i) {

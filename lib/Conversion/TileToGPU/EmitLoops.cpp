@@ -12,8 +12,6 @@ using namespace mlir::tileir;
 using namespace mlir::tileir::interp;
 using namespace mlir::tileir::gpu_lowering;
 
-using Kind = ExprNode::Kind;
-
 void KernelEmitter::emitStmt(unsigned id) {
   while (true) {
     const StmtNode &stmt = plan.stmts[id];

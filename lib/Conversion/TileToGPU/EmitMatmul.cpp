@@ -7,8 +7,6 @@ using namespace mlir::tileir;
 using namespace mlir::tileir::interp;
 using namespace mlir::tileir::gpu_lowering;
 
-using Kind = ExprNode::Kind;
-
 Lanes KernelEmitter::matmulLanes(unsigned id, ValueRange flats) {
   const ExprNode &node = plan.exprs[id];
   auto operand = [&](unsigned i, ValueRange f) {

@@ -11,8 +11,6 @@ using namespace mlir::tileir;
 using namespace mlir::tileir::interp;
 using namespace mlir::tileir::gpu_lowering;
 
-using Kind = ExprNode::Kind;
-
 /// The value a reduction by `fn` starts from.
 static double getIdentity(ReduceFn fn) {
   switch (fn) {

@@ -11,8 +11,6 @@ using namespace mlir::tileir;
 using namespace mlir::tileir::interp;
 using namespace mlir::tileir::gpu_lowering;
 
-using Kind = ExprNode::Kind;
-
 bool KernelEmitter::emitSplitAccumulation(const StmtNode &loop) {
   unsigned id = unsigned(&loop - plan.stmts.data());
   // A sliced loop (`Kernel::slicedLoops`) is the only writer of its
