@@ -1,0 +1,123 @@
+//===- EmitMatmul.cpp - Matmuls on the vector units, lane blocks ----------===//
+
+#include "KernelEmitterImpl.h"
+
+using namespace mlir;
+using namespace mlir::tileir;
+using namespace mlir::tileir::interp;
+using namespace mlir::tileir::gpu_lowering;
+
+Lanes KernelEmitter::matmulLanes(unsigned id, ValueRange flats) {
+  const ExprNode &node = plan.exprs[id];
+  auto operand = [&](unsigned i, ValueRange f) {
+    return element(node.operands[i], f);
+  };
+  // Applies `fn` lane by lane.
+  auto perLane = [&](llvm::function_ref<Value(unsigned)> fn) {
+    Lanes values;
+    for (unsigned i = 0, e = flats.size(); i < e; ++i)
+      values.push_back(fn(i));
+    return values;
+  };
+  int64_t batches = node.sizes[0], m = node.sizes[1], k = node.sizes[2],
+          n = node.sizes[3];
+  const LaneBlock *block = getBlockOf(flats);
+  if (block && block->mma && fitsMatrixUnits(id, *block))
+    return matrixUnitLanes(id, flats, *block);
+  if (block && !block->mma && block->rowLength == n && m % block->rows == 0) {
+    // Rows of one batch: lanes in one row share A's element per step,
+    // lanes in one column B's; each row's B elements are consecutive.
+    int64_t rows = block->rows, width = block->width;
+    Value row0 = div(flats[0], n);
+    Value batch = batches == 1 ? index(0) : div(row0, m);
+    Lanes aRows;
+    for (int64_t r = 0; r < rows; ++r)
+      aRows.push_back(mul(add(row0, index(r)), k));
+    Value bBase = add(mul(batch, k * n), rem(flats[0], n));
+    // Unrolled by up to 8 steps, the loads of all of them first, so
+    // that they are in flight together; each sum keeps its order. At
+    // most 96 loaded values live at once (registers).
+    int64_t unroll = 8;
+    while (unroll > 1 && (k % unroll != 0 || unroll * (rows + width) > 96))
+      unroll /= 2;
+    Lanes inits(flats.size(), constant(0.0));
+    return reduceLoop(k / unroll, inits, [&](Value j, ValueRange accs) {
+      Value k0 = mul(j, unroll);
+      SmallVector<Lanes> xs, ys;
+      for (int64_t r = 0; r < rows; ++r)
+        xs.push_back(elementRun(node.operands[0], add(aRows[r], k0), unroll));
+      for (int64_t u = 0; u < unroll; ++u)
+        ys.push_back(elementRun(node.operands[1],
+                                add(bBase, mul(add(k0, index(u)), n)), width));
+      auto contract = arith::FastMathFlags::contract;
+      Lanes sums(accs);
+      for (int64_t u = 0; u < unroll; ++u)
+        for (int64_t r = 0; r < rows; ++r)
+          for (int64_t c = 0; c < width; ++c) {
+            Value product =
+                arith::MulFOp::create(b, loc, xs[r][u], ys[u][c], contract);
+            Value &sum = sums[r * width + c];
+            sum = arith::AddFOp::create(b, loc, sum, product, contract);
+          }
+      return sums;
+    });
+  }
+  Lanes aRows, bBases;
+  for (Value flat : flats) {
+    Value row = div(flat, n); // batch * m + i
+    // One batch: no division, so lanes in one column share B's address.
+    Value batch = batches == 1 ? index(0) : div(row, m);
+    aRows.push_back(mul(row, k));
+    bBases.push_back(add(mul(batch, k * n), rem(flat, n)));
+  }
+  Lanes inits(flats.size(), constant(0.0));
+  return reduceLoop(k, inits, [&](Value kk, ValueRange accs) {
+    Lanes x =
+        operand(0, perLane([&](unsigned i) { return add(aRows[i], kk); }));
+    Lanes y = operand(
+        1, perLane([&](unsigned i) { return add(bBases[i], mul(kk, n)); }));
+    // Contracted into one fused multiply-add per step.
+    auto contract = arith::FastMathFlags::contract;
+    return perLane([&](unsigned i) {
+      Value product = arith::MulFOp::create(b, loc, x[i], y[i], contract);
+      return Value(arith::AddFOp::create(b, loc, accs[i], product, contract));
+    });
+  });
+}
+
+std::optional<LaneBlock>
+KernelEmitter::getLaneBlock(ArrayRef<const StmtNode *> stores,
+                            ArrayRef<int64_t> shape, int64_t lanes) const {
+  if (lanes < 2 || shape.empty())
+    return std::nullopt;
+  int64_t rowLength = shape.back();
+  int64_t numRows = 1;
+  for (int64_t extent : shape.drop_back())
+    numRows *= extent;
+  // The matmuls the stored values reach through lane-preserving ops.
+  SmallVector<unsigned> matmuls;
+  for (const StmtNode *store : stores)
+    forEachLaneMatmul(plan, store->first,
+                      [&](unsigned id) { matmuls.push_back(id); });
+  // Matrix units when every matmul fits them (their lanes are not rows of
+  // consecutive elements).
+  LaneBlock mma{2, lanes / 2, rowLength, /*rowStride=*/8, /*mma=*/true};
+  if (kernel.matrixUnits && numRows % 16 == 0 && !matmuls.empty() &&
+      llvm::all_of(matmuls,
+                   [&](unsigned id) { return fitsMatrixUnits(id, mma); }))
+    return mma;
+  // Else the first matmul with the tile's rows: the widest vector of B's
+  // row that divides the lanes and the row.
+  for (unsigned id : matmuls) {
+    const ExprNode &node = plan.exprs[id];
+    if (node.sizes[3] != rowLength)
+      continue;
+    for (int64_t width = 8; width >= 2; width /= 2) {
+      int64_t rows = lanes / width;
+      if (lanes % width == 0 && rowLength % width == 0 && numRows % rows == 0 &&
+          node.sizes[1] % rows == 0 && loadsRun(node.operands[1], width))
+        return LaneBlock{rows, width, rowLength};
+    }
+  }
+  return std::nullopt;
+}

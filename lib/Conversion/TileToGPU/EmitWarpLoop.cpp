@@ -1,0 +1,286 @@
+//===- EmitWarpLoop.cpp - Warp loops in mma.sync registers ----------------===//
+
+#include "EmitNVIDIA.h"
+#include "KernelEmitterImpl.h"
+
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/Vector/IR/VectorOps.h"
+
+using namespace mlir;
+using namespace mlir::tileir;
+using namespace mlir::tileir::interp;
+using namespace mlir::tileir::gpu_lowering;
+
+using Kind = ExprNode::Kind;
+
+/// The columns of one pass of a warp loop's product over its result's n
+/// columns: a 16 x 4w tile held as w / 2 accumulator tiles of 16 x 8.
+static int64_t productTileWidth(int64_t n) {
+  return n % 64 == 0 ? 64 : n % 32 == 0 ? 32 : 16;
+}
+
+bool KernelEmitter::emitWarpLoop(const StmtNode &loop) {
+  const WarpLoop &warp = *kernel.warpLoop;
+  const StmtNode &firstTile = plan.stmts[warp.tiles.front().first];
+  ArrayRef<int64_t> tileShape = plan.exprs[firstTile.first].shape;
+  // The warp's lanes hold each 16 x 4w tile as a matrix-unit block: lane
+  // (g, t) rows g and g + 8, columns w t .. w t + w - 1.
+  int64_t columns = tileShape.back(), width = columns / 4;
+  LaneBlock block{2, width, columns, /*rowStride=*/8, /*mma=*/true};
+  bool fits = true;
+  for (auto [tile, stored] : warp.tiles)
+    forEachLaneMatmul(plan, plan.stmts[tile].first,
+                      [&](unsigned id) { fits &= fitsMatrixUnits(id, block); });
+  for (auto [g, right] : warp.productLoads)
+    fits &= loadsHalf(right, productTileWidth(plan.exprs[g].sizes[3]) / 8);
+  if (!fits)
+    return false;
+
+  auto f16 = Float16Type::get(b.getContext());
+  auto at = [&](Value vec, ArrayRef<int64_t> i) -> Value {
+    return vector::ExtractOp::create(b, loc, vec, i);
+  };
+  Value lane = rem(cx.threadId, 32), warpId = div(cx.threadId, 32);
+  Value g = div(lane, 4), t = rem(lane, 4);
+  Lanes flats = blockFlats(lane, block);
+  SmallVector<Value> inits;
+  Value zero = nvidia::zeroAccumulator(b, loc);
+  for (auto [store, id] : warp.accumulations) {
+    const ExprNode &node = plan.exprs[id];
+    if (node.kind == Kind::Reduce)
+      inits.append(2, constant(0.0));
+    else
+      inits.append(node.sizes[3] / 8, zero);
+  }
+  auto [first, last] = iterationBounds(kernel.body);
+  Value from = add(first, mul(warpId, loop.step));
+  auto iterations = scf::ForOp::create(
+      b, loc, from, last, index(loop.step * warp.warps), inits,
+      [&](OpBuilder &, Location, Value iv, ValueRange accs) {
+        cx.vars[loop.var] = iv;
+        // The tiles, as their tensors hold them, in registers; stored only
+        // if read elsewhere.
+        for (auto [id, stored] : warp.tiles) {
+          const StmtNode &store = plan.stmts[id];
+          ElementKind kind = tensorKinds[store.access.tensor];
+          Lanes tile;
+          inLaneBlock(flats, block, [&] {
+            tile = formula(store.first, flats);
+            for (Value &v : tile)
+              v = toF32(fromF32(v, kind), kind);
+            if (stored)
+              storeLanes(store, tile, flats, {});
+          });
+          cx.carried[store.access.tensor] = tile;
+        }
+        SmallVector<Value> next(accs);
+        unsigned a = 0;
+        for (auto [store, id] : warp.accumulations) {
+          const ExprNode &node = plan.exprs[id];
+          Lanes x = formula(node.operands[0], flats);
+          if (node.kind == Kind::Reduce) {
+            // Each row's sum over this lane's columns.
+            for (int64_t r = 0; r < 2; ++r, ++a)
+              for (int64_t i = 0; i < width; ++i)
+                next[a] =
+                    arith::AddFOp::create(b, loc, next[a], x[r * width + i]);
+            continue;
+          }
+          // The lane's columns are its left operand's k values. f16 (m16n8k16):
+          // in step s, mma's k index 2t + e is column w t + 4s + e and
+          // 2t + 8 + e is w t + 4s + 2 + e, so that the right operand's rows
+          // for the step are w t + 4s + q (q < 4). tf32 (m16n8k8): k index
+          // t is column w t + 2s and t + 4 is w t + 2s + 1 (rows
+          // w t + 2s + q, q < 2).
+          bool tf32 =
+              plan.exprs[node.operands[0]].elementKind == ElementKind::F32;
+          int64_t rowsPerStep = tf32 ? 2 : 4;
+          auto half = [&](int64_t r, int64_t i) -> Value {
+            return arith::TruncFOp::create(b, loc, f16, x[r * width + i]);
+          };
+          SmallVector<Value> aFragments;
+          for (int64_t i = 0; i < width; i += rowsPerStep)
+            aFragments.push_back(
+                tf32 ? nvidia::tf32AFragment(
+                           b, loc,
+                           {x[i], x[width + i], x[i + 1], x[width + i + 1]})
+                     : nvidia::aFragment(b, loc,
+                                         {half(0, i), half(0, i + 1),
+                                          half(0, i + 2), half(0, i + 3)},
+                                         {half(1, i), half(1, i + 1),
+                                          half(1, i + 2), half(1, i + 3)}));
+          // Column n of accumulator tile j of pass o is real column
+          // o * tileWidth + n * c + j: a lane's column of every tile of a
+          // pass is one run of c elements of the right operand's row.
+          int64_t n = node.sizes[3], tileWidth = productTileWidth(n);
+          int64_t c = tileWidth / 8;
+          unsigned right = warp.productLoads.lookup(id);
+          for (int64_t o = 0; o < n / tileWidth; ++o) {
+            Value column = add(index(o * tileWidth), mul(g, c));
+            for (auto [s, fragment] : llvm::enumerate(aFragments)) {
+              Lanes runs;
+              for (int64_t q = 0; q < rowsPerStep; ++q) {
+                Value k =
+                    add(mul(t, width), index(rowsPerStep * int64_t(s) + q));
+                runs.push_back(halfRun(right, add(mul(k, n), column), c));
+              }
+              for (int64_t j = 0; j < c; ++j) {
+                Value &acc = next[a + o * c + j];
+                SmallVector<Value> bValues;
+                for (Value run : runs)
+                  bValues.push_back(at(run, {j}));
+                acc = tf32 ? nvidia::tf32MmaStep(b, loc, fragment, bValues, acc)
+                           : nvidia::mmaStep(b, loc, fragment, bValues, acc);
+              }
+            }
+          }
+          a += n / 8;
+        }
+        cx.carried.clear();
+        scf::YieldOp::create(b, loc, next);
+      });
+
+  SmallVector<Value> sums(iterations.getResults());
+  std::optional<scf::IfOp> firstWarp;
+  if (warp.reduceInBlock) {
+    sums = reduceWarpSums(sums, lane, warpId);
+    Value isFirst = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq,
+                                          warpId, index(0));
+    firstWarp = scf::IfOp::create(b, loc, isFirst, false);
+    b.setInsertionPoint(firstWarp->thenBlock()->getTerminator());
+  }
+  // Each warp (with `reduceInBlock`, the first, for the block) adds its
+  // partial sums to the accumulated tensors atomically (the blocks of a
+  // split loop share them): a row's sums after adding the four lanes of the
+  // row's quad, a product's rows in runs.
+  unsigned a = 0;
+  for (auto [store, id] : warp.accumulations) {
+    const StmtNode &accumulation = plan.stmts[store];
+    const ExprNode &node = plan.exprs[id];
+    if (node.kind == Kind::Reduce) {
+      Value first =
+          arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, t, index(0));
+      for (int64_t r = 0; r < 2; ++r, ++a) {
+        Value sum = sums[a];
+        for (int64_t offset : {1, 2}) {
+          Value other = gpu::ShuffleOp::create(b, loc, sum, offset, 32,
+                                               gpu::ShuffleMode::XOR)
+                            .getShuffleResult();
+          sum = arith::AddFOp::create(b, loc, sum, other);
+        }
+        auto ifFirst = scf::IfOp::create(b, loc, first, false);
+        OpBuilder::InsertionGuard guard(b);
+        b.setInsertionPoint(ifFirst.thenBlock()->getTerminator());
+        atomicAddRun(accumulation, add(g, index(8 * r)), sum);
+      }
+      continue;
+    }
+    // Row g + 8r of pass o holds c consecutive columns per h: run
+    // o * tileWidth + (2t + h) c.
+    int64_t n = node.sizes[3], tileWidth = productTileWidth(n);
+    int64_t c = tileWidth / 8;
+    int64_t runWidth = std::min(c, atomicRunWidth(accumulation, c));
+    for (int64_t o = 0; o < n / tileWidth; ++o)
+      for (int64_t r = 0; r < 2; ++r)
+        for (int64_t h = 0; h < 2; ++h) {
+          Value row = add(g, index(8 * r));
+          Value col = add(index(o * tileWidth + h * c), mul(t, 2 * c));
+          Value flat = add(mul(row, n), col);
+          for (int64_t j = 0; j < c; j += runWidth) {
+            Lanes values;
+            for (int64_t i = j; i < j + runWidth; ++i)
+              values.push_back(at(sums[a + o * c + i], {r, h}));
+            atomicAddRun(accumulation, add(flat, index(j)), values);
+          }
+        }
+    a += n / 8;
+  }
+  if (firstWarp)
+    b.setInsertionPointAfter(*firstWarp);
+  gpu::BarrierOp::create(b, loc);
+  return true;
+}
+
+SmallVector<Value> KernelEmitter::reduceWarpSums(ArrayRef<Value> sums,
+                                                 Value lane, Value warpId) {
+  int64_t warps = kernel.warpLoop->warps;
+  int64_t count = kernel.warpLoop->laneSums;
+  // Scalars of the sums (an accumulator's four in row-major order), and
+  // back.
+  auto flatten = [&](ArrayRef<Value> values) {
+    SmallVector<Value> flat;
+    for (Value v : values) {
+      if (!isa<VectorType>(v.getType())) {
+        flat.push_back(v);
+        continue;
+      }
+      for (int64_t i = 0; i < 4; ++i)
+        flat.push_back(vector::ExtractOp::create(
+            b, loc, v, ArrayRef<int64_t>{i / 2, i % 2}));
+    }
+    return flat;
+  };
+  auto rebuild = [&](ArrayRef<Value> flat) {
+    SmallVector<Value> values;
+    size_t i = 0;
+    for (Value v : sums) {
+      if (!isa<VectorType>(v.getType())) {
+        values.push_back(flat[i++]);
+        continue;
+      }
+      values.push_back(vector::FromElementsOp::create(
+          b, loc, cast<VectorType>(v.getType()), flat.slice(i, 4)));
+      i += 4;
+    }
+    return values;
+  };
+  SmallVector<Value> flat = flatten(sums);
+  assert(int64_t(flat.size()) == count && "lane sums miscounted");
+  // Sum i of slot s at (s * count + i) * 32 + lane: a warp's accesses are
+  // 32 consecutive words, free of bank conflicts.
+  auto address = [&](Value slot, int64_t i) {
+    return add(mul(add(mul(slot, count), index(i)), 32), lane);
+  };
+  // Round `step`: warp w with w mod 2 step = step stores its sums in slot
+  // w / (2 step); warp w - step adds them to its own.
+  for (int64_t step = 1; step < warps; step *= 2) {
+    Value position = rem(warpId, 2 * step);
+    Value slot = div(warpId, 2 * step);
+    Value sends = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq,
+                                        position, index(step));
+    {
+      auto ifSend = scf::IfOp::create(b, loc, sends, false);
+      OpBuilder::InsertionGuard guard(b);
+      b.setInsertionPoint(ifSend.thenBlock()->getTerminator());
+      for (int64_t i = 0; i < count; ++i)
+        memref::StoreOp::create(b, loc, flat[i], cx.shared,
+                                ValueRange{address(slot, i)});
+    }
+    gpu::BarrierOp::create(b, loc);
+    Value receives = arith::AndIOp::create(
+        b, loc,
+        arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, position,
+                              index(0)),
+        arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult,
+                              add(warpId, index(step)), index(warps)));
+    SmallVector<Type> types(count, f32);
+    auto ifReceive = scf::IfOp::create(b, loc, types, receives, true);
+    {
+      OpBuilder::InsertionGuard guard(b);
+      b.setInsertionPointToStart(ifReceive.thenBlock());
+      SmallVector<Value> added;
+      for (int64_t i = 0; i < count; ++i)
+        added.push_back(arith::AddFOp::create(
+            b, loc, flat[i],
+            memref::LoadOp::create(b, loc, cx.shared,
+                                   ValueRange{address(slot, i)})));
+      scf::YieldOp::create(b, loc, added);
+      b.setInsertionPointToStart(ifReceive.elseBlock());
+      scf::YieldOp::create(b, loc, flat);
+    }
+    flat.assign(ifReceive.getResults().begin(), ifReceive.getResults().end());
+    gpu::BarrierOp::create(b, loc);
+  }
+  return rebuild(flat);
+}
