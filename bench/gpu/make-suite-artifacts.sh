@@ -14,6 +14,9 @@
 #
 # Usage: bench/gpu/make-suite-artifacts.sh OUT_DIR
 # Environment:
+#   SET        suite (default), or llama / falcon: the Trinity workloads of
+#              bench/workloads/<SET>/ through the same default path
+#              (artifacts <SET>-<workload>-default)
 #   PROGRAMS   program names (default: all, bench/workloads/suite.py --list)
 #   SCALED=1   the scaled-down programs of test/Workloads/suite instead, with
 #              the host emulation check on
@@ -24,8 +27,12 @@ ROOT=$(cd "$(dirname "$0")/../.." && pwd)
 BIN=${BIN:-$ROOT/build/bin}
 OUT=${1:?usage: make-suite-artifacts.sh OUT_DIR}
 PY=${PYTHON:-python3}
-dir=$ROOT/bench/workloads/suite
+set_=${SET:-suite}
+dir=$ROOT/bench/workloads/$set_
 check=(--emulate-check=false)
+if [ "$set_" != suite ]; then
+  PROGRAMS=${PROGRAMS:-vanilla prenorm qknorm keyformer roco ffn}
+fi
 if [ "${SCALED:-0}" = 1 ]; then
   dir=$ROOT/test/Workloads/suite
   check=()
@@ -38,22 +45,22 @@ trap 'rm -rf "$tmp"' EXIT
 status=0
 for name in ${PROGRAMS:-$("$PY" "$ROOT/bench/workloads/suite.py" --list)}; do
   src=$dir/$name.mlir
-  art=$OUT/suite-$name-default
+  art=$OUT/$set_-$name-default
   start=$(date +%s.%N)
   if ! "$BIN/tile-opt" "$src" --convert-linalg-to-tile -o "$tmp/$name.mlir"; then
-    echo "suite-$name-default: conversion failed" >&2
+    echo "$set_-$name-default: conversion failed" >&2
     status=1
     continue
   fi
   rm -rf "$art"
   if ! "$BIN/tile-run" "$tmp/$name.mlir" --reference "$src" --device cuda \
       "${chip[@]}" --compile-only "${check[@]}" --artifact "$art" |
-      sed "s|^|suite-$name-default: |"; then
-    echo "suite-$name-default: tile-run failed" >&2
+      sed "s|^|$set_-$name-default: |"; then
+    echo "$set_-$name-default: tile-run failed" >&2
     status=1
   fi
   end=$(date +%s.%N)
-  printf 'suite-%s-default: %.1f s\n' "$name" "$(echo "$end - $start" | bc)"
+  printf '%s-%s-default: %.1f s\n' "$set_" "$name" "$(echo "$end - $start" | bc)"
 done
 du -sh "$OUT"
 exit $status

@@ -1,0 +1,139 @@
+// RUN: tile-opt %s --split-input-file --tile-select-gpu-config | FileCheck %s --check-prefix=SM90
+// RUN: tile-opt %s --split-input-file --tile-select-gpu-config="chip=sm_80" | FileCheck %s --check-prefix=SM80
+// RUN: tile-opt %s --split-input-file --tile-select-gpu-config="backend=rocdl chip=gfx942" | FileCheck %s --check-prefix=GFX942
+// RUN: tile-opt %s --split-input-file --tile-select-gpu-config="config={mma = false, split_k = 2}" | FileCheck %s --check-prefix=GIVEN
+// RUN: not tile-opt %s --split-input-file --tile-select-gpu-config="chip=sm90" 2>&1 | FileCheck %s --check-prefix=BADCHIP
+// RUN: not tile-opt %s --split-input-file --tile-select-gpu-config="backend=spirv" 2>&1 | FileCheck %s --check-prefix=BADBACKEND
+// RUN: not tile-opt %s --split-input-file --tile-select-gpu-config="config={split_k = 0}" 2>&1 | FileCheck %s --check-prefix=BADCONFIG
+
+// The strategy's choices, per target (the IREE config_*.mlir style: this
+// kernel shape on this target gets this configuration). Numbers come from
+// the target (SM count: sm_90 132, sm_80 108, gfx942 304 CUs; features),
+// switches from the program.
+
+// A decode GEMM with f16 operands accumulating in f32: matrix units where
+// the target has them (NVIDIA sm_80 and later), many blocks (16 per SM,
+// to the nearest power of two), split accumulations, loads run ahead;
+// vector reductions and early launches only on sm_90.
+// SM90-LABEL: tile.program @gemm
+// SM90-SAME: tile.gpu_config = #tile.gpu_config<max_tile_size = 64, min_blocks = 2048, block_size = 256, shared_memory = 49152, thread_elements = 16, k_slices = 2, split_k = 8, mma = true, warp_loops = true, vector_atomics = true, pipeline_loads = 2, early_launch_blocks = 528>
+// SM80-LABEL: tile.program @gemm
+// SM80-SAME: #tile.gpu_config<max_tile_size = 64, min_blocks = 2048, {{.*}}split_k = 8, mma = true, warp_loops = true, vector_atomics = false, pipeline_loads = 2, early_launch_blocks = 0>
+// GFX942-LABEL: tile.program @gemm
+// GFX942-SAME: #tile.gpu_config<max_tile_size = 64, min_blocks = 4096, {{.*}}split_k = 8, mma = false, warp_loops = true, vector_atomics = false, pipeline_loads = 2, early_launch_blocks = 0>
+// The config option overrides the strategy field by field.
+// GIVEN-LABEL: tile.program @gemm
+// GIVEN-SAME: #tile.gpu_config<max_tile_size = 64, min_blocks = 2048, {{.*}}split_k = 2, mma = false, warp_loops = true, vector_atomics = true,
+tile.program @gemm(%A: !tile.tensor<16x256xf16, input>,
+                   %B: !tile.tensor<256x512xf16, input>,
+                   %C: !tile.tensor<16x512xf32, output>) {
+  %i = tile.var "i"
+  %j = tile.var "j"
+  %k = tile.var "k"
+  %ti = tile.size "tile_i"
+  %tj = tile.size "tile_j"
+  %tk = tile.size "tile_k"
+  %xi = tile.tile %i
+  %xj = tile.tile %j
+  %xk = tile.tile %k
+  %a = tile.load %A[%xi, %xk] : !tile.tensor<16x256xf16, input> -> !tile.tile<[tile_i, tile_k], f16>
+  %b = tile.load %B[%xk, %xj] : !tile.tensor<256x512xf16, input> -> !tile.tile<[tile_k, tile_j], f16>
+  %m = tile.matmul %a, %b : !tile.tile<[tile_i, tile_k], f16>, !tile.tile<[tile_k, tile_j], f16> -> !tile.tile<[tile_i, tile_j], f32>
+  %c = tile.load %C[%xi, %xj] : !tile.tensor<16x512xf32, output> -> !tile.tile<[tile_i, tile_j], f32>
+  %n = tile.add %c, %m : !tile.tile<[tile_i, tile_j], f32>
+  %s = tile.store %n, %C[%xi, %xj] : !tile.tile<[tile_i, tile_j], f32>, !tile.tensor<16x512xf32, output>
+  %lk = tile.loop %k = 0 to 256 step %tk body %s
+  %lj = tile.loop %j = 0 to 512 step %tj body %lk
+  %li = tile.loop %i = 0 to 16 step %ti body %lj
+  tile.yield %li
+}
+
+// -----
+
+// f32 operands: no matrix units (they take f16), the GEMM settings still.
+// SM90-LABEL: tile.program @gemm_f32
+// SM90-SAME: #tile.gpu_config<max_tile_size = 64, {{.*}}split_k = 8, mma = false,
+tile.program @gemm_f32(%A: !tile.tensor<16x256xf32, input>,
+                       %B: !tile.tensor<256x512xf32, input>,
+                       %C: !tile.tensor<16x512xf32, output>) {
+  %i = tile.var "i"
+  %j = tile.var "j"
+  %k = tile.var "k"
+  %ti = tile.size "tile_i"
+  %tj = tile.size "tile_j"
+  %tk = tile.size "tile_k"
+  %xi = tile.tile %i
+  %xj = tile.tile %j
+  %xk = tile.tile %k
+  %a = tile.load %A[%xi, %xk] : !tile.tensor<16x256xf32, input> -> !tile.tile<[tile_i, tile_k], f32>
+  %b = tile.load %B[%xk, %xj] : !tile.tensor<256x512xf32, input> -> !tile.tile<[tile_k, tile_j], f32>
+  %m = tile.matmul %a, %b : !tile.tile<[tile_i, tile_k], f32>, !tile.tile<[tile_k, tile_j], f32> -> !tile.tile<[tile_i, tile_j], f32>
+  %c = tile.load %C[%xi, %xj] : !tile.tensor<16x512xf32, output> -> !tile.tile<[tile_i, tile_j], f32>
+  %n = tile.add %c, %m : !tile.tile<[tile_i, tile_j], f32>
+  %s = tile.store %n, %C[%xi, %xj] : !tile.tile<[tile_i, tile_j], f32>, !tile.tensor<16x512xf32, output>
+  %lk = tile.loop %k = 0 to 256 step %tk body %s
+  %lj = tile.loop %j = 0 to 512 step %tj body %lk
+  %li = tile.loop %i = 0 to 16 step %ti body %lj
+  tile.yield %li
+}
+
+// -----
+
+// A row sum (a norm's statistic) and no matmul: tiles up to 32, two blocks
+// per SM, nothing split, no matrix units.
+// SM90-LABEL: tile.program @rowsum
+// SM90-SAME: #tile.gpu_config<max_tile_size = 32, min_blocks = 264, block_size = 256, shared_memory = 49152, mma = false, warp_loops = true, vector_atomics = true, early_launch_blocks = 528>
+// SM80-LABEL: tile.program @rowsum
+// SM80-SAME: #tile.gpu_config<max_tile_size = 32, min_blocks = 216,
+// GFX942-LABEL: tile.program @rowsum
+// GFX942-SAME: #tile.gpu_config<max_tile_size = 32, min_blocks = 608,
+tile.program @rowsum(%A: !tile.tensor<64x16xf32, input>,
+                     %B: !tile.tensor<64xf32, output>) {
+  %i = tile.var "i"
+  %j = tile.var "j"
+  %ti = tile.size "tile_i"
+  %tj = tile.size "tile_j"
+  %xi = tile.tile %i
+  %xj = tile.tile %j
+  %a = tile.load %A[%xi, %xj] : !tile.tensor<64x16xf32, input> -> !tile.tile<[tile_i, tile_j], f32>
+  %r = tile.rsum %a, 1 : !tile.tile<[tile_i, tile_j], f32> -> !tile.tile<[tile_i], f32>
+  %b = tile.load %B[%xi] : !tile.tensor<64xf32, output> -> !tile.tile<[tile_i], f32>
+  %n = tile.add %b, %r : !tile.tile<[tile_i], f32>
+  %s = tile.store %n, %B[%xi] : !tile.tile<[tile_i], f32>, !tile.tensor<64xf32, output>
+  %lj = tile.loop %j = 0 to 16 step %tj body %s
+  %l = tile.loop %i = 0 to 64 step %ti body %lj
+  tile.yield %l
+}
+
+// -----
+
+// The program's own attribute overrides the strategy; the config option
+// overrides both. Features the target lacks are turned off whoever asked.
+// SM90-LABEL: tile.program @own
+// SM90-SAME: #tile.gpu_config<max_tile_size = 8, min_blocks = 264, {{.*}}split_k = 4,
+// GIVEN-LABEL: tile.program @own
+// GIVEN-SAME: #tile.gpu_config<max_tile_size = 8, min_blocks = 264, {{.*}}split_k = 2,
+// GFX942-LABEL: tile.program @own
+// GFX942-SAME: mma = false,{{.*}}vector_atomics = false
+tile.program @own(%A: !tile.tensor<64x16xf32, input>,
+                  %B: !tile.tensor<64xf32, output>)
+    attributes {tile.gpu_config = #tile.gpu_config<max_tile_size = 8, split_k = 4, mma = true, vector_atomics = true>} {
+  %i = tile.var "i"
+  %j = tile.var "j"
+  %ti = tile.size "tile_i"
+  %tj = tile.size "tile_j"
+  %xi = tile.tile %i
+  %xj = tile.tile %j
+  %a = tile.load %A[%xi, %xj] : !tile.tensor<64x16xf32, input> -> !tile.tile<[tile_i, tile_j], f32>
+  %r = tile.rsum %a, 1 : !tile.tile<[tile_i, tile_j], f32> -> !tile.tile<[tile_i], f32>
+  %b = tile.load %B[%xi] : !tile.tensor<64xf32, output> -> !tile.tile<[tile_i], f32>
+  %n = tile.add %b, %r : !tile.tile<[tile_i], f32>
+  %s = tile.store %n, %B[%xi] : !tile.tile<[tile_i], f32>, !tile.tensor<64xf32, output>
+  %lj = tile.loop %j = 0 to 16 step %tj body %s
+  %l = tile.loop %i = 0 to 64 step %ti body %lj
+  tile.yield %l
+}
+
+// BADCHIP: error: unknown NVVM chip 'sm90' (expected sm_XY)
+// BADBACKEND: error: unknown GPU backend 'spirv' (expected nvvm or rocdl)
+// BADCONFIG: error: invalid gpu config 'split_k = 0': gpu_config field 'split_k' must be at least 1, got 0
