@@ -4,14 +4,20 @@
 For every (config, workload) of a bench.py result, the fastest of our
 variants that passed its check is looked up among the artifact directories
 (`<config>-<workload>-<variant>`); its `tuning.json` (written by
-`tile-run --device ... --artifact DIR`: the program's hash, the tile sizes
-the lowering used and the lowering options) becomes the cache entry, with
-the measured time and the device. `tile-run --device cuda --tuning CACHE`
-then compiles that program the same way.
+`tile-run --device ... --artifact DIR`: the program's name and hash, the
+platform, the chip, and `gpu_config`, the body of the `#tile.gpu_config` the
+kernels were lowered with, tile sizes included) becomes the cache entry,
+with the measured time, the variant and the device. `tile-run --device cuda
+--tuning CACHE` (or the `tuning` option of `--tile-lower-to-nvvm`) then
+lowers that program on that chip with the entry's fields, where an explicit
+`--gpu-config` does not set them (docs/GPULowering.md, "Tuning by
+measurement").
 
 Usage: bench/gpu/tune.py RESULT.json ARTIFACT_ROOT [ARTIFACT_ROOT...]
                          [--out bench/tuning/<device>.json]
-Entries of an existing cache file for other programs are kept.
+Entries of an existing cache file for other programs are kept; entries
+without a `gpu_config` string (the format before it: one key per knob) set
+nothing and are reported.
 """
 import argparse
 import json
@@ -34,6 +40,10 @@ def main():
     if os.path.exists(out):
         cache = json.load(open(out))
     by_hash = {e["program_hash"]: e for e in cache.get("entries", [])}
+    for e in by_hash.values():
+        if not isinstance(e.get("gpu_config"), str):
+            print("tune: entry for %s (%s) in %s has no gpu_config string: it "
+                  "sets nothing" % (e.get("program", "?"), e["program_hash"], out))
     added = 0
     for w in result["workloads"]:
         best = w.get("ours_best")
@@ -48,6 +58,9 @@ def main():
             print("tune: no %s/tuning.json under %s" % (name, " ".join(opts.roots)))
             continue
         entry = json.load(open(path))
+        if not isinstance(entry.get("gpu_config"), str):
+            print("tune: %s has no gpu_config (made by an older tile-run?): skipped" % path)
+            continue
         entry.update({"median_us": best["us"], "device": device,
                       "variant": best["variant"],
                       "config": w["config"], "workload": w["workload"],
