@@ -2,19 +2,20 @@
 # Runs the GPU lowering's kernels of the full-size workloads on the CPU
 # (tile-run --device emulate, docs/GPULowering.md) against the fp64 linalg
 # reference: naive (converted) and optimized (--tile-optimize, best
-# candidate) programs, with the default lowering and with split-k. A
+# candidate) programs, with the default lowering and with split_k = 16. A
 # correctness record for lowering changes made without a GPU; it says
 # nothing about speed.
 #
 # Usage: bench/gpu/emulate-all.sh [CONFIG...]   (default: llama falcon)
 # Environment: BUILD_DIR (default build), VARIANTS (tile-run flag sets,
-# separated by ';'; default "; --split-k 16").
+# separated by ';', each split into words as the shell does, quotes
+# included; default '; --gpu-config="split_k = 16"').
 set -uo pipefail
 ROOT=$(cd "$(dirname "$0")/../.." && pwd)
 BIN=${BUILD_DIR:-$ROOT/build}/bin
 CONFIGS=("$@")
 [ ${#CONFIGS[@]} -eq 0 ] && CONFIGS=(llama falcon)
-IFS=';' read -r -a VARIANTS <<< "${VARIANTS:-; --split-k 16}"
+IFS=';' read -r -a VARIANTS <<< "${VARIANTS:-; --gpu-config=\"split_k = 16\"}"
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 status=0
@@ -27,10 +28,10 @@ for cfg in "${CONFIGS[@]}"; do
     "$BIN/tile-opt" "$src" --tile-optimize=top-k=1 -o "$tmp/opt.mlir" 2>/dev/null
     for program in naive opt; do
       for flags in "${VARIANTS[@]}"; do
+        eval "args=($flags)"
         start=$(date +%s.%N)
-        # shellcheck disable=SC2086
         "$BIN/tile-run" "$tmp/$program.mlir" --reference "$src" \
-          --device emulate $flags > "$tmp/out.txt" 2>&1
+          --device emulate "${args[@]}" > "$tmp/out.txt" 2>&1
         rc=$?
         end=$(date +%s.%N)
         [ $rc -ne 0 ] && status=1
