@@ -7,7 +7,7 @@
 #               exp(Q K^T) reaches about 1e9 (beyond f16's range)
 #   core-4d-*   Figure 4(d) (f16 P), Q = N(0, 0.05^2) to keep exp in range
 #   vanilla-4f-*  the whole vanilla goal examples/goals/vanilla-fig4f.mlir
-#               (one head loop; fission-blocks gives its parts own grids),
+#               (one head loop; fission_blocks gives its parts own grids),
 #               checked against the linalg workload with its data
 #   vanilla-4d-*  the goal examples/goals/vanilla-fig4d.mlir: the naive
 #               projections, then the fused attention loop
@@ -21,43 +21,49 @@ out=${1:?usage: make-vanilla.sh OUT_DIR [BUILD_DIR]}
 bin=${2:-build}/bin
 here=$(dirname "$0")
 root=$here/../../..
-common=(--device cuda --chip sm_90 --compile-only --mma --min-blocks 2048
-        --fission-blocks 264)
-core=(${common[@]} --init "Q=normal(0,1.28)")
-# tile_p, split-k: blocks of 1024 / tile_p / split-k warps, whose sums are
+# The #tile.gpu_config fields every artifact shares; the rest are the
+# strategy's (docs/GPULowering.md, "Choosing a configuration"; the core-*
+# artifacts of bench/results/h100-80gb-hbm3-2026-11-25-tf32.md predate it:
+# add "max_tile_size = 32, k_slices = 8, pipeline_loads = 0", the knobs'
+# defaults then, to make those).
+common=(--device cuda --chip sm_90 --compile-only)
+config="mma = true, min_blocks = 2048, fission_blocks = 264"
+core=("${common[@]}" --init "Q=normal(0,1.28)")
+# tile_p, split_k: blocks of 1024 / tile_p / split_k warps, whose sums are
 # added up in shared memory when there are several.
 for v in 16:8 16:16 32:4 32:8 32:16 64:4 64:8 64:16; do
   tp=${v%:*} s=${v#*:}
-  "$bin/tile-run" "$here/figure4f-llama.mlir" "${core[@]}" --tf32 \
-    --tile-sizes tile_p=$tp --split-k $s --artifact "$out/core-4f-p$tp-s$s"
+  "$bin/tile-run" "$here/figure4f-llama.mlir" "${core[@]}" \
+    --gpu-config="$config, tf32 = true, split_k = $s" \
+    --tile-sizes tile_p=$tp --artifact "$out/core-4f-p$tp-s$s"
 done
-"$bin/tile-run" "$here/figure4f-llama.mlir" "${core[@]}" --tile-sizes tile_p=64 \
-  --split-k 8 --artifact "$out/core-4f-block-p64-s8"
+"$bin/tile-run" "$here/figure4f-llama.mlir" "${core[@]}" \
+  --gpu-config="$config, split_k = 8" --tile-sizes tile_p=64 \
+  --artifact "$out/core-4f-block-p64-s8"
 "$bin/tile-run" "$here/figure4d-llama.mlir" "${common[@]}" \
-  --init "Q=normal(0,0.05)" --tile-sizes tile_p=64 --split-k 16 \
-  --artifact "$out/core-4d-p64-s16"
+  --init "Q=normal(0,0.05)" --gpu-config="$config, split_k = 16" \
+  --tile-sizes tile_p=64 --artifact "$out/core-4d-p64-s16"
 
 ref=$root/bench/workloads/llama/vanilla.mlir
 goal=$root/examples/goals/vanilla-fig4f.mlir
-whole=(--reference "$ref" ${common[@]} --max-tile-size 64 --k-slices 2
-       --pipeline-loads 2)
+whole=(--reference "$ref" "${common[@]}" --max-tile-size 64)
+wconfig="$config, k_slices = 2, pipeline_loads = 2"
 for v in 16:32:8 32:32:8 64:32:8 32:32:16 32:64:8; do
   tp=${v%%:*} rest=${v#*:}
   tk=${rest%:*} s=${rest#*:}
-  "$bin/tile-run" "$goal" "${whole[@]}" --tf32 \
-    --tile-sizes tile_p=$tp,tile_k=$tk --split-k $s \
-    --artifact "$out/vanilla-4f-p$tp-k$tk-s$s"
+  "$bin/tile-run" "$goal" "${whole[@]}" --gpu-config="$wconfig, tf32 = true, split_k = $s" \
+    --tile-sizes tile_p=$tp,tile_k=$tk --artifact "$out/vanilla-4f-p$tp-k$tk-s$s"
 done
-"$bin/tile-run" "$goal" "${whole[@]}" --tile-sizes tile_p=64,tile_k=32 \
-  --split-k 8 --artifact "$out/vanilla-4f-block-p64-k32-s8"
+"$bin/tile-run" "$goal" "${whole[@]}" --gpu-config="$wconfig, split_k = 8" \
+  --tile-sizes tile_p=64,tile_k=32 --artifact "$out/vanilla-4f-block-p64-k32-s8"
 # Figure 4(d): the naive projections (their tiles as the tuning cache's
 # naive entry: 64 columns, k by 32), then the fused attention loop.
 goal4d=$root/examples/goals/vanilla-fig4d.mlir
 for v in 16:8 64:8; do
   tp=${v%:*} s=${v#*:}
-  "$bin/tile-run" "$goal4d" "${whole[@]}" --tf32 --thread-elements 16 \
-    --tile-sizes tile_p=$tp,tile_k=32,tile_n=64 --split-k $s \
-    --artifact "$out/vanilla-4d-p$tp-s$s"
+  "$bin/tile-run" "$goal4d" "${whole[@]}" \
+    --gpu-config="$wconfig, tf32 = true, thread_elements = 16, split_k = $s" \
+    --tile-sizes tile_p=$tp,tile_k=32,tile_n=64 --artifact "$out/vanilla-4d-p$tp-s$s"
 done
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
@@ -76,7 +82,7 @@ trap 'rm -rf "$tmp"' EXIT
 for v in 16:128:8 32:128:8 64:128:8 16:128:16 64:128:4 32:32:8; do
   tp=${v%%:*} rest=${v#*:}
   td=${rest%:*} s=${rest#*:}
-  "$bin/tile-run" "$tmp/opt.mlir" "${whole[@]}" --tf32 \
-    --tile-sizes tile_i8=$tp,tile_i4=$td,tile_r0=32 --split-k $s \
+  "$bin/tile-run" "$tmp/opt.mlir" "${whole[@]}" --gpu-config="$wconfig, tf32 = true, split_k = $s" \
+    --tile-sizes tile_i8=$tp,tile_i4=$td,tile_r0=32 \
     --artifact "$out/vanilla-opt-p$tp-d$td-s$s"
 done
