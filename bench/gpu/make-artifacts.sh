@@ -18,7 +18,7 @@
 #                  r1, r2, ...)
 #           ownx:  the own program's best candidate of --tile-extract, even
 #                  where the input is estimated faster (the estimate does not
-#                  model fission-blocks; lower it with FISSION_BLOCKS)
+#                  model fission_blocks; lower it with FISSION_BLOCKS)
 #           hand:  the hand-written naive program of examples/ (llama only)
 #           gate:  ffn only: bench/gpu/programs/<config>-ffn-gate.mlir, the
 #                  converted program with the gate GEMMs and their SiLU
@@ -141,7 +141,7 @@ for cfg in "${CONFIGS[@]}"; do
         ownx)
           # The own-converted program's best extracted candidate, even where
           # the estimate ranks the input first (it does not model
-          # fission-blocks): the first program not marked tile.input.
+          # fission_blocks): the first program not marked tile.input.
           "$BIN/tile-opt" "$src" --convert-linalg-to-tile="own-reduction-variables=true" \
             -o "$tmp/own-converted.mlir"
           "$BIN/tile-opt" "$tmp/own-converted.mlir" --tile-extract="top-k=2 rounds=${ROUNDS:-2}" \
