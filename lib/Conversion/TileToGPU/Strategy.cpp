@@ -37,8 +37,11 @@ ProgramShape tileir::analyzeProgramShape(ProgramOp program) {
           elementType(matmul.getRhs()).isF16() &&
           elementType(matmul.getResult()).isF32())
         ++shape.halfMatmuls;
-    } else if (isa<RSumOp, RMaxOp, RMinOp>(op)) {
+    } else if (isa<RSumOp>(op)) {
       ++shape.reductions;
+    } else if (isa<RMaxOp, RMinOp>(op)) {
+      ++shape.reductions;
+      ++shape.extremumReductions;
     }
   });
   return shape;
@@ -66,13 +69,16 @@ GPUConfigAttr tileir::chooseGPUConfig(ProgramOp program,
     // shrunk until there are about 16 blocks per SM; accumulations whose
     // grid stays smaller are split (up to 8 chunks, added atomically) and
     // cut into 2 slices per block; element loops compute 16 elements per
-    // thread; loads run 2 iterations ahead.
+    // thread; loads run 1 iteration ahead (2 measured slower on the
+    // SwiGLU and MoE programs of the suite, H200 2026-11-28).
+    // Softmax-style programs (a max reduction: attention, softmax @ V) are
+    // not split: splitting made softmax @ V 10x slower on the H200.
     config = config.with("max_tile_size", 64)
                  .with("min_blocks", nearestPowerOf2(16 * units))
-                 .with("split_k", 8)
+                 .with("split_k", shape.extremumReductions ? 1 : 8)
                  .with("k_slices", 2)
                  .with("thread_elements", 16)
-                 .with("pipeline_loads", 2);
+                 .with("pipeline_loads", 1);
   } else {
     // Norms, softmax and elementwise chains: two blocks per SM at least.
     config = config.with("max_tile_size", 32).with("min_blocks", 2 * units);

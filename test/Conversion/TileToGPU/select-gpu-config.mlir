@@ -16,11 +16,11 @@
 // to the nearest power of two), split accumulations, loads run ahead;
 // vector reductions and early launches only on sm_90.
 // SM90-LABEL: tile.program @gemm
-// SM90-SAME: tile.gpu_config = #tile.gpu_config<max_tile_size = 64, min_blocks = 2048, block_size = 256, shared_memory = 49152, thread_elements = 16, k_slices = 2, split_k = 8, mma = true, warp_loops = true, vector_atomics = true, pipeline_loads = 2, early_launch_blocks = 528>
+// SM90-SAME: tile.gpu_config = #tile.gpu_config<max_tile_size = 64, min_blocks = 2048, block_size = 256, shared_memory = 49152, thread_elements = 16, k_slices = 2, split_k = 8, mma = true, warp_loops = true, vector_atomics = true, pipeline_loads = 1, early_launch_blocks = 528>
 // SM80-LABEL: tile.program @gemm
-// SM80-SAME: #tile.gpu_config<max_tile_size = 64, min_blocks = 2048, {{.*}}split_k = 8, mma = true, warp_loops = true, vector_atomics = false, pipeline_loads = 2, early_launch_blocks = 0>
+// SM80-SAME: #tile.gpu_config<max_tile_size = 64, min_blocks = 2048, {{.*}}split_k = 8, mma = true, warp_loops = true, vector_atomics = false, pipeline_loads = 1, early_launch_blocks = 0>
 // GFX942-LABEL: tile.program @gemm
-// GFX942-SAME: #tile.gpu_config<max_tile_size = 64, min_blocks = 4096, {{.*}}split_k = 8, mma = false, warp_loops = true, vector_atomics = false, pipeline_loads = 2, early_launch_blocks = 0>
+// GFX942-SAME: #tile.gpu_config<max_tile_size = 64, min_blocks = 4096, {{.*}}split_k = 8, mma = false, warp_loops = true, vector_atomics = false, pipeline_loads = 1, early_launch_blocks = 0>
 // The config option overrides the strategy field by field.
 // GIVEN-LABEL: tile.program @gemm
 // GIVEN-SAME: #tile.gpu_config<max_tile_size = 64, min_blocks = 2048, {{.*}}split_k = 2, mma = false, warp_loops = true, vector_atomics = true,
@@ -137,3 +137,41 @@ tile.program @own(%A: !tile.tensor<64x16xf32, input>,
 // BADCHIP: error: unknown NVVM chip 'sm90' (expected sm_XY)
 // BADBACKEND: error: unknown GPU backend 'spirv' (expected nvvm or rocdl)
 // BADCONFIG: error: invalid gpu config 'split_k = 0': gpu_config field 'split_k' must be at least 1, got 0
+
+// -----
+
+// A softmax-style program (a max reduction beside its matmul): not split.
+// SM90-LABEL: tile.program @softmax_like
+// SM90-SAME: #tile.gpu_config<max_tile_size = 64, {{.*}}split_k = 1, mma = true,
+tile.program @softmax_like(%A: !tile.tensor<16x256xf16, input>,
+                           %B: !tile.tensor<256x512xf16, input>,
+                           %C: !tile.tensor<16x512xf32, intermediate>,
+                           %M: !tile.tensor<16xf32, output>) {
+  %i = tile.var "i"
+  %j = tile.var "j"
+  %k = tile.var "k"
+  %ti = tile.size "tile_i"
+  %tj = tile.size "tile_j"
+  %tk = tile.size "tile_k"
+  %xi = tile.tile %i
+  %xj = tile.tile %j
+  %xk = tile.tile %k
+  %a = tile.load %A[%xi, %xk] : !tile.tensor<16x256xf16, input> -> !tile.tile<[tile_i, tile_k], f16>
+  %b = tile.load %B[%xk, %xj] : !tile.tensor<256x512xf16, input> -> !tile.tile<[tile_k, tile_j], f16>
+  %m = tile.matmul %a, %b : !tile.tile<[tile_i, tile_k], f16>, !tile.tile<[tile_k, tile_j], f16> -> !tile.tile<[tile_i, tile_j], f32>
+  %c = tile.load %C[%xi, %xj] : !tile.tensor<16x512xf32, intermediate> -> !tile.tile<[tile_i, tile_j], f32>
+  %n = tile.add %c, %m : !tile.tile<[tile_i, tile_j], f32>
+  %s = tile.store %n, %C[%xi, %xj] : !tile.tile<[tile_i, tile_j], f32>, !tile.tensor<16x512xf32, intermediate>
+  %lk = tile.loop %k = 0 to 256 step %tk body %s
+  %lj = tile.loop %j = 0 to 512 step %tj body %lk
+  %li = tile.loop %i = 0 to 16 step %ti body %lj
+  %c2 = tile.load %C[%xi, %xj] : !tile.tensor<16x512xf32, intermediate> -> !tile.tile<[tile_i, tile_j], f32>
+  %r = tile.rmax %c2, 1 : !tile.tile<[tile_i, tile_j], f32> -> !tile.tile<[tile_i], f32>
+  %o = tile.load %M[%xi] : !tile.tensor<16xf32, output> -> !tile.tile<[tile_i], f32>
+  %x = tile.max %o, %r : !tile.tile<[tile_i], f32>
+  %t = tile.store %x, %M[%xi] : !tile.tile<[tile_i], f32>, !tile.tensor<16xf32, output>
+  %mj = tile.loop %j = 0 to 512 step %tj body %t
+  %mi = tile.loop %i = 0 to 16 step %ti body %mj
+  %seq = tile.seq %li, %mi
+  tile.yield %seq
+}

@@ -22,8 +22,9 @@ struct ProgramShape {
   /// Matmuls, and those with f16 (or bf16) operands and an f32 result whose
   /// tensor extents the matrix units' 16x16 fragments fit.
   unsigned matmuls = 0, halfMatmuls = 0;
-  /// Reductions (rsum, rmax, rmin).
-  unsigned reductions = 0;
+  /// Reductions (rsum, rmax, rmin), and those of them that are rmax or
+  /// rmin (a softmax's statistic).
+  unsigned reductions = 0, extremumReductions = 0;
   /// Elements of the largest tensor.
   int64_t largestTensor = 0;
 };
