@@ -313,7 +313,7 @@ def TileMergeKernels : Pass<"tile-merge-kernels", "::mlir::ModuleOp"> {
     launches are not moved and nothing moves across them. A host function with other ops than constants,
     launches and the return is left alone.
 
-    With `zero-buffers`, the launches also clear the buffers that a call
+    With `zero_in_kernels`, the launches also clear the buffers that a call
     expects to start as zeros (arguments of role `intermediate`, `output` or
     `scratch`: split accumulations add into them), so that the caller need
     not clear them before every call. Each such buffer is cleared by a
@@ -369,11 +369,11 @@ def TileProgrammaticLaunch
     made (members under `scf.if`s marked `tile.member`), at the start of
     every member, unless the kernel or member already has one (the
     lowering's prefetching kernels wait after their L2 prefetches,
-    `--tile-lower-to-gpu prefetch-bytes`).
+    the `prefetch_bytes` field).
 
     A kernel's successor is launched when every block of the kernel has
     exited or run `griddepcontrol.launch_dependents`. A kernel of at most
-    `early-launch-blocks` blocks (all of them resident at once, on an H100)
+    `early_launch_blocks` blocks (all of them resident at once, on an H100)
     runs it at entry when the next launch of its host function prefetches
     or itself does so: the successor's blocks then start on the free
     multiprocessors, issue their prefetches while this kernel runs, and
@@ -409,7 +409,7 @@ def TilePipelineLoads : Pass<"tile-pipeline-loads", "::mlir::gpu::GPUModuleOp"> 
     blocks) the memory system idles between the round trips. This pass
     rewrites such a loop with upstream's `scf` loop pipeliner
     (`scf::pipelineForLoop`): the loads and the index arithmetic they need
-    run `distance` iterations ahead, carried to the computation in
+    run `pipeline_loads` iterations ahead, carried to the computation in
     registers; a prologue issues the first iterations' loads before the
     loop. Loops with static bounds get a peeled epilogue; loops with
     dynamic bounds run the loads for the iterations past the end under
@@ -422,7 +422,7 @@ def TilePipelineLoads : Pass<"tile-pipeline-loads", "::mlir::gpu::GPUModuleOp"> 
     a load earlier cannot change what it reads, (3) the loads' addresses
     depend on the induction variable and values defined outside the loop
     only, through ops that may be executed speculatively, not on values it
-    carries, and (4) it runs at least `distance` + 1 times when its trip
+    carries, and (4) it runs at least `pipeline_loads` + 1 times when its trip
     count is static. Everything else in the body keeps its order. Nested
     loops are rewritten innermost first.
   }];
