@@ -56,10 +56,7 @@ Lanes KernelEmitter::formula(unsigned id, ValueRange flats) {
   };
   // Applies `fn` lane by lane.
   auto perLane = [&](llvm::function_ref<Value(unsigned)> fn) {
-    Lanes values;
-    for (unsigned i = 0, e = flats.size(); i < e; ++i)
-      values.push_back(fn(i));
-    return values;
+    return mapLanes(flats.size(), fn);
   };
   Lanes v;
   switch (node.kind) {

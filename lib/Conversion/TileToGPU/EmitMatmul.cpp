@@ -14,10 +14,7 @@ Lanes KernelEmitter::matmulLanes(unsigned id, ValueRange flats) {
   };
   // Applies `fn` lane by lane.
   auto perLane = [&](llvm::function_ref<Value(unsigned)> fn) {
-    Lanes values;
-    for (unsigned i = 0, e = flats.size(); i < e; ++i)
-      values.push_back(fn(i));
-    return values;
+    return mapLanes(flats.size(), fn);
   };
   int64_t batches = node.sizes[0], m = node.sizes[1], k = node.sizes[2],
           n = node.sizes[3];

@@ -38,10 +38,7 @@ Lanes KernelEmitter::reductionLanes(unsigned id, ValueRange flats) {
   };
   // Applies `fn` lane by lane.
   auto perLane = [&](llvm::function_ref<Value(unsigned)> fn) {
-    Lanes values;
-    for (unsigned i = 0, e = flats.size(); i < e; ++i)
-      values.push_back(fn(i));
-    return values;
+    return mapLanes(flats.size(), fn);
   };
   int64_t extent = node.sizes[1], inner = node.sizes[2];
   Lanes bases = perLane([&](unsigned i) {

@@ -19,6 +19,14 @@ namespace mlir::tileir::gpu_lowering {
 /// One value per lane: the elements a thread computes together.
 using Lanes = SmallVector<Value, 4>;
 
+/// `fn(i)` for each lane i of `n`.
+inline Lanes mapLanes(size_t n, llvm::function_ref<Value(unsigned)> fn) {
+  Lanes values;
+  for (unsigned i = 0; i < n; ++i)
+    values.push_back(fn(i));
+  return values;
+}
+
 /// A thread's lanes as a block of a tile whose rows have `rowLength`
 /// elements: `rows` rows of `width` consecutive elements, lane r * width + v
 /// being element (row0 + r * rowStride) * rowLength + col0 + v, col0 a

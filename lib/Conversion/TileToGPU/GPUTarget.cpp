@@ -23,6 +23,17 @@ static unsigned smVersion(StringRef chip) {
   return version;
 }
 
+/// The options of either vendor's attach-target pass.
+template <typename Options>
+static Options attachOptions(StringRef chip, unsigned optLevel,
+                             StringRef features) {
+  Options options;
+  options.chip = chip.str();
+  options.optLevel = optLevel;
+  options.features = features.str();
+  return options;
+}
+
 namespace {
 
 class NVVMTarget : public GPUTarget {
@@ -53,11 +64,8 @@ public:
     device.addPass(createConvertGpuOpsToNVVMOps(convert));
   }
   void addAttachTarget(OpPassManager &pm, unsigned optLevel) const override {
-    GpuNVVMAttachTargetOptions target;
-    target.chip = chip;
-    target.optLevel = optLevel;
-    target.features = features;
-    pm.addPass(createGpuNVVMAttachTarget(target));
+    pm.addPass(createGpuNVVMAttachTarget(
+        attachOptions<GpuNVVMAttachTargetOptions>(chip, optLevel, features)));
   }
   // The CUDA found when the project was configured; empty leaves
   // gpu-module-to-binary to its own search ($CUDA_HOME and friends).
@@ -80,11 +88,8 @@ public:
     device.addPass(createConvertGpuOpsToROCDLOps(convert));
   }
   void addAttachTarget(OpPassManager &pm, unsigned optLevel) const override {
-    GpuROCDLAttachTargetOptions target;
-    target.chip = chip;
-    target.optLevel = optLevel;
-    target.features = features;
-    pm.addPass(createGpuROCDLAttachTarget(target));
+    pm.addPass(createGpuROCDLAttachTarget(
+        attachOptions<GpuROCDLAttachTargetOptions>(chip, optLevel, features)));
   }
   // ld.lld-22 and the rocm-device-libs bitcode, linked into the build tree.
   std::string getDefaultToolkit() const override {
