@@ -79,14 +79,15 @@ tile.program @gemm_f32(%A: !tile.tensor<16x256xf32, input>,
 
 // -----
 
-// A row sum (a norm's statistic) and no matmul: tiles up to 256, two blocks
-// per SM, nothing split, no matrix units.
+// A row sum (a norm's statistic) and no matmul: reduced by whole blocks
+// (no element loops) in tiles up to 1024, two blocks per SM, nothing split,
+// no matrix units.
 // SM90-LABEL: tile.program @rowsum
-// SM90-SAME: #tile.gpu_config<max_tile_size = 256, min_blocks = 264, block_size = 256, shared_memory = 49152, mma = false, warp_loops = true, vector_atomics = true, early_launch_blocks = 528>
+// SM90-SAME: #tile.gpu_config<max_tile_size = 1024, min_blocks = 264, block_size = 256, shared_memory = 49152, element_loops = false, mma = false, warp_loops = true, vector_atomics = true, early_launch_blocks = 528>
 // SM80-LABEL: tile.program @rowsum
-// SM80-SAME: #tile.gpu_config<max_tile_size = 256, min_blocks = 216,
+// SM80-SAME: #tile.gpu_config<max_tile_size = 1024, min_blocks = 216,
 // GFX942-LABEL: tile.program @rowsum
-// GFX942-SAME: #tile.gpu_config<max_tile_size = 256, min_blocks = 608,
+// GFX942-SAME: #tile.gpu_config<max_tile_size = 1024, min_blocks = 608,
 tile.program @rowsum(%A: !tile.tensor<64x16xf32, input>,
                      %B: !tile.tensor<64xf32, output>) {
   %i = tile.var "i"
