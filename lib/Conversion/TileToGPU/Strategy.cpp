@@ -67,17 +67,20 @@ GPUConfigAttr tileir::chooseGPUConfig(ProgramOp program,
     // GEMM chains at decode sizes are bound by reading the weights once:
     // they need every SM reading, i.e. many blocks. Tiles up to 64 wide,
     // shrunk until there are about 16 blocks per SM; accumulations whose
-    // grid stays smaller are split (up to 8 chunks, added atomically) and
-    // cut into 2 slices per block; element loops compute 16 elements per
-    // thread; loads run 1 iteration ahead (2 measured slower on the
-    // SwiGLU and MoE programs of the suite, H200 2026-11-28).
+    // grid stays smaller are split (up to 4 chunks, added atomically) and
+    // cut into 4 slices per block; element loops compute 32 elements per
+    // thread; loads run 1 iteration ahead. Of four settings measured on
+    // the 12 decode programs of bench/results/h200-2026-11-28/exp5-*
+    // (threads' elements 16 or 32, slices 2 or 4, split 8 or 4, loads 2 or
+    // 1 ahead), this one had the best geomean against torch.compile (0.97)
+    // and the smallest worst case (1.38, the MoE experts).
     // Softmax-style programs (a max reduction: attention, softmax @ V) are
     // not split: splitting made softmax @ V 10x slower on the H200.
     config = config.with("max_tile_size", 64)
                  .with("min_blocks", nearestPowerOf2(16 * units))
-                 .with("split_k", shape.extremumReductions ? 1 : 8)
-                 .with("k_slices", 2)
-                 .with("thread_elements", 16)
+                 .with("split_k", shape.extremumReductions ? 1 : 4)
+                 .with("k_slices", 4)
+                 .with("thread_elements", 32)
                  .with("pipeline_loads", 1);
   } else {
     // Norms and elementwise chains: a row's statistic is reduced by the

@@ -16,11 +16,11 @@
 // to the nearest power of two), split accumulations, loads run ahead;
 // vector reductions and early launches only on sm_90.
 // SM90-LABEL: tile.program @gemm
-// SM90-SAME: tile.gpu_config = #tile.gpu_config<max_tile_size = 64, min_blocks = 2048, block_size = 256, shared_memory = 49152, thread_elements = 16, k_slices = 2, split_k = 8, mma = true, warp_loops = true, vector_atomics = true, pipeline_loads = 1, early_launch_blocks = 528>
+// SM90-SAME: tile.gpu_config = #tile.gpu_config<max_tile_size = 64, min_blocks = 2048, block_size = 256, shared_memory = 49152, thread_elements = 32, k_slices = 4, split_k = 4, mma = true, warp_loops = true, vector_atomics = true, pipeline_loads = 1, early_launch_blocks = 528>
 // SM80-LABEL: tile.program @gemm
-// SM80-SAME: #tile.gpu_config<max_tile_size = 64, min_blocks = 2048, {{.*}}split_k = 8, mma = true, warp_loops = true, vector_atomics = false, pipeline_loads = 1, early_launch_blocks = 0>
+// SM80-SAME: #tile.gpu_config<max_tile_size = 64, min_blocks = 2048, {{.*}}split_k = 4, mma = true, warp_loops = true, vector_atomics = false, pipeline_loads = 1, early_launch_blocks = 0>
 // GFX942-LABEL: tile.program @gemm
-// GFX942-SAME: #tile.gpu_config<max_tile_size = 64, min_blocks = 4096, {{.*}}split_k = 8, mma = false, warp_loops = true, vector_atomics = false, pipeline_loads = 1, early_launch_blocks = 0>
+// GFX942-SAME: #tile.gpu_config<max_tile_size = 64, min_blocks = 4096, {{.*}}split_k = 4, mma = false, warp_loops = true, vector_atomics = false, pipeline_loads = 1, early_launch_blocks = 0>
 // The config option overrides the strategy field by field.
 // GIVEN-LABEL: tile.program @gemm
 // GIVEN-SAME: #tile.gpu_config<max_tile_size = 64, min_blocks = 2048, {{.*}}split_k = 2, mma = false, warp_loops = true, vector_atomics = true,
@@ -52,7 +52,7 @@ tile.program @gemm(%A: !tile.tensor<16x256xf16, input>,
 
 // f32 operands: no matrix units (they take f16), the GEMM settings still.
 // SM90-LABEL: tile.program @gemm_f32
-// SM90-SAME: #tile.gpu_config<max_tile_size = 64, {{.*}}split_k = 8, mma = false,
+// SM90-SAME: #tile.gpu_config<max_tile_size = 64, {{.*}}split_k = 4, mma = false,
 tile.program @gemm_f32(%A: !tile.tensor<16x256xf32, input>,
                        %B: !tile.tensor<256x512xf32, input>,
                        %C: !tile.tensor<16x512xf32, output>) {
