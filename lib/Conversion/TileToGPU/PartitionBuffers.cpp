@@ -102,13 +102,23 @@ private:
            node.sizes[3] % 16 == 0;
   }
 
+  /// Whether a store using `f32` and `f16` elements of the kernel's shared
+  /// buffers keeps the kernel within the budget: every store's buffers
+  /// start at offset 0 of the two buffers, which are as large as their
+  /// largest use by any store, and together take the budget.
+  bool fitsShared(int64_t f32, int64_t f16) const {
+    return std::max(kernel.sharedElements, f32) * 4 +
+               std::max(kernel.sharedHalfElements, f16) * 2 <=
+           sharedBudget;
+  }
+
   /// An f32 buffer of `n` elements: in shared memory after the `shared` f32
   /// and `sharedHalf` f16 elements placed so far where the budget has room,
   /// else in the block's global scratch after `global` elements.
   Buffer placeF32(int64_t n, int64_t &shared, int64_t sharedHalf,
                   int64_t &global) const {
     Buffer buffer;
-    if ((shared + n) * 4 + sharedHalf * 2 <= sharedBudget) {
+    if (fitsShared(shared + n, sharedHalf)) {
       buffer.shared = true;
       buffer.offset = shared;
       shared += n;
@@ -132,7 +142,7 @@ private:
       int64_t n = plan.exprs[e].numElements;
       Buffer buffer;
       if (half.count(e)) {
-        fits &= shared * 4 + sharedHalf * 2 + n * 2 <= sharedBudget;
+        fits &= fitsShared(shared, sharedHalf + n);
         buffer.shared = buffer.half = true;
         buffer.offset = sharedHalf;
         sharedHalf += n;

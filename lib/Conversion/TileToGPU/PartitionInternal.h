@@ -120,6 +120,16 @@ getSplitStores(const interp::Plan &plan, unsigned id,
 // The steps of building a kernel, in order
 //===----------------------------------------------------------------------===//
 
+/// Whether `kernel`, with its f32 shared buffer grown to at least
+/// `f32Elements`, keeps its two shared buffers (f32 and f16) within the
+/// `shared_memory` budget together.
+inline bool fitsKernelShared(const Kernel &kernel, int64_t f32Elements,
+                             const PartitionOptions &options) {
+  return std::max(kernel.sharedElements, f32Elements) * 4 +
+             kernel.sharedHalfElements * 2 <=
+         options.sharedMemoryBytes;
+}
+
 /// Fills the grid of `kernel`, which runs statement `id` inside the grid
 /// loops `outer` (PartitionGrid.cpp): the outermost parallel loops of `id`
 /// join the grid, and the statement below them is the body (`Kernel::body`);

@@ -29,7 +29,8 @@ void gpu_lowering::planKSlices(const Plan &plan,
   int64_t slices = 1, lanes = 1;
   auto fits = [&](int64_t threadsPerGroup) {
     return groups * threadsPerGroup <= int64_t(options.blockSize) &&
-           threadsPerGroup * *splitElements * 4 <= options.sharedMemoryBytes;
+           fitsKernelShared(kernel, threadsPerGroup * *splitElements,
+                            options);
   };
   if (splitElements && kernel.splitChunks > 1 && options.kSlices > 1) {
     // (A reduction's slices stay within its chunk's iterations; a matmul's
@@ -112,7 +113,8 @@ void gpu_lowering::planSlicedLoops(
   int64_t slices = 1;
   while (slices * 2 <= int64_t(options.kSlices) &&
          groups * slices * 2 <= int64_t(options.blockSize) &&
-         slices * 2 * mostStores * *elements * 4 <= options.sharedMemoryBytes)
+         fitsKernelShared(kernel, slices * 2 * mostStores * *elements,
+                          options))
     slices *= 2;
   if (slices < 2)
     return;

@@ -216,8 +216,7 @@ void gpu_lowering::planWarpLoop(const Plan &plan,
   int64_t slots = (warp->warps + 1) / 2;
   int64_t elements = slots * warp->laneSums * 32;
   if (warp->warps > 1 &&
-      (std::max(kernel.sharedElements, elements) * 4 +
-       kernel.sharedHalfElements * 2) <= options.sharedMemoryBytes) {
+      fitsKernelShared(kernel, elements, options)) {
     warp->reduceInBlock = true;
     kernel.sharedElements = std::max(kernel.sharedElements, elements);
   }
