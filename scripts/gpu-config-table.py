@@ -18,17 +18,22 @@ DEF = os.path.join(ROOT, "include", "TileDialect", "IR", "GPUConfigKnobs.def")
 BEGIN = "<!-- BEGIN gpu-config-table -->"
 END = "<!-- END gpu-config-table -->"
 KNOB = re.compile(r'^TILE_GPU_(INT|BOOL)_KNOB\((\w+),\s*"(\w+)",\s*(\w+),\s*'
+                  r'(?:(\w+),\s*(\w+),\s*)?'
                   r'((?:"(?:[^"\\]|\\.)*"\s*)+)\)', re.M)
 
 
 def table():
     text = open(DEF).read()
     lines = ["| field | type | default | meaning |", "|---|---|---|---|"]
-    for kind, _, key, default, doc in KNOB.findall(text):
+    for kind, _, key, default, lo, hi, doc in KNOB.findall(text):
         doc = "".join(re.findall(r'"((?:[^"\\]|\\.)*)"', doc))
+        if kind == "INT":
+            kind = "integer >= %s" % lo if hi == "kNoMax" else \
+                "integer in [%s, %s]" % (lo, hi)
+        else:
+            kind = "boolean"
         lines.append("| `%s` | %s | %s | %s |" % (
-            key, "integer" if kind == "INT" else "boolean", default,
-            doc.replace("|", "\\|")))
+            key, kind, default, doc.replace("|", "\\|")))
     if len(lines) == 2:
         sys.exit("gpu-config-table: no knobs found in " + DEF)
     # Not a scalar knob: GPUConfigAttr handles it by hand.

@@ -15,12 +15,15 @@ using namespace mlir::tileir;
 
 static constexpr llvm::StringLiteral kTileSizesKey = "tile_sizes";
 
+/// The upper bound of integer knobs that have none.
+static constexpr int64_t kNoMax = std::numeric_limits<int64_t>::max();
+
 ArrayRef<GPUConfigKnob> tileir::getGPUConfigKnobs() {
   static const GPUConfigKnob knobs[] = {
-#define TILE_GPU_INT_KNOB(Name, Key, Default, Doc)                             \
-  {Key, false, Default, Doc},
+#define TILE_GPU_INT_KNOB(Name, Key, Default, Min, Max, Doc)                   \
+  {Key, false, Default, Min, Max, Doc},
 #define TILE_GPU_BOOL_KNOB(Name, Key, Default, Doc)                            \
-  {Key, true, Default, Doc},
+  {Key, true, Default, 0, 1, Doc},
 #include "TileDialect/IR/GPUConfigKnobs.def"
   };
   return knobs;
@@ -39,21 +42,6 @@ static std::string knownKeys() {
   for (const GPUConfigKnob &knob : getGPUConfigKnobs())
     keys += knob.key.str() + ", ";
   return keys + kTileSizesKey.str();
-}
-
-/// The lowest value each integer knob takes and, where there is one, the
-/// highest.
-static std::pair<int64_t, int64_t> knobRange(StringRef key) {
-  constexpr int64_t kMax = std::numeric_limits<int64_t>::max();
-  if (key == "block_size")
-    return {1, 1024};
-  // Static workgroup memory, which CUDA caps at 48 KiB per block.
-  if (key == "shared_memory")
-    return {0, 48 * 1024};
-  if (key == "thread_elements" || key == "k_slices" || key == "reduce_lanes" ||
-      key == "split_k")
-    return {1, kMax};
-  return {0, kMax};
 }
 
 //===----------------------------------------------------------------------===//
@@ -97,13 +85,13 @@ GPUConfigAttr::verify(function_ref<InFlightDiagnostic()> emitError,
     if (!value || isa<BoolAttr>(field.getValue()))
       return emitError() << "gpu_config field '" << key
                          << "' must be an integer";
-    auto [lo, hi] = knobRange(key);
+    int64_t lo = knob->min, hi = knob->max;
     int64_t v = value.getValue().getSExtValue();
     if (v < lo || v > hi) {
       InFlightDiagnostic diag = emitError()
                                 << "gpu_config field '" << key
                                 << "' must be at least " << lo;
-      if (hi != std::numeric_limits<int64_t>::max())
+      if (hi != kNoMax)
         diag << " and at most " << hi;
       return diag << ", got " << v;
     }
@@ -280,7 +268,7 @@ GPUConfigAttr GPUConfigAttr::withTileSize(StringRef name, int64_t value) const {
                                     sizes.getDictionary(getContext())));
 }
 
-#define TILE_GPU_INT_KNOB(Name, Key, Default, Doc)                             \
+#define TILE_GPU_INT_KNOB(Name, Key, Default, Min, Max, Doc)                   \
   int64_t GPUConfigAttr::get##Name() const {                                   \
     if (auto value = getFields().getAs<IntegerAttr>(Key))                      \
       return value.getValue().getSExtValue();                                  \

@@ -27,6 +27,8 @@ struct GPUConfigKnob {
   llvm::StringLiteral key;
   bool isBool;
   int64_t defaultValue;
+  /// The values an integer knob takes (booleans: 0 and 1).
+  int64_t min, max;
   llvm::StringLiteral description;
 };
 

@@ -64,7 +64,8 @@ def Tile_GPUConfigAttr : Tile_Attr<"GPUConfig", "gpu_config"> {
     GPUConfigAttr withTileSize(::llvm::StringRef name, int64_t value) const;
 
     // One accessor per knob: its value, or its default when unset.
-#define TILE_GPU_INT_KNOB(Name, Key, Default, Doc) int64_t get##Name() const;
+#define TILE_GPU_INT_KNOB(Name, Key, Default, Min, Max, Doc)                  \
+  int64_t get##Name() const;
 #define TILE_GPU_BOOL_KNOB(Name, Key, Default, Doc) bool get##Name() const;
 #include "TileDialect/IR/GPUConfigKnobs.def"
   }];

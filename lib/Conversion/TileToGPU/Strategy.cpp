@@ -86,7 +86,7 @@ GPUConfigAttr tileir::chooseGPUConfig(ProgramOp program,
     // Norms and elementwise chains: a row's statistic is reduced by the
     // whole block (buffered, group reductions) in tiles up to 1024 wide,
     // not by one thread per row (element loops): the M=512 RMSNorm and
-    // LayerNorm over 4096 columns ran 8x and 8x faster (bench/results,
+    // LayerNorm over 4096 columns ran 8.5x and 7.7x faster (bench/results,
     // 2026-11-28); two blocks per SM at least.
     config = config.with("max_tile_size", 1024)
                  .with("min_blocks", 2 * units)
