@@ -250,7 +250,7 @@ LogicalResult TileLowerToGPUPass::lower(ProgramOp program) {
     }
   }
   // Defaulted sizes shrink until every kernel with work per block beyond
-  // one tile (a loop below its grid) fills `min-blocks` blocks: halve the
+  // one tile (a loop below its grid) fills `min_blocks` blocks: halve the
   // largest defaulted size stepping a grid loop of the kernel with the
   // fewest blocks, while that helps. A kernel that stores one tile per
   // block is not a reason to shrink the tiles that other kernels share.

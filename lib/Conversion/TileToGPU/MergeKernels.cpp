@@ -7,7 +7,7 @@
 // after another: block b runs the member whose range holds b, with its
 // block index taken relative to that range. The members' workgroup buffers
 // are views of one buffer as large as the largest member's. With
-// `zero-buffers`, groups also get members that clear the buffers a call
+// `zero_in_kernels`, groups also get members that clear the buffers a call
 // expects to start as zeros.
 //
 //===----------------------------------------------------------------------===//
@@ -37,7 +37,7 @@ struct Launch {
   /// Whether it may join a group (see `mergeable`); one that may not is
   /// ordered against every other launch.
   bool mergeable = false;
-  /// A member clearing a buffer (`zero-buffers`), named apart.
+  /// A member clearing a buffer (`zero_in_kernels`), named apart.
   bool zero = false;
   int64_t blocks = 0, threads = 0, sharedBytes = 0;
   /// Alias classes (of host buffers) read and written.

@@ -29,7 +29,7 @@ static Kernel buildKernel(const Plan &plan,
   int64_t widest = planBuffers(plan, aliases, options, kernel);
   bool elementSplit = planSplitK(plan, aliases, options, kernel);
   // Threads for the widest tile; a kernel that is one matmul accumulation
-  // loop gets `thread-elements` elements per thread (a block of them, see
+  // loop gets `thread_elements` elements per thread (a block of them, see
   // KernelEmitter) instead: lanes then share their operand loads.
   std::optional<int64_t> matmulElements =
       getMatmulLoopElements(plan, plan.stmts[kernel.body], kernel);
@@ -41,7 +41,7 @@ static Kernel buildKernel(const Plan &plan,
       std::min<int64_t>(options.blockSize, std::max<int64_t>(32, warps * 32)));
   planKSlices(plan, options, matmulElements, widest, elementSplit, kernel);
   // Element-loop matmul accumulations that are not split (the grid has
-  // `min-blocks` blocks) are still cut among k slices, so that the block
+  // `min_blocks` blocks) are still cut among k slices, so that the block
   // has more warps than their lanes fill (`Kernel::slicedLoops`).
   if (options.splitK > 1 && options.kSlices > 1 && kernel.splitChunks == 1 &&
       kernel.parts.size() == 1 && !kernel.parts.front().loop)
@@ -149,7 +149,7 @@ distributeLoop(Plan &plan, ArrayRef<std::pair<unsigned, unsigned>> aliases,
 /// as does a copy `elideCopies` may remove. A kernel with too few blocks
 /// whose body is a loop over independent statements (projections fused into
 /// one loop over the model dimension) is distributed (`distributeLoop`):
-/// each loop may then be split (`split-k`) on its own.
+/// each loop may then be split (`split_k`) on its own.
 static void addKernels(Plan &plan,
                        ArrayRef<std::pair<unsigned, unsigned>> aliases,
                        const PartitionOptions &options, unsigned id,

@@ -148,7 +148,7 @@ struct Kernel {
   /// Whether element loops may compute matmuls with warp-wide matrix-unit
   /// instructions (`PartitionOptions::mma`; see KernelEmitter).
   bool matrixUnits = false;
-  /// Split accumulation (`split-k`): when the kernel's body is one element
+  /// Split accumulation (`split_k`): when the kernel's body is one element
   /// loop `S = S + g(k)` into an f32 tensor that g does not read, its
   /// iterations are cut into `splitChunks` chunks of `chunkTrips`
   /// iterations; block b runs chunk b mod splitChunks and adds its partial

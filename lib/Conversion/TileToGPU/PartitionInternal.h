@@ -159,7 +159,7 @@ bool planSplitK(const interp::Plan &plan,
 /// Gives the idle threads of a split accumulation's block slices of its
 /// chunk's iterations (`Kernel::kSlices`) and, for a sum over consecutive
 /// elements, adjacent threads (`Kernel::reduceLanes`), as the block and
-/// `shared-memory` allow (PartitionKSlices.cpp). `matmulElements` is
+/// `shared_memory` allow (PartitionKSlices.cpp). `matmulElements` is
 /// `getMatmulLoopElements` of the body, `groups` the groups of lanes the
 /// block's threads were counted for, and `elementSplit` what `planSplitK`
 /// returned.
@@ -170,15 +170,15 @@ void planKSlices(const interp::Plan &plan, const PartitionOptions &options,
 /// Fills `Kernel::slicedLoops` of a kernel that is not split
 /// (PartitionKSlices.cpp): the element loops of its body (the body, or
 /// statements of the body's sequence) that are matmul accumulations over
-/// tiles of one element count n, cut among as many k slices as `k-slices`,
-/// the block and `shared-memory` allow (a power of two, at least 2). The
+/// tiles of one element count n, cut among as many k slices as `k_slices`,
+/// the block and `shared_memory` allow (a power of two, at least 2). The
 /// block has ceil(n / thread-elements) groups of lanes per slice.
 void planSlicedLoops(const interp::Plan &plan,
                      llvm::ArrayRef<std::pair<unsigned, unsigned>> aliases,
                      const PartitionOptions &options, Kernel &kernel);
 
 /// Runs the kernel's body as a warp loop (`Kernel::warpLoop`) when `mma`
-/// and `warp-loops` allow and it is one (PartitionWarpLoops.cpp): a warp
+/// and `warp_loops` allow and it is one (PartitionWarpLoops.cpp): a warp
 /// per iteration of the block's share, as many as the block holds.
 void planWarpLoop(const interp::Plan &plan,
                   llvm::ArrayRef<std::pair<unsigned, unsigned>> aliases,

@@ -18,14 +18,14 @@ void gpu_lowering::planKSlices(const Plan &plan,
   // A split accumulation whose groups of lanes (a matmul's; else one
   // element per thread) leave threads of the block idle gives them slices of
   // its chunk's iterations, the partial sums added through shared memory
-  // (as many slices as the block and `shared-memory` hold, a power of two).
+  // (as many slices as the block and `shared_memory` hold, a power of two).
   std::optional<int64_t> splitElements = matmulElements;
   if (!matmulElements && elementSplit) {
     splitElements = plan.exprs[plan.stmts[only.first].first].numElements;
     groups = *splitElements;
   }
   // Each of the groups' threads (`slices * lanes` per group) fits the
-  // block, and each its partial tile in `shared-memory`.
+  // block, and each its partial tile in `shared_memory`.
   int64_t slices = 1, lanes = 1;
   auto fits = [&](int64_t threadsPerGroup) {
     return groups * threadsPerGroup <= int64_t(options.blockSize) &&
@@ -41,8 +41,8 @@ void gpu_lowering::planKSlices(const Plan &plan,
       slices *= 2;
   }
   // A reduction's sum over consecutive elements also goes to adjacent
-  // threads, up to `reduce-lanes` of them, as the block and
-  // `shared-memory` allow.
+  // threads, up to `reduce_lanes` of them, as the block and
+  // `shared_memory` allow.
   if (!matmulElements && elementSplit) {
     const ExprNode &addend = plan.exprs[kernel.splitAddend];
     if (addend.kind == Kind::Reduce && addend.reduceFn == ReduceFn::Sum &&

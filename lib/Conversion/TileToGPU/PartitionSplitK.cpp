@@ -99,7 +99,7 @@ gpu_lowering::getSplitStores(const Plan &plan, unsigned id,
 }
 
 /// Elements a split sum adds per accumulated element and iteration from
-/// which its chunks are not capped by `split-k`.
+/// which its chunks are not capped by `split_k`.
 static constexpr int64_t kWideSum = 16;
 
 /// Iterations per chunk for `trips` iterations cut into at least `fewest`
@@ -147,7 +147,7 @@ bool gpu_lowering::planSplitK(const Plan &plan,
       if (g.kind == Kind::Reduce && g.reduceFn == ReduceFn::Sum &&
           g.sizes[1] >= kWideSum)
         most = trips;
-      // At least `wanted` chunks where `split-k` allows, of equal length:
+      // At least `wanted` chunks where `split_k` allows, of equal length:
       // the blocks of the longest chunk set the kernel's time.
       kernel.chunkTrips = getChunkTrips(trips, std::min(most, wanted), most);
       kernel.splitAddend = *addend;
