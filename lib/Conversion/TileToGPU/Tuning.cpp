@@ -76,7 +76,8 @@ tileir::lookupTuning(StringRef path, ProgramOp program, StringRef chip) {
     return found;
   }
   TuningLookup missing;
-  missing.message = "tuning: no entry for @" + name + " in " + path.str();
+  missing.message =
+      "tuning: no entry for @" + name + " (" + hash + ") in " + path.str();
   if (!otherChips.empty())
     missing.message += " for " + chip.str() + " (only for " + otherChips + ")";
   return missing;
