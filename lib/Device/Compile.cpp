@@ -14,13 +14,25 @@
 using namespace mlir;
 using namespace mlir::tileir;
 
+/// The backend of `options`' platform.
+static GPUBackend backendOf(const DeviceCompileOptions &options) {
+  return options.platform == runtime::Platform::Hip ? GPUBackend::ROCDL
+                                                    : GPUBackend::NVVM;
+}
+
+/// The chip the pipeline targets: `--chip`, else the backend's default.
+static std::string targetChip(const DeviceCompileOptions &options) {
+  return options.chip.empty() ? getDefaultChip(backendOf(options))
+                              : options.chip;
+}
+
 FailureOr<runtime::Artifact> tileir::compileArtifact(
     ProgramOp program, const DeviceCompileOptions &options,
     ArrayRef<runtime::TensorInit> inits, ArrayRef<ExpectedOutput> expected,
     GPUConfigAttr *loweredConfig, OwningOpRef<ModuleOp> *lowered) {
   MLIRContext *ctx = program.getContext();
   Location loc = program.getLoc();
-  bool rocdl = options.platform == runtime::Platform::Hip;
+  GPUBackend backend = backendOf(options);
 
   OwningOpRef<ModuleOp> module = ModuleOp::create(loc);
   module->getBody()->push_back(program->clone());
@@ -45,7 +57,6 @@ FailureOr<runtime::Artifact> tileir::compileArtifact(
                  .getBody();
   }
   pipeline.config = config;
-  GPUBackend backend = rocdl ? GPUBackend::ROCDL : GPUBackend::NVVM;
   PassManager pm(ctx);
   if (options.emulate)
     addTileLowerToGPUPasses(pm, pipeline, backend);
@@ -70,8 +81,9 @@ FailureOr<runtime::Artifact> tileir::compileArtifact(
   runtime::Artifact artifact;
   artifact.program = program.getSymName().str();
   artifact.platform = options.platform;
-  artifact.chip = options.chip.empty() ? getDefaultChip(backend) : options.chip;
-  artifact.binaryFile = rocdl ? "kernels.hsaco" : "kernels.cubin";
+  artifact.chip = targetChip(options);
+  artifact.binaryFile =
+      backend == GPUBackend::ROCDL ? "kernels.hsaco" : "kernels.cubin";
   // The NVVM pipeline starts every kernel with grid dependency control.
   llvm::Expected<std::unique_ptr<GPUTarget>> target =
       GPUTarget::get(backend, artifact.chip);
@@ -153,17 +165,13 @@ FailureOr<runtime::Artifact> tileir::compileArtifact(
 std::string tileir::tuningEntryJSON(ProgramOp program,
                                     const DeviceCompileOptions &options,
                                     GPUConfigAttr loweredConfig) {
-  bool rocdl = options.platform == runtime::Platform::Hip;
   llvm::json::Object entry{
       {"program", program.getSymName().str()},
       {"program_hash", programHash(program)},
       {"platform", runtime::toString(options.platform)},
       // The chip the pipeline targeted (--chip or the platform's default),
       // never empty: the lookup takes only entries for its own chip.
-      {"chip", options.chip.empty()
-                   ? getDefaultChip(rocdl ? GPUBackend::ROCDL
-                                          : GPUBackend::NVVM)
-                   : options.chip},
+      {"chip", targetChip(options)},
       {"gpu_config", loweredConfig ? loweredConfig.getBody() : ""}};
   std::string text;
   llvm::raw_string_ostream os(text);

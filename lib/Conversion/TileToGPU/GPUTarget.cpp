@@ -118,25 +118,19 @@ GPUTarget::get(GPUBackend backend, StringRef chip, StringRef features) {
   if (backend == GPUBackend::NVVM && !smVersion(target->chip))
     return llvm::createStringError("unknown NVVM chip '" + target->chip +
                                    "' (expected sm_XY)");
-  // The cost model's numbers for the chip, else for the closest older one.
-  auto described = [](StringRef name) {
-    llvm::Expected<TargetDesc> desc = getTarget(name);
-    if (desc)
-      return true;
+  // The cost model's numbers for the chip, else for the closest older one
+  // of the vendor that has them.
+  llvm::Expected<TargetDesc> desc = getTarget(target->chip);
+  if (!desc) {
     llvm::consumeError(desc.takeError());
-    return false;
-  };
-  std::string name = target->chip;
-  if (!described(name)) {
-    unsigned version = smVersion(name);
-    name = backend == GPUBackend::ROCDL ? "gfx942"
-           : version >= 90              ? "sm_90"
-           : version >= 89              ? "sm_89"
-                                        : "sm_80";
+    unsigned version = smVersion(target->chip);
+    desc = getTarget(backend == GPUBackend::ROCDL ? getDefaultChip(backend)
+                     : version >= 90              ? "sm_90"
+                     : version >= 89              ? "sm_89"
+                                                  : "sm_80");
+    if (!desc)
+      return desc.takeError();
   }
-  llvm::Expected<TargetDesc> desc = getTarget(name);
-  if (!desc)
-    return desc.takeError();
   target->desc = std::move(*desc);
   return target;
 }

@@ -345,19 +345,12 @@ public:
       FailureOr<GPUConfigAttr> c = resolveGPUConfig(host, config);
       if (failed(c))
         return signalPassFailure();
-      if (!c->getMergeKernels())
-        continue;
-      sharedMemoryBytes = c->getSharedMemory();
-      zeroBuffers = c->getZeroInKernels();
-      mergeLaunches(host);
+      if (c->getMergeKernels())
+        mergeLaunches(host, *c);
     }
   }
 
 private:
-  /// The current host function's `shared_memory` and `zero_in_kernels`.
-  int64_t sharedMemoryBytes = 0;
-  bool zeroBuffers = false;
-
   /// Adds to `groups` the members clearing the host's buffers that start as
   /// zeros (see the pass description) and marks the host's arguments.
   void addZeroMembers(func::FuncOp host, SmallVector<Launch> &launches,
@@ -443,7 +436,9 @@ private:
     }
   }
 
-  void mergeLaunches(func::FuncOp host) {
+  /// Merges the launches of `host` as its configuration's `shared_memory`
+  /// and `zero_in_kernels` allow.
+  void mergeLaunches(func::FuncOp host, GPUConfigAttr hostConfig) {
     if (!host.getBody().hasOneBlock())
       return;
     Block &entry = host.getBody().front();
@@ -540,7 +535,7 @@ private:
       auto fits = [&](const Group &g) {
         return launch.mergeable && g.mergeable && g.threads == launch.threads &&
                std::max(g.sharedBytes, launch.sharedBytes) <=
-                   sharedMemoryBytes &&
+                   hostConfig.getSharedMemory() &&
                g.blocks + launch.blocks <= std::numeric_limits<int32_t>::max();
       };
       Group *target = nullptr;
@@ -557,7 +552,7 @@ private:
       target->blocks += launch.blocks;
       target->sharedBytes = std::max(target->sharedBytes, launch.sharedBytes);
     }
-    if (zeroBuffers)
+    if (hostConfig.getZeroInKernels())
       addZeroMembers(host, launches, groups, classes);
     if (llvm::all_of(groups,
                      [](const Group &g) { return g.members.size() == 1; }))
