@@ -1,6 +1,7 @@
 //===- Natives.cpp - Native constraints and rewrites of the rules ---------===//
 
 #include "TileDialect/Rules/Natives.h"
+#include "OnlineSoftmax.h"
 #include "TileDialect/IR/TileTypes.h"
 #include "TileDialect/Saturation/Legality.h"
 #include "TileDialect/Saturation/Substitute.h"
@@ -734,6 +735,7 @@ const NativeRegistry &mlir::tileir::getTileNatives() {
     r.rewrites["ConcatOf"] = concatOf;
     r.rewrites["ResetOf"] = resetOf;
     r.rewrites["MatmulOf"] = matmulOf;
+    registerOnlineSoftmaxNatives(r);
     return r;
   }();
   return registry;
