@@ -1,6 +1,7 @@
 //===- Natives.cpp - Native constraints and rewrites of the rules ---------===//
 
 #include "TileDialect/Rules/Natives.h"
+#include "NativeBuilders.h"
 #include "OnlineSoftmax.h"
 #include "TileDialect/IR/TileTypes.h"
 #include "TileDialect/Saturation/Legality.h"
@@ -30,15 +31,6 @@ static bool writesMissWrites(RuleContext &ctx, const ClassData &x,
                              const ClassData &y) {
   return independent(ctx.tg, x, y, AccessFilter::Writes,
                      AccessFilter::Writes);
-}
-
-static bool isClass(llvm::ArrayRef<const PdlSlot *> args, size_t n) {
-  if (args.size() != n)
-    return false;
-  for (const PdlSlot *a : args)
-    if (a->kind != PdlSlot::Class)
-      return false;
-  return true;
 }
 
 //===----------------------------------------------------------------------===//
@@ -350,11 +342,7 @@ static LogicalResult broadcastTo(RuleContext &ctx,
     return failure();
   Type type = TileType::get(ctx.tg.getContext(), like.getShape(),
                             b.getElementType());
-  MLIRContext *mctx = ctx.tg.getContext();
-  Id id = ctx.tg.add("tile.bcast", {args[0]->cls},
-                     {NamedAttribute(StringAttr::get(mctx, "dims"),
-                                     args[1]->attr)},
-                     type);
+  Id id = addBcast(ctx.tg, args[0]->cls, args[1]->attr, type);
   results.push_back(PdlSlot::ofClass(id));
   return success();
 }
@@ -391,12 +379,7 @@ static LogicalResult splatLike(RuleContext &ctx,
   auto f = dyn_cast<FloatAttr>(args[1]->attr);
   if (!tile || !f)
     return failure();
-  MLIRContext *mctx = ctx.tg.getContext();
-  Attribute value =
-      FloatAttr::get(tile.getElementType(), f.getValueAsDouble());
-  Id id = ctx.tg.add("tile.constant", {},
-                     {NamedAttribute(StringAttr::get(mctx, "value"), value)},
-                     tile);
+  Id id = addSplat(ctx.tg, tile, f.getValueAsDouble());
   results.push_back(PdlSlot::ofClass(id));
   return success();
 }
@@ -419,11 +402,8 @@ static LogicalResult resetOf(RuleContext &ctx,
   llvm::SmallVector<TileDim> shape;
   for (int64_t n : tensor.getShape())
     shape.push_back(TileDim::concrete(n));
-  Type elt = tensor.getElementType();
-  Id zero = tg.add("tile.constant", {},
-                   {NamedAttribute(StringAttr::get(mctx, "value"),
-                                   FloatAttr::get(elt, 0.0))},
-                   TileType::get(mctx, shape, elt));
+  Id zero = addSplat(tg, TileType::get(mctx, shape, tensor.getElementType()),
+                     0.0);
   Id full = tg.add("tile.full", {}, {}, IndexExprType::get(mctx));
   llvm::SmallVector<Id> operands{zero, writer->tensor};
   operands.append(tensor.getRank(), full);

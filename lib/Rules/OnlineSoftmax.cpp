@@ -26,6 +26,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "OnlineSoftmax.h"
+#include "NativeBuilders.h"
 
 #include "TileDialect/IR/TileOps.h"
 #include "TileDialect/IR/TileTypes.h"
@@ -48,6 +49,7 @@ struct Accumulation {
   Id loadT = egraph::kNoId;  ///< `load T[idx]`
   Id value = egraph::kNoId;  ///< G
   llvm::SmallVector<Id, 4> storeOperands; ///< T's leaf and idx
+  uint32_t tensor = ~0u;     ///< T
   FactorMap map;             ///< G's factor map
 };
 
@@ -86,16 +88,27 @@ private:
   unsigned mRank = 0;
   llvm::DenseMap<Id, std::optional<FactorMap>> memo;
   llvm::DenseSet<Id> visiting;
-  llvm::DenseSet<uint32_t> accumulators;
 };
 } // namespace
 
+/// The factor map of `tile.bcast x [dims]` with result rank `rank`, given
+/// x's: the inserted dimensions are constant.
+static FactorMap broadcastMap(llvm::ArrayRef<int> operand,
+                              llvm::ArrayRef<int64_t> dims, int64_t rank) {
+  FactorMap map;
+  size_t next = 0;
+  for (int64_t d = 0; d < rank; ++d)
+    map.push_back(llvm::is_contained(dims, d) ? -1 : operand[next++]);
+  return map;
+}
+
 bool Planner::isMaxOperand(Id c, FactorMap &map) {
   c = eg.find(c);
+  FactorMap identity;
+  for (unsigned i = 0; i < mRank; ++i)
+    identity.push_back(i);
   if (c == loadM) {
-    map.clear();
-    for (unsigned i = 0; i < mRank; ++i)
-      map.push_back(i);
+    map = identity;
     return true;
   }
   for (const ENode &node : eg.getClass(c).nodes) {
@@ -107,10 +120,7 @@ bool Planner::isMaxOperand(Id c, FactorMap &map) {
     auto type = dyn_cast<TileType>(tg.getType(node));
     if (!dims || !type)
       continue;
-    map.clear();
-    int next = 0;
-    for (int64_t d = 0; d < type.getRank(); ++d)
-      map.push_back(llvm::is_contained(dims.asArrayRef(), d) ? -1 : next++);
+    map = broadcastMap(identity, dims.asArrayRef(), type.getRank());
     return true;
   }
   return false;
@@ -176,12 +186,7 @@ std::optional<FactorMap> Planner::factorMapOf(const ENode &node) {
         tg.getAttrs(node.payload).get("dims"));
     if (!a || !dims)
       return std::nullopt;
-    FactorMap map;
-    unsigned next = 0;
-    for (int64_t d = 0; d < type.getRank(); ++d)
-      map.push_back(llvm::is_contained(dims.asArrayRef(), d) ? -1
-                                                             : (*a)[next++]);
-    return map;
+    return broadcastMap(*a, dims.asArrayRef(), type.getRank());
   }
   if (name == "tile.matmul") {
     int64_t rank = type.getRank();
@@ -290,7 +295,7 @@ std::optional<Accumulation> Planner::accumulation(Id store) {
         acc.value = g;
         acc.storeOperands = operands;
         acc.map = *map;
-        accumulators.insert(t);
+        acc.tensor = t;
         return acc;
       }
     }
@@ -321,7 +326,7 @@ std::optional<OnlinePlan> Planner::plan(Id newMax, Id maxStore, Id b2) {
     if (!acc)
       return std::nullopt;
     // T's tile shows M's dimensions in order, the rest constant.
-    auto tType = dyn_cast<TileType>(tg.data(acc->value).type);
+    auto tType = cast<TileType>(tg.data(acc->value).type);
     int expect = 0;
     for (auto [i, m] : llvm::enumerate(acc->map)) {
       if (m == -1)
@@ -336,7 +341,9 @@ std::optional<OnlinePlan> Planner::plan(Id newMax, Id maxStore, Id b2) {
   }
   // G reads M only as the old max, and no accumulator; b2 writes only the
   // accumulators, none of which the max loop reads.
-  llvm::DenseSet<uint32_t> firstTouches;
+  llvm::DenseSet<uint32_t> accumulators, firstTouches;
+  for (const Accumulation &acc : plan.accumulations)
+    accumulators.insert(acc.tensor);
   for (const Access &a : tg.data(maxStore).accesses)
     firstTouches.insert(a.tensor);
   for (const Accumulation &acc : plan.accumulations) {
@@ -356,8 +363,7 @@ std::optional<OnlinePlan> Planner::plan(Id newMax, Id maxStore, Id b2) {
 
 static std::optional<OnlinePlan> planOnline(RuleContext &ctx,
                                             llvm::ArrayRef<const PdlSlot *> args) {
-  if (args.size() != 5 ||
-      llvm::any_of(args, [](const PdlSlot *a) { return a->kind != PdlSlot::Class; }))
+  if (!isClass(args, 5))
     return std::nullopt;
   uint32_t var = ctx.tg.data(args[0]->cls).var;
   if (var == ~0u)
@@ -383,12 +389,7 @@ static LogicalResult onlineSoftmaxFuse(RuleContext &ctx,
   TileEGraph &tg = ctx.tg;
   MLIRContext *mctx = tg.getContext();
   auto mType = cast<TileType>(tg.data(plan->loadM).type);
-  auto splat = [&](double v) {
-    return tg.add("tile.constant", {},
-                  {NamedAttribute(StringAttr::get(mctx, "value"),
-                                  FloatAttr::get(mType.getElementType(), v))},
-                  mType);
-  };
+  auto splat = [&](double v) { return addSplat(tg, mType, v); };
   auto boolType =
       TileType::get(mctx, mType.getShape(), IntegerType::get(mctx, 1));
   Id noMax = tg.add(
@@ -421,10 +422,7 @@ static LogicalResult onlineSoftmaxFuse(RuleContext &ctx,
       if (m == -1)
         dims.push_back(i);
     if (!dims.empty())
-      scale = tg.add("tile.bcast", {alpha},
-                     {NamedAttribute(StringAttr::get(mctx, "dims"),
-                                     DenseI64ArrayAttr::get(mctx, dims))},
-                     tType);
+      scale = addBcast(tg, alpha, DenseI64ArrayAttr::get(mctx, dims), tType);
     Id rescaled = tg.add("tile.mul", {acc.loadT, scale}, {}, tType);
     Id sum = tg.add("tile.add", {rescaled, *g}, {}, tType);
     llvm::SmallVector<Id, 4> operands{sum};
