@@ -5,17 +5,22 @@
 using namespace mlir;
 using namespace mlir::tileir;
 
-llvm::StringMap<int64_t> mlir::tileir::chooseDefaultTileSizes(ProgramOp program,
-                                                              int64_t cap) {
-  int64_t largest = 1;
-  while (largest <= cap / 2)
-    largest *= 2;
+llvm::StringMap<int64_t>
+mlir::tileir::chooseDefaultTileSizes(ProgramOp program, int64_t cap,
+                                     const llvm::StringMap<int64_t> &caps) {
+  auto largest = [&](StringRef symbol) {
+    auto it = caps.find(symbol);
+    int64_t most = it == caps.end() ? cap : it->second, size = 1;
+    while (size <= most / 2)
+      size *= 2;
+    return size;
+  };
 
   llvm::StringMap<int64_t> sizes;
   Block &body = program.getBodyBlock();
   for (auto size : body.getOps<SizeOp>())
     if (auto symbol = dyn_cast<StringAttr>(size.getValue()))
-      sizes.try_emplace(symbol.getValue(), largest);
+      sizes.try_emplace(symbol.getValue(), largest(symbol.getValue()));
   // Halve each size until it divides the range of every loop stepping by it;
   // 1 divides every range.
   for (auto loop : body.getOps<LoopOp>()) {
@@ -26,7 +31,8 @@ llvm::StringMap<int64_t> mlir::tileir::chooseDefaultTileSizes(ProgramOp program,
     if (range <= 0)
       continue;
     int64_t &size =
-        sizes.try_emplace(step->sym.getValue(), largest).first->second;
+        sizes.try_emplace(step->sym.getValue(), largest(step->sym.getValue()))
+            .first->second;
     while (range % size != 0)
       size /= 2;
   }

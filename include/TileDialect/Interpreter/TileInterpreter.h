@@ -37,8 +37,6 @@ LogicalResult interpretTileProgram(ProgramOp program,
 /// Bytes of one host copy of every tensor of `program` (HostMemory.h).
 uint64_t programHostBytes(ProgramOp program);
 
-/// For each symbolic tile size of `program`, the largest power of two not
-/// above `cap` that divides the range of every loop stepping by it.
 /// Parses the tile-size assignments `NAME=N` (N > 0) of a command-line list
 /// into `sizes`; on a malformed entry, returns it and leaves `sizes` partly
 /// filled.
@@ -46,8 +44,12 @@ std::optional<std::string>
 parseTileSizeAssignments(llvm::ArrayRef<std::string> entries,
                          llvm::StringMap<int64_t> &sizes);
 
-llvm::StringMap<int64_t> chooseDefaultTileSizes(ProgramOp program,
-                                                int64_t cap = 32);
+/// Default values of `program`'s symbolic tile sizes: for each, the largest
+/// power of two not above its cap (`caps`, by name, else `cap`) that divides
+/// the range of every loop stepping by it.
+llvm::StringMap<int64_t>
+chooseDefaultTileSizes(ProgramOp program, int64_t cap = 32,
+                       const llvm::StringMap<int64_t> &caps = {});
 
 } // namespace mlir::tileir
 

@@ -11,6 +11,7 @@
 #include "Partition.h"
 
 #include "TileDialect/Conversion/Passes.h"
+#include "TileDialect/Conversion/TileToGPU/Strategy.h"
 #include "TileDialect/Interpreter/TileInterpreter.h"
 #include "TileDialect/Support/ElementKindOf.h"
 
@@ -29,10 +30,12 @@ using namespace mlir::tileir::gpu_lowering;
 
 /// The tile sizes of `program`: its `tile.tile_sizes` attribute overridden by
 /// the configuration's `tile_sizes`, then, with a positive `cap`, the
-/// defaults `chooseDefaultTileSizes` picks; every symbolic size the program
-/// declares must be bound.
+/// defaults `chooseDefaultTileSizes` picks (under `caps` for the sizes of
+/// statements configured apart); every symbolic size the program declares
+/// must be bound.
 static FailureOr<llvm::StringMap<int64_t>>
 resolveTileSizes(ProgramOp program, DictionaryAttr overrides, int64_t cap,
+                 const llvm::StringMap<int64_t> &caps,
                  llvm::StringSet<> &defaulted) {
   llvm::StringMap<int64_t> sizes;
   if (Attribute attr = program->getAttr("tile.tile_sizes")) {
@@ -52,7 +55,7 @@ resolveTileSizes(ProgramOp program, DictionaryAttr overrides, int64_t cap,
     sizes[size.getName().getValue()] =
         cast<IntegerAttr>(size.getValue()).getValue().getSExtValue();
   if (cap > 0)
-    for (const auto &entry : chooseDefaultTileSizes(program, cap))
+    for (const auto &entry : chooseDefaultTileSizes(program, cap, caps))
       if (sizes.try_emplace(entry.getKey(), entry.getValue()).second)
         defaulted.insert(entry.getKey());
   for (auto size : program.getBodyBlock().getOps<SizeOp>()) {
@@ -92,6 +95,76 @@ getAliases(ProgramOp program) {
 
 namespace {
 
+/// The top-level statements configured apart (`tile.gpu_config` on a
+/// statement's op, `--tile-select-gpu-config`): each one's configuration,
+/// the program's overridden by the statement's fields, then by the `config`
+/// option's; the statement of each of their statement ops; and the cap of
+/// each symbolic size their loops step by (their `max_tile_size`).
+struct StatementConfigs {
+  SmallVector<GPUConfigAttr> configs;
+  llvm::DenseMap<Operation *, unsigned> statementOf;
+  llvm::StringMap<int64_t> caps;
+};
+
+} // namespace
+
+static FailureOr<StatementConfigs>
+getStatementConfigs(ProgramOp program, GPUConfigAttr programConfig,
+                    StringRef optionText) {
+  StatementConfigs result;
+  GPUConfigAttr option;
+  if (!optionText.trim().empty()) {
+    std::string error;
+    FailureOr<GPUConfigAttr> parsed =
+        GPUConfigAttr::parseBody(program.getContext(), optionText, error);
+    if (failed(parsed))
+      return program.emitError(error);
+    option = *parsed;
+  }
+  llvm::StringSet<> conflicting;
+  for (OpOperand *use : getTopLevelStatements(program)) {
+    Operation *op = use->get().getDefiningOp();
+    Attribute attr = op ? op->getAttr(kGPUConfigAttrName) : Attribute();
+    if (!attr)
+      continue;
+    auto own = dyn_cast<GPUConfigAttr>(attr);
+    if (!own)
+      return op->emitOpError("'")
+             << kGPUConfigAttrName << "' must be a #tile.gpu_config, got "
+             << attr;
+    GPUConfigAttr config = programConfig.overriddenBy(own);
+    if (option)
+      config = config.overriddenBy(option);
+    unsigned index = result.configs.size();
+    result.configs.push_back(config);
+    for (Operation *inner : getStatementOps(use->get())) {
+      if (isa<LoopOp, StoreOp, SeqOp>(inner))
+        result.statementOf.try_emplace(inner, index);
+      auto loop = dyn_cast<LoopOp>(inner);
+      std::optional<TileDim> step = loop ? loop.getStepDim() : std::nullopt;
+      if (!step || step->isConcrete())
+        continue;
+      // A size shared with statements of other caps keeps the program's.
+      auto [it, inserted] =
+          result.caps.try_emplace(step->sym.getValue(), config.getMaxTileSize());
+      if (!inserted && it->second != config.getMaxTileSize())
+        conflicting.insert(step->sym.getValue());
+    }
+  }
+  for (const auto &symbol : conflicting)
+    result.caps.erase(symbol.getKey());
+  for (auto size : program.getBodyBlock().getOps<SizeOp>())
+    if (auto symbol = dyn_cast<StringAttr>(size.getValue()))
+      if (result.caps.count(symbol.getValue()))
+        for (Operation *user : size->getUsers())
+          if (auto loop = dyn_cast<LoopOp>(user);
+              loop && !result.statementOf.count(loop))
+            result.caps.erase(symbol.getValue());
+  return result;
+}
+
+namespace {
+
 struct TileLowerToGPUPass
     : public tileir::impl::TileLowerToGPUBase<TileLowerToGPUPass> {
   using Base::Base;
@@ -119,12 +192,16 @@ LogicalResult TileLowerToGPUPass::lower(ProgramOp program) {
   if (failed(resolved))
     return failure();
   GPUConfigAttr c = *resolved;
-  const int64_t minBlocks = c.getMinBlocks();
   const bool mma = c.getMma(), warpLoops = c.getWarpLoops();
 
+  FailureOr<StatementConfigs> statements =
+      getStatementConfigs(program, c, config);
+  if (failed(statements))
+    return failure();
   llvm::StringSet<> defaulted;
-  FailureOr<llvm::StringMap<int64_t>> sizes = resolveTileSizes(
-      program, c.getTileSizes(), c.getMaxTileSize(), defaulted);
+  FailureOr<llvm::StringMap<int64_t>> sizes =
+      resolveTileSizes(program, c.getTileSizes(), c.getMaxTileSize(),
+                       statements->caps, defaulted);
   if (failed(sizes))
     return failure();
   SmallVector<std::pair<unsigned, unsigned>> aliases = getAliases(program);
@@ -158,24 +235,36 @@ LogicalResult TileLowerToGPUPass::lower(ProgramOp program) {
         MemRefType::get({std::max<int64_t>(1, numElements.back())}, storage));
   }
 
-  PartitionOptions partitionOptions;
-  partitionOptions.sharedMemoryBytes = c.getSharedMemory();
-  partitionOptions.blockSize = c.getBlockSize();
-  partitionOptions.elementLoops = c.getElementLoops();
-  partitionOptions.splitK = c.getSplitK();
-  partitionOptions.minBlocks = minBlocks;
-  partitionOptions.threadElements = c.getThreadElements();
-  partitionOptions.kSlices = c.getKSlices();
-  partitionOptions.reduceLanes = c.getReduceLanes();
-  partitionOptions.groupReductions = c.getGroupReductions();
-  partitionOptions.fissionBlocks = c.getFissionBlocks();
-  partitionOptions.mma = mma;
-  partitionOptions.warpLoops = warpLoops;
-  partitionOptions.tf32 = c.getTf32();
-  partitionOptions.vectorAtomics = c.getVectorAtomics();
-  partitionOptions.tensorKinds = kinds;
-  partitionOptions.tensorRoles = roles;
-  partitionOptions.tensorElements = numElements;
+  // The options a configuration partitions its statements with.
+  auto makeOptions = [&](GPUConfigAttr from) {
+    PartitionOptions o;
+    o.sharedMemoryBytes = from.getSharedMemory();
+    o.blockSize = from.getBlockSize();
+    o.elementLoops = from.getElementLoops();
+    o.splitK = from.getSplitK();
+    o.minBlocks = from.getMinBlocks();
+    o.threadElements = from.getThreadElements();
+    o.kSlices = from.getKSlices();
+    o.reduceLanes = from.getReduceLanes();
+    o.groupReductions = from.getGroupReductions();
+    o.fissionBlocks = from.getFissionBlocks();
+    o.mma = from.getMma();
+    o.warpLoops = from.getWarpLoops();
+    o.tf32 = from.getTf32();
+    o.vectorAtomics = from.getVectorAtomics();
+    o.tensorKinds = kinds;
+    o.tensorRoles = roles;
+    o.tensorElements = numElements;
+    return o;
+  };
+  PartitionOptions partitionOptions = makeOptions(c);
+  SmallVector<PartitionOptions> statementOptions =
+      llvm::map_to_vector(statements->configs, makeOptions);
+  auto optionsFor = [&](Operation *op) -> const PartitionOptions * {
+    auto it = statements->statementOf.find(op);
+    return it == statements->statementOf.end() ? nullptr
+                                               : &statementOptions[it->second];
+  };
   TileInterpreterOptions planOptions;
   planOptions.precision = Precision::F32;
   planOptions.tileSizes = *sizes;
@@ -193,7 +282,8 @@ LogicalResult TileLowerToGPUPass::lower(ProgramOp program) {
   FailureOr<interp::Plan> plan = makePlan();
   if (failed(plan))
     return failure();
-  std::vector<Kernel> kernels = partitionPlan(*plan, aliases, partitionOptions);
+  std::vector<Kernel> kernels =
+      partitionPlan(*plan, aliases, partitionOptions, optionsFor);
   // A defaulted size whose loops all span one range R takes R when that
   // makes more kernels warp loops: one trip, the loop folds
   // (`foldPlan`), and an accumulation of a per-iteration tile becomes the
@@ -211,7 +301,7 @@ LogicalResult TileLowerToGPUPass::lower(ProgramOp program) {
     plan = makePlan();
     if (failed(plan))
       return failure();
-    kernels = partitionPlan(*plan, aliases, partitionOptions);
+    kernels = partitionPlan(*plan, aliases, partitionOptions, optionsFor);
     return success();
   };
   if (mma && warpLoops) {
@@ -256,7 +346,8 @@ LogicalResult TileLowerToGPUPass::lower(ProgramOp program) {
   // block is not a reason to shrink the tiles that other kernels share.
   // Sizes stepping the grid of a split accumulation are kept: splitting
   // gave that kernel its blocks, and smaller tiles would make it read its
-  // operands more often.
+  // operands more often (but for batch dimensions, which every operand
+  // moves with).
   // The symbolic size a grid loop steps by, if any.
   auto sizeSymbol = [&](const GridLoop &g) -> StringAttr {
     auto size = cast<LoopOp>(plan->stmts[g.stmt].op)
@@ -264,19 +355,28 @@ LogicalResult TileLowerToGPUPass::lower(ProgramOp program) {
                     .getDefiningOp<SizeOp>();
     return size ? dyn_cast<StringAttr>(size.getValue()) : nullptr;
   };
-  while (minBlocks > 0) {
+  while (true) {
     std::optional<std::string> shrink;
-    int64_t fewest = minBlocks;
+    int64_t fewest = std::numeric_limits<int64_t>::max();
     llvm::StringSet<> kept = whole;
     for (const auto &symbol : pinned)
       kept.insert(symbol.getKey());
-    for (const Kernel &kernel : kernels)
-      if (kernel.splitChunks > 1)
-        for (const GridLoop &g : kernel.grid)
-          if (StringAttr symbol = sizeSymbol(g))
-            kept.insert(symbol.getValue());
     for (const Kernel &kernel : kernels) {
-      if (kernel.numBlocks >= fewest ||
+      if (kernel.splitChunks == 1)
+        continue;
+      // A batch dimension (every load moves with it: attention's heads)
+      // re-reads nothing when its tiles shrink.
+      SmallVector<const interp::Access *> writes, reads;
+      collectAccesses(*plan, kernel.body, writes, reads);
+      for (const GridLoop &g : kernel.grid)
+        if (StringAttr symbol = sizeSymbol(g))
+          if (!llvm::all_of(reads, [&](const interp::Access *read) {
+                return movesWithLoop(*read, g.var);
+              }))
+            kept.insert(symbol.getValue());
+    }
+    for (const Kernel &kernel : kernels) {
+      if (kernel.numBlocks >= fewest || kernel.numBlocks >= kernel.minBlocks ||
           plan->stmts[kernel.body].kind == interp::StmtNode::Kind::Store)
         continue;
       std::optional<std::string> pick;

@@ -48,6 +48,7 @@ static Kernel buildKernel(const Plan &plan,
     planSlicedLoops(plan, aliases, options, kernel);
   planWarpLoop(plan, aliases, options, kernel);
   kernel.maxLanes = std::max(1u, options.threadElements);
+  kernel.minBlocks = options.minBlocks;
   kernel.matrixUnits = options.mma;
   kernel.vectorAtomics = options.vectorAtomics;
   SmallVector<const Access *> writes, reads;
@@ -227,13 +228,17 @@ static void addKernels(Plan &plan,
 }
 
 std::vector<Kernel>
-gpu_lowering::partitionPlan(Plan &plan,
-                            ArrayRef<std::pair<unsigned, unsigned>> aliases,
-                            const PartitionOptions &options) {
+gpu_lowering::partitionPlan(
+    Plan &plan, ArrayRef<std::pair<unsigned, unsigned>> aliases,
+    const PartitionOptions &options,
+    llvm::function_ref<const PartitionOptions *(Operation *)> optionsFor) {
   SmallVector<unsigned> topLevel;
   collectSequence(plan, plan.root, topLevel);
   std::vector<Kernel> kernels;
-  for (unsigned id : topLevel)
-    addKernels(plan, aliases, options, id, {}, kernels);
+  for (unsigned id : topLevel) {
+    const PartitionOptions *own =
+        optionsFor ? optionsFor(plan.stmts[id].op) : nullptr;
+    addKernels(plan, aliases, own ? *own : options, id, {}, kernels);
+  }
   return kernels;
 }

@@ -226,6 +226,9 @@ struct Kernel {
   /// epilogue share `epilogueCounters` (their launches may merge).
   std::shared_ptr<const Kernel> epilogue;
   int64_t epilogueCounters = 0, epilogueArrivals = 0, epilogueFlag = 0;
+  /// The `min_blocks` of the options the kernel was partitioned with (its
+  /// statement's): tile sizes shrink until it has that many blocks.
+  int64_t minBlocks = 0;
 };
 
 struct PartitionOptions {
@@ -334,11 +337,14 @@ PlanFolds foldPlan(interp::Plan &plan, llvm::ArrayRef<bool> startsZero,
                    llvm::ArrayRef<std::pair<unsigned, unsigned>> aliases);
 
 /// The kernels of `plan`, in launch order. `aliases` lists pairs of tensors
-/// that may overlap (`tile.may_alias`).
-std::vector<Kernel>
-partitionPlan(interp::Plan &plan,
-              llvm::ArrayRef<std::pair<unsigned, unsigned>> aliases,
-              const PartitionOptions &options);
+/// that may overlap (`tile.may_alias`). Each top-level statement is
+/// partitioned with `optionsFor` of its op (a statement configured apart,
+/// `tile.gpu_config` on its op), or `options` where that gives null.
+std::vector<Kernel> partitionPlan(
+    interp::Plan &plan, llvm::ArrayRef<std::pair<unsigned, unsigned>> aliases,
+    const PartitionOptions &options,
+    llvm::function_ref<const PartitionOptions *(Operation *)> optionsFor =
+        nullptr);
 
 /// Removes from `kernels` those that copy one tensor into another of the same
 /// element kind and row-major layout (the loop nests of reshapes) when the

@@ -90,6 +90,10 @@ struct TileSelectGPUConfigPass
   LogicalResult select(ProgramOp program, const GPUTarget &target,
                        GPUConfigAttr given) {
     GPUConfigAttr config = chooseGPUConfig(program, target);
+    // Statements are configured apart only under the strategy's choice: a
+    // tuning entry or the program's own configuration decides for all of
+    // it.
+    bool strategy = !program->hasAttr(kGPUConfigAttrName);
     if (!tuning.empty()) {
       llvm::Expected<TuningLookup> lookup =
           lookupTuning(tuning, program, target.getChip());
@@ -100,6 +104,7 @@ struct TileSelectGPUConfigPass
       if (lookup->entry) {
         config = config.overriddenBy(lookup->entry->config);
         ++numTuned;
+        strategy = false;
       }
     }
     if (Attribute own = program->getAttr(kGPUConfigAttrName)) {
@@ -112,7 +117,44 @@ struct TileSelectGPUConfigPass
     }
     config = target.restrict(config.overriddenBy(given));
     program->setAttr(kGPUConfigAttrName, config);
+    if (strategy && config.getStatementConfigs())
+      selectStatements(program, target, given);
     return success();
+  }
+
+  /// Records the statements' own configurations (`chooseStatementConfig`,
+  /// then the option's fields) as their ops' `tile.gpu_config` and gives
+  /// each such statement tile sizes of its own (`untieStatement`, suffix
+  /// `_s<statement>`); sizes bound by name for the whole program bind the
+  /// renamed ones too.
+  void selectStatements(ProgramOp program, const GPUTarget &target,
+                        GPUConfigAttr given) {
+    auto config = program->getAttrOfType<GPUConfigAttr>(kGPUConfigAttrName);
+    auto bound = program->getAttrOfType<DictionaryAttr>("tile.tile_sizes");
+    SmallVector<OpOperand *> statements = getTopLevelStatements(program);
+    if (statements.size() < 2)
+      return;
+    for (auto [index, use] : llvm::enumerate(statements)) {
+      GPUConfigAttr own = chooseStatementConfig(use->get(), config, target);
+      if (!own)
+        continue;
+      if (given)
+        own = own.overriddenBy(given);
+      llvm::StringMap<std::string> renamed =
+          untieStatement(*use, ("_s" + Twine(index)).str());
+      use->get().getDefiningOp()->setAttr(kGPUConfigAttrName, own);
+      ++numStatements;
+      DictionaryAttr sizes = config.getTileSizes();
+      for (const auto &[from, to] : renamed) {
+        if (sizes)
+          if (auto value = sizes.getAs<IntegerAttr>(from))
+            config = config.withTileSize(to, value.getInt());
+        if (bound)
+          if (auto value = bound.getAs<IntegerAttr>(from))
+            config = config.withTileSize(to, value.getInt());
+      }
+    }
+    program->setAttr(kGPUConfigAttrName, config);
   }
 };
 

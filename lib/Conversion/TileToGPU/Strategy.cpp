@@ -18,6 +18,25 @@
 using namespace mlir;
 using namespace mlir::tileir;
 
+/// Counts what `op` adds to `shape`'s matmuls and reductions.
+static void countOp(Operation *op, ProgramShape &shape) {
+  if (auto matmul = dyn_cast<MatmulOp>(op)) {
+    ++shape.matmuls;
+    auto elementType = [](Value v) {
+      return cast<TileType>(v.getType()).getElementType();
+    };
+    if (elementType(matmul.getLhs()).isF16() &&
+        elementType(matmul.getRhs()).isF16() &&
+        elementType(matmul.getResult()).isF32())
+      ++shape.halfMatmuls;
+  } else if (isa<RSumOp>(op)) {
+    ++shape.reductions;
+  } else if (isa<RMaxOp, RMinOp>(op)) {
+    ++shape.reductions;
+    ++shape.extremumReductions;
+  }
+}
+
 ProgramShape tileir::analyzeProgramShape(ProgramOp program) {
   ProgramShape shape;
   for (BlockArgument arg : program.getBodyBlock().getArguments()) {
@@ -27,24 +46,33 @@ ProgramShape tileir::analyzeProgramShape(ProgramOp program) {
       elements *= dim;
     shape.largestTensor = std::max(shape.largestTensor, elements);
   }
-  program.walk([&](Operation *op) {
-    if (auto matmul = dyn_cast<MatmulOp>(op)) {
-      ++shape.matmuls;
-      auto elementType = [](Value v) {
-        return cast<TileType>(v.getType()).getElementType();
-      };
-      if (elementType(matmul.getLhs()).isF16() &&
-          elementType(matmul.getRhs()).isF16() &&
-          elementType(matmul.getResult()).isF32())
-        ++shape.halfMatmuls;
-    } else if (isa<RSumOp>(op)) {
-      ++shape.reductions;
-    } else if (isa<RMaxOp, RMinOp>(op)) {
-      ++shape.reductions;
-      ++shape.extremumReductions;
-    }
-  });
+  program.walk([&](Operation *op) { countOp(op, shape); });
   return shape;
+}
+
+ProgramShape tileir::analyzeStatementShape(Value statement) {
+  ProgramShape shape;
+  for (Operation *op : getStatementOps(statement)) {
+    countOp(op, shape);
+    for (Value operand : op->getOperands())
+      if (auto tensor = dyn_cast<TensorRefType>(operand.getType())) {
+        int64_t elements = 1;
+        for (int64_t dim : tensor.getShape())
+          elements *= dim;
+        shape.largestTensor = std::max(shape.largestTensor, elements);
+      }
+  }
+  return shape;
+}
+
+/// Norms' settings: a row's statistic is reduced by the whole block
+/// (buffered, group reductions) in tiles up to 1024 wide, not by one thread
+/// per row (element loops); two blocks per SM at least.
+static GPUConfigAttr withRowReductionSettings(GPUConfigAttr config,
+                                              const GPUTarget &target) {
+  return config.with("max_tile_size", 1024)
+      .with("min_blocks", 2 * target.getComputeUnits())
+      .with("element_loops", false);
 }
 
 /// The power of two nearest `n` (ties up).
@@ -74,11 +102,15 @@ GPUConfigAttr tileir::chooseGPUConfig(ProgramOp program,
     // (threads' elements 16 or 32, slices 2 or 4, split 8 or 4, loads 2 or
     // 1 ahead), this one had the best geomean against torch.compile (0.97)
     // and the smallest worst case (1.38, the MoE experts).
-    // Softmax-style programs (a max reduction: attention, softmax @ V) are
-    // not split: splitting made softmax @ V 10x slower on the H200.
+    // Their statements that reduce rows without a matmul (a softmax's max
+    // and sum) take settings of their own (`chooseStatementConfig`): with
+    // the GEMMs' tile sizes they ran 10x slower. Softmax-style programs (a
+    // max reduction: attention, softmax @ V) contract over the KV length
+    // into few output tiles: up to 16 chunks (P.V at KV 32K: 175 -> 53 us
+    // on the H200; bench/results/h200-2026-11-28-statements.md).
     config = config.with("max_tile_size", 64)
                  .with("min_blocks", nearestPowerOf2(16 * units))
-                 .with("split_k", shape.extremumReductions ? 1 : 4)
+                 .with("split_k", shape.extremumReductions ? 16 : 4)
                  .with("k_slices", 4)
                  .with("thread_elements", 32)
                  .with("pipeline_loads", 1);
@@ -88,9 +120,7 @@ GPUConfigAttr tileir::chooseGPUConfig(ProgramOp program,
     // not by one thread per row (element loops): the M=512 RMSNorm and
     // LayerNorm over 4096 columns ran 8.5x and 7.7x faster (bench/results,
     // 2026-11-28); two blocks per SM at least.
-    config = config.with("max_tile_size", 1024)
-                 .with("min_blocks", 2 * units)
-                 .with("element_loops", false);
+    config = withRowReductionSettings(config, target);
   }
   // f16 matmuls accumulating in f32 on the matrix units, and
   // FlashAttention-style loops of them one warp per iteration.
@@ -102,4 +132,25 @@ GPUConfigAttr tileir::chooseGPUConfig(ProgramOp program,
   config = config.with("early_launch_blocks",
                        target.hasGridDependencyControl() ? 4 * units : 0);
   return target.restrict(config);
+}
+
+GPUConfigAttr tileir::chooseStatementConfig(Value statement,
+                                            GPUConfigAttr program,
+                                            const GPUTarget &target) {
+  ProgramShape shape = analyzeStatementShape(statement);
+  // Only statements of GEMM programs (element loops, 64-wide tiles) that
+  // reduce rows without a matmul are lowered apart.
+  if (shape.matmuls > 0 || shape.reductions == 0 || !program.getElementLoops())
+    return {};
+  // Rows too few to fill the SMs are split too, their sums added
+  // atomically (a softmax's sum over a 32K KV cache: 26 -> 7 us).
+  GPUConfigAttr own =
+      withRowReductionSettings(GPUConfigAttr::get(statement.getContext()),
+                               target)
+          .with("split_k", 16);
+  // Nothing to change: the program's settings already are these.
+  bool same = own.getMaxTileSize() == program.getMaxTileSize() &&
+              own.getMinBlocks() == program.getMinBlocks() &&
+              own.getSplitK() == program.getSplitK();
+  return same ? GPUConfigAttr() : own;
 }

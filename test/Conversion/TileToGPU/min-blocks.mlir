@@ -55,8 +55,9 @@ tile.program @copy(%A: !tile.tensor<64xf32, input>,
 // Two kernels share tile_i; the f32 accumulation (B) can be split, the f16
 // one (D) cannot. Without split-k both have 2 blocks and tile_i shrinks to
 // 8. With split-k=4, B's kernel gets its 8 blocks from 4 chunks, and the
-// size stepping its grid stays 32 although D's kernel has only 2 blocks
-// (smaller tiles would make the split kernel read its operands more often).
+// size stepping its grid stays 32 although D's kernel has only 2 blocks:
+// smaller tiles would make the split kernel read W, which does not move
+// with i, more often.
 // SHRINK-LABEL: func.func @kept
 // SHRINK-SAME: tile.tile_sizes = {tile_i = 8 : i64, tile_j = 4 : i64}
 // SPLIT-LABEL: func.func @kept
@@ -64,6 +65,47 @@ tile.program @copy(%A: !tile.tensor<64xf32, input>,
 // SPLIT: @kept_k0 blocks in (%c8,
 // SPLIT: @kept_k1 blocks in (%c2,
 tile.program @kept(%A: !tile.tensor<64x16xf32, input>,
+                   %W: !tile.tensor<16xf32, input>,
+                   %B: !tile.tensor<64xf32, output>,
+                   %C: !tile.tensor<64x16xf16, input>,
+                   %D: !tile.tensor<64xf16, output>) attributes {tile.tile_sizes = {tile_j = 4}} {
+  %i = tile.var "i"
+  %j = tile.var "j"
+  %ti = tile.size "tile_i"
+  %tj = tile.size "tile_j"
+  %t = tile.tile %i
+  %u = tile.tile %j
+  %a = tile.load %A[%t, %u] : !tile.tensor<64x16xf32, input> -> !tile.tile<[tile_i, tile_j], f32>
+  %w = tile.load %W[%u] : !tile.tensor<16xf32, input> -> !tile.tile<[tile_j], f32>
+  %wb = tile.bcast %w [0] : !tile.tile<[tile_j], f32> -> !tile.tile<[tile_i, tile_j], f32>
+  %aw = tile.mul %a, %wb : !tile.tile<[tile_i, tile_j], f32>
+  %r = tile.rsum %aw, 1 : !tile.tile<[tile_i, tile_j], f32> -> !tile.tile<[tile_i], f32>
+  %b = tile.load %B[%t] : !tile.tensor<64xf32, output> -> !tile.tile<[tile_i], f32>
+  %n = tile.add %b, %r : !tile.tile<[tile_i], f32>
+  %s = tile.store %n, %B[%t] : !tile.tile<[tile_i], f32>, !tile.tensor<64xf32, output>
+  %lj = tile.loop %j = 0 to 16 step %tj body %s
+  %l = tile.loop %i = 0 to 64 step %ti body %lj
+  %c = tile.load %C[%t, %u] : !tile.tensor<64x16xf16, input> -> !tile.tile<[tile_i, tile_j], f16>
+  %rc = tile.rsum %c, 1 : !tile.tile<[tile_i, tile_j], f16> -> !tile.tile<[tile_i], f16>
+  %d = tile.load %D[%t] : !tile.tensor<64xf16, output> -> !tile.tile<[tile_i], f16>
+  %nd = tile.add %d, %rc : !tile.tile<[tile_i], f16>
+  %sd = tile.store %nd, %D[%t] : !tile.tile<[tile_i], f16>, !tile.tensor<64xf16, output>
+  %lj2 = tile.loop %j = 0 to 16 step %tj body %sd
+  %l2 = tile.loop %i = 0 to 64 step %ti body %lj2
+  %seq = tile.seq %l, %l2
+  tile.yield %seq
+}
+
+// -----
+
+// The same kernels without W: every operand of the split accumulation moves
+// with i (a batch dimension: rows of a row sum, attention's heads), so
+// smaller tiles re-read nothing and tile_i shrinks as without split-k.
+// SPLIT-LABEL: func.func @batch
+// SPLIT-SAME: tile.tile_sizes = {tile_i = 8 : i64, tile_j = 4 : i64}
+// SPLIT: @batch_k0 blocks in (%c8,
+// SPLIT: @batch_k1 blocks in (%c8,
+tile.program @batch(%A: !tile.tensor<64x16xf32, input>,
                    %B: !tile.tensor<64xf32, output>,
                    %C: !tile.tensor<64x16xf16, input>,
                    %D: !tile.tensor<64xf16, output>) attributes {tile.tile_sizes = {tile_j = 4}} {

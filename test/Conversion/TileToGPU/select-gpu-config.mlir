@@ -2,6 +2,7 @@
 // RUN: tile-opt %s --split-input-file --tile-select-gpu-config="chip=sm_80" | FileCheck %s --check-prefix=SM80
 // RUN: tile-opt %s --split-input-file --tile-select-gpu-config="backend=rocdl chip=gfx942" | FileCheck %s --check-prefix=GFX942
 // RUN: tile-opt %s --split-input-file --tile-select-gpu-config="config={mma = false, split_k = 2}" | FileCheck %s --check-prefix=GIVEN
+// RUN: tile-opt %s --split-input-file --tile-select-gpu-config="config={statement_configs = false}" | FileCheck %s --check-prefix=NOSTMT
 // RUN: not tile-opt %s --split-input-file --tile-select-gpu-config="chip=sm90" 2>&1 | FileCheck %s --check-prefix=BADCHIP
 // RUN: not tile-opt %s --split-input-file --tile-select-gpu-config="backend=spirv" 2>&1 | FileCheck %s --check-prefix=BADBACKEND
 // RUN: not tile-opt %s --split-input-file --tile-select-gpu-config="config={split_k = 0}" 2>&1 | FileCheck %s --check-prefix=BADCONFIG
@@ -141,9 +142,27 @@ tile.program @own(%A: !tile.tensor<64x16xf32, input>,
 
 // -----
 
-// A softmax-style program (a max reduction beside its matmul): not split.
+// A softmax-style program (a max reduction beside its matmul): its GEMM
+// contracts over the KV length into few tiles, split up to 16 ways; the
+// statement that reduces rows without a matmul (the max) gets the norms'
+// settings on its own op and variables and tile sizes of its own (`_s1`,
+// the second top-level statement), so that its tiles are sized apart. The
+// option's fields override the statement's too (GIVEN); with
+// statement_configs off, or with the program's own configuration (@own
+// above), nothing is configured apart (NOSTMT).
 // SM90-LABEL: tile.program @softmax_like
-// SM90-SAME: #tile.gpu_config<max_tile_size = 64, {{.*}}split_k = 1, mma = true,
+// SM90-SAME: #tile.gpu_config<max_tile_size = 64, {{.*}}split_k = 16, mma = true,
+// SM90: tile.loop %k = 0 to 256 step %tile_k body
+// SM90: tile.loop %i = 0 to 16 step %tile_i body
+// SM90-NOT: gpu_config
+// SM90: %[[R:.*]] = tile.rmax %{{.*}} : !tile.tile<[tile_i_s1, tile_j_s1], f32> -> !tile.tile<[tile_i_s1], f32>
+// SM90: tile.loop %j_s1 = 0 to 512 step %tile_j_s1 body
+// SM90: tile.loop %i_s1 = 0 to 16 step %tile_i_s1 body %{{.*}} {tile.gpu_config = #tile.gpu_config<max_tile_size = 1024, min_blocks = 264, element_loops = false, split_k = 16>}
+// GIVEN-LABEL: tile.program @softmax_like
+// GIVEN: tile.loop %i_s1 = 0 to 16 step %tile_i_s1 body %{{.*}} {tile.gpu_config = #tile.gpu_config<max_tile_size = 1024, min_blocks = 264, element_loops = false, split_k = 2, mma = false>}
+// NOSTMT-LABEL: tile.program @softmax_like
+// NOSTMT-NOT: _s1
+// NOSTMT: tile.yield
 tile.program @softmax_like(%A: !tile.tensor<16x256xf16, input>,
                            %B: !tile.tensor<256x512xf16, input>,
                            %C: !tile.tensor<16x512xf32, intermediate>,

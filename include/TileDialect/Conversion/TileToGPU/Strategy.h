@@ -37,6 +37,35 @@ ProgramShape analyzeProgramShape(ProgramOp program);
 /// feature the target lacks is off.
 GPUConfigAttr chooseGPUConfig(ProgramOp program, const GPUTarget &target);
 
+/// The top-level statements of `program`: the leaves of the `tile.seq` tree
+/// its `tile.yield` returns, in order, each as the operand that holds it.
+/// Each becomes one kernel or more (docs/GPULowering.md).
+SmallVector<OpOperand *> getTopLevelStatements(ProgramOp program);
+
+/// The ops `statement` is computed from (its backward slice in the
+/// program's body, itself included), in block order.
+SmallVector<Operation *> getStatementOps(Value statement);
+
+/// The facts of one top-level statement the strategy uses.
+ProgramShape analyzeStatementShape(Value statement);
+
+/// The fields of one top-level statement's configuration that differ from
+/// its program's (`program`, chosen by `chooseGPUConfig`), or null when the
+/// program's suit it. A statement that reduces rows without a matmul (a
+/// softmax's max and sum, a norm's statistic) in a program with matmuls
+/// takes the norm programs' settings: tiles up to 1024 wide reduced by the
+/// whole block, two blocks per SM, no split.
+GPUConfigAttr chooseStatementConfig(Value statement, GPUConfigAttr program,
+                                    const GPUTarget &target);
+
+/// Gives the statement `use` holds loop variables and tile sizes of its own:
+/// its ops are cloned with every variable and symbolic size renamed
+/// `<name><suffix>` (tile types included) and `use` set to the clone, so
+/// that its tiles may be sized apart from the other statements'. The ops
+/// nothing else uses are erased. Returns the renamed sizes, old name to
+/// new.
+llvm::StringMap<std::string> untieStatement(OpOperand &use, StringRef suffix);
+
 } // namespace mlir::tileir
 
 #endif // TILEDIALECT_CONVERSION_TILETOGPU_STRATEGY_H
