@@ -135,12 +135,22 @@ GPUConfigAttr tileir::chooseGPUConfig(ProgramOp program,
 }
 
 GPUConfigAttr tileir::chooseStatementConfig(Value statement,
-                                            GPUConfigAttr program,
+                                            GPUConfigAttr programConfig,
                                             const GPUTarget &target) {
+  // Only softmax-style programs of GEMMs (a max reduction; element loops,
+  // 64-wide tiles) have their statements that reduce rows without a matmul
+  // lowered apart. Measured on the H200 (bench/results/
+  // h200-2026-11-28-statements.md): every such program ran 1.8-32x faster
+  // (a max and a sum over 1K-32K keys); norms beside GEMMs (LayerNorm @ W,
+  // 18.7 -> 24.9 us) and the Trinity programs' sums over 1024 keys without
+  // a max (up to 13% slower) did not, and keep the program's settings.
+  Operation *op = statement.getDefiningOp();
+  auto program = op ? op->getParentOfType<ProgramOp>() : ProgramOp();
+  if (!program || analyzeProgramShape(program).extremumReductions == 0)
+    return {};
   ProgramShape shape = analyzeStatementShape(statement);
-  // Only statements of GEMM programs (element loops, 64-wide tiles) that
-  // reduce rows without a matmul are lowered apart.
-  if (shape.matmuls > 0 || shape.reductions == 0 || !program.getElementLoops())
+  if (shape.matmuls > 0 || shape.reductions == 0 ||
+      !programConfig.getElementLoops())
     return {};
   // Rows too few to fill the SMs are split too, their sums added
   // atomically (a softmax's sum over a 32K KV cache: 26 -> 7 us).
@@ -149,8 +159,8 @@ GPUConfigAttr tileir::chooseStatementConfig(Value statement,
                                target)
           .with("split_k", 16);
   // Nothing to change: the program's settings already are these.
-  bool same = own.getMaxTileSize() == program.getMaxTileSize() &&
-              own.getMinBlocks() == program.getMinBlocks() &&
-              own.getSplitK() == program.getSplitK();
+  bool same = own.getMaxTileSize() == programConfig.getMaxTileSize() &&
+              own.getMinBlocks() == programConfig.getMinBlocks() &&
+              own.getSplitK() == programConfig.getSplitK();
   return same ? GPUConfigAttr() : own;
 }

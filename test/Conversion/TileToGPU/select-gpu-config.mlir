@@ -195,3 +195,47 @@ tile.program @softmax_like(%A: !tile.tensor<16x256xf16, input>,
   %seq = tile.seq %li, %mi
   tile.yield %seq
 }
+
+// -----
+
+// A norm's statistic beside a GEMM and no max reduction (RMSNorm @ W): the
+// statement keeps the program's configuration and its sizes (apart, such
+// statements measured slower: LayerNorm @ W 18.7 -> 24.9 us on the H200).
+// SM90-LABEL: tile.program @norm_gemm
+// SM90-SAME: split_k = 4, mma = true,
+// SM90-NOT: _s1
+// SM90: tile.yield
+tile.program @norm_gemm(%A: !tile.tensor<16x256xf16, input>,
+                        %B: !tile.tensor<256x512xf16, input>,
+                        %C: !tile.tensor<16x512xf32, output>,
+                        %S: !tile.tensor<16xf32, output>) {
+  %i = tile.var "i"
+  %j = tile.var "j"
+  %k = tile.var "k"
+  %ti = tile.size "tile_i"
+  %tj = tile.size "tile_j"
+  %tk = tile.size "tile_k"
+  %xi = tile.tile %i
+  %xj = tile.tile %j
+  %xk = tile.tile %k
+  %a0 = tile.load %A[%xi, %xk] : !tile.tensor<16x256xf16, input> -> !tile.tile<[tile_i, tile_k], f16>
+  %a1 = tile.cast %a0 : !tile.tile<[tile_i, tile_k], f16> -> !tile.tile<[tile_i, tile_k], f32>
+  %q = tile.sqr %a1 : !tile.tile<[tile_i, tile_k], f32>
+  %r = tile.rsum %q, 1 : !tile.tile<[tile_i, tile_k], f32> -> !tile.tile<[tile_i], f32>
+  %o = tile.load %S[%xi] : !tile.tensor<16xf32, output> -> !tile.tile<[tile_i], f32>
+  %x = tile.add %o, %r : !tile.tile<[tile_i], f32>
+  %t = tile.store %x, %S[%xi] : !tile.tile<[tile_i], f32>, !tile.tensor<16xf32, output>
+  %sk = tile.loop %k = 0 to 256 step %tk body %t
+  %si = tile.loop %i = 0 to 16 step %ti body %sk
+  %a = tile.load %A[%xi, %xk] : !tile.tensor<16x256xf16, input> -> !tile.tile<[tile_i, tile_k], f16>
+  %b = tile.load %B[%xk, %xj] : !tile.tensor<256x512xf16, input> -> !tile.tile<[tile_k, tile_j], f16>
+  %m = tile.matmul %a, %b : !tile.tile<[tile_i, tile_k], f16>, !tile.tile<[tile_k, tile_j], f16> -> !tile.tile<[tile_i, tile_j], f32>
+  %c = tile.load %C[%xi, %xj] : !tile.tensor<16x512xf32, output> -> !tile.tile<[tile_i, tile_j], f32>
+  %n = tile.add %c, %m : !tile.tile<[tile_i, tile_j], f32>
+  %s = tile.store %n, %C[%xi, %xj] : !tile.tile<[tile_i, tile_j], f32>, !tile.tensor<16x512xf32, output>
+  %lk = tile.loop %k = 0 to 256 step %tk body %s
+  %lj = tile.loop %j = 0 to 512 step %tj body %lk
+  %li = tile.loop %i = 0 to 16 step %ti body %lj
+  %seq = tile.seq %si, %li
+  tile.yield %seq
+}

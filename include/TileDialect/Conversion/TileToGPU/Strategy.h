@@ -50,12 +50,13 @@ SmallVector<Operation *> getStatementOps(Value statement);
 ProgramShape analyzeStatementShape(Value statement);
 
 /// The fields of one top-level statement's configuration that differ from
-/// its program's (`program`, chosen by `chooseGPUConfig`), or null when the
-/// program's suit it. A statement that reduces rows without a matmul (a
-/// softmax's max and sum, a norm's statistic) in a program with matmuls
-/// takes the norm programs' settings: tiles up to 1024 wide reduced by the
-/// whole block, two blocks per SM, no split.
-GPUConfigAttr chooseStatementConfig(Value statement, GPUConfigAttr program,
+/// its program's (`programConfig`, chosen by `chooseGPUConfig`), or null
+/// when the program's suit it. A statement that reduces rows without a
+/// matmul (a softmax's max and sum) in a softmax-style program of GEMMs
+/// takes the norm programs' settings (tiles up to 1024 wide reduced by the
+/// whole block, two blocks per SM), its sums split up to 16 ways.
+GPUConfigAttr chooseStatementConfig(Value statement,
+                                    GPUConfigAttr programConfig,
                                     const GPUTarget &target);
 
 /// Gives the statement `use` holds loop variables and tile sizes of its own:
