@@ -146,18 +146,19 @@ def TileSelectGPUConfig : Pass<"tile-select-gpu-config", "::mlir::ModuleOp"> {
     ```
 
     Under the strategy's choice (no tuning entry, no attribute of the
-    program's own), a top-level statement whose work differs from the
-    program's (rows reduced without a matmul in a program of GEMMs: a
-    softmax's max and sum) gets fields of its own, recorded as the
-    `tile.gpu_config` of the statement's op (the `config` option's fields
-    override them too), and its loop variables and tile sizes are renamed
-    `<name>_s<statement>` so that its tiles are sized apart:
+    program's own, `statement_configs` on), a top-level statement whose
+    work differs from the program's (rows reduced without a matmul in a
+    softmax-style program of GEMMs: a softmax's max and sum) gets fields of
+    its own, recorded as the `tile.gpu_config` of the statement's op (the
+    `config` option's fields override them too), and its loop variables and
+    tile sizes are renamed `<name>_s<statement>` so that its tiles are
+    sized apart:
 
     ```mlir
     %l = tile.loop %r0_s1 = 0 to 4096 step %tile_r0_s1 body %s
         {tile.gpu_config = #tile.gpu_config<max_tile_size = 1024,
                            min_blocks = 264, element_loops = false,
-                           split_k = 1>}
+                           split_k = 16>}
     ```
   }];
   let options = [

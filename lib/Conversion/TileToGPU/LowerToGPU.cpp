@@ -112,29 +112,17 @@ static FailureOr<StatementConfigs>
 getStatementConfigs(ProgramOp program, GPUConfigAttr programConfig,
                     StringRef optionText) {
   StatementConfigs result;
-  GPUConfigAttr option;
-  if (!optionText.trim().empty()) {
-    std::string error;
-    FailureOr<GPUConfigAttr> parsed =
-        GPUConfigAttr::parseBody(program.getContext(), optionText, error);
-    if (failed(parsed))
-      return program.emitError(error);
-    option = *parsed;
-  }
   llvm::StringSet<> conflicting;
   for (OpOperand *use : getTopLevelStatements(program)) {
     Operation *op = use->get().getDefiningOp();
-    Attribute attr = op ? op->getAttr(kGPUConfigAttrName) : Attribute();
-    if (!attr)
+    if (!op || !op->hasAttr(kGPUConfigAttrName))
       continue;
-    auto own = dyn_cast<GPUConfigAttr>(attr);
-    if (!own)
-      return op->emitOpError("'")
-             << kGPUConfigAttrName << "' must be a #tile.gpu_config, got "
-             << attr;
-    GPUConfigAttr config = programConfig.overriddenBy(own);
-    if (option)
-      config = config.overriddenBy(option);
+    // The statement's fields, then the option's, over the program's (which
+    // already has the option's).
+    FailureOr<GPUConfigAttr> own = resolveGPUConfig(op, optionText);
+    if (failed(own))
+      return failure();
+    GPUConfigAttr config = programConfig.overriddenBy(*own);
     unsigned index = result.configs.size();
     result.configs.push_back(config);
     for (Operation *inner : getStatementOps(use->get())) {

@@ -134,8 +134,10 @@ struct TileSelectGPUConfigPass
     SmallVector<OpOperand *> statements = getTopLevelStatements(program);
     if (statements.size() < 2)
       return;
+    ProgramShape shape = analyzeProgramShape(program);
     for (auto [index, use] : llvm::enumerate(statements)) {
-      GPUConfigAttr own = chooseStatementConfig(use->get(), config, target);
+      GPUConfigAttr own =
+          chooseStatementConfig(use->get(), shape, config, target);
       if (!own)
         continue;
       if (given)

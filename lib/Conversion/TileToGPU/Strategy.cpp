@@ -52,16 +52,8 @@ ProgramShape tileir::analyzeProgramShape(ProgramOp program) {
 
 ProgramShape tileir::analyzeStatementShape(Value statement) {
   ProgramShape shape;
-  for (Operation *op : getStatementOps(statement)) {
+  for (Operation *op : getStatementOps(statement))
     countOp(op, shape);
-    for (Value operand : op->getOperands())
-      if (auto tensor = dyn_cast<TensorRefType>(operand.getType())) {
-        int64_t elements = 1;
-        for (int64_t dim : tensor.getShape())
-          elements *= dim;
-        shape.largestTensor = std::max(shape.largestTensor, elements);
-      }
-  }
   return shape;
 }
 
@@ -135,6 +127,7 @@ GPUConfigAttr tileir::chooseGPUConfig(ProgramOp program,
 }
 
 GPUConfigAttr tileir::chooseStatementConfig(Value statement,
+                                            const ProgramShape &program,
                                             GPUConfigAttr programConfig,
                                             const GPUTarget &target) {
   // Only softmax-style programs of GEMMs (a max reduction; element loops,
@@ -144,9 +137,7 @@ GPUConfigAttr tileir::chooseStatementConfig(Value statement,
   // (a max and a sum over 1K-32K keys); norms beside GEMMs (LayerNorm @ W,
   // 18.7 -> 24.9 us) and the Trinity programs' sums over 1024 keys without
   // a max (up to 13% slower) did not, and keep the program's settings.
-  Operation *op = statement.getDefiningOp();
-  auto program = op ? op->getParentOfType<ProgramOp>() : ProgramOp();
-  if (!program || analyzeProgramShape(program).extremumReductions == 0)
+  if (program.extremumReductions == 0)
     return {};
   ProgramShape shape = analyzeStatementShape(statement);
   if (shape.matmuls > 0 || shape.reductions == 0 ||

@@ -46,16 +46,18 @@ SmallVector<OpOperand *> getTopLevelStatements(ProgramOp program);
 /// program's body, itself included), in block order.
 SmallVector<Operation *> getStatementOps(Value statement);
 
-/// The facts of one top-level statement the strategy uses.
+/// The matmuls and reductions of one top-level statement (`largestTensor`
+/// is left 0: the strategy does not use it per statement).
 ProgramShape analyzeStatementShape(Value statement);
 
 /// The fields of one top-level statement's configuration that differ from
-/// its program's (`programConfig`, chosen by `chooseGPUConfig`), or null
-/// when the program's suit it. A statement that reduces rows without a
+/// its program's (`programConfig`, chosen by `chooseGPUConfig` for a
+/// program of shape `program`), or null when the program's suit it. A statement that reduces rows without a
 /// matmul (a softmax's max and sum) in a softmax-style program of GEMMs
 /// takes the norm programs' settings (tiles up to 1024 wide reduced by the
 /// whole block, two blocks per SM), its sums split up to 16 ways.
 GPUConfigAttr chooseStatementConfig(Value statement,
+                                    const ProgramShape &program,
                                     GPUConfigAttr programConfig,
                                     const GPUTarget &target);
 
