@@ -34,6 +34,15 @@ tool_dirs = [config.tile_tools_dir, config.llvm_tools_dir]
 tools = [ToolSubst(t, unresolved="fatal") for t in ("tile-opt", "tile-run", "tile-prove", "tile-gpu-run")]
 llvm_config.add_tool_substitutions(tools, tool_dirs)
 
+# Stock mlir-opt (Debian's mlir-22-tools) with the project's plugin loaded as
+# both dialect and pass plugin (lib/Plugin).
+tile_plugin = os.path.join(config.tile_obj_root, "lib", "TilePlugin.so")
+config.substitutions.append(("%mlir_opt", os.path.join(config.llvm_tools_dir, "mlir-opt")))
+config.substitutions.append(
+    ("%tile_plugins", "--load-dialect-plugin=%s --load-pass-plugin=%s" % (tile_plugin, tile_plugin))
+)
+config.substitutions.append(("%tile_plugin", tile_plugin))
+
 # Optional pieces are lit features; tests that need them say REQUIRES.
 if config.tile_have_z3:
     config.available_features.add("z3")

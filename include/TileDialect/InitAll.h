@@ -18,6 +18,18 @@ void registerAllDialects(DialectRegistry &registry);
 /// pipeline uses, for command-line tools built on MlirOptMain.
 void registerAllPasses();
 
+/// Adds the tile dialect alone. The dialects its passes create are their
+/// dependent dialects, loaded when a pass runs; the interfaces the upstream
+/// lowering needs (bufferization, conversion to LLVM, GPU targets) must be in
+/// the registry already, as in stock mlir-opt. What the dialect plugin
+/// registers.
+void registerTileDialect(DialectRegistry &registry);
+
+/// Registers the tile passes and the named pipelines
+/// (--tile-lower-to-nvvm, --tile-lower-to-rocdl) alone. What the pass plugin
+/// registers.
+void registerTilePassesAndPipelines();
+
 } // namespace tileir
 } // namespace mlir
 

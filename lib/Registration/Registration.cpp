@@ -95,9 +95,7 @@ void tileir::registerAllDialects(DialectRegistry &registry) {
 }
 
 void tileir::registerAllPasses() {
-  tileir::registerTilePasses();
-  tileir::registerTileConversionPasses();
-  tileir::registerTileGPUPipelines();
+  tileir::registerTilePassesAndPipelines();
 
   registerTransformsPasses();
   registerConversionPasses();

@@ -7,6 +7,8 @@
 //===----------------------------------------------------------------------===//
 
 #include "TileDialect/Runtime/Runner.h"
+#include "TileDialect/VCSRevision.h"
+#include "TileDialect/Version.h"
 
 #include <cstdlib>
 #include <cstring>
@@ -20,6 +22,7 @@ static const char *const kUsage =
     "                        [--warmup N] [--repetitions N] [--per-kernel]\n"
     "                        [--graph] [--replays N] [--plain-launch]\n"
     "                        [--device-index I] [--probe] [--quiet]\n"
+    "       tile-gpu-run --version\n"
     "       tile-gpu-run --probe [--device cuda|hip] [--device-index I]\n";
 
 static int usage(const std::string &message) {
@@ -49,6 +52,13 @@ int main(int argc, char **argv) {
     long long count;
     if (arg == "--help" || arg == "-h") {
       std::cout << kUsage;
+      return kExitPass;
+    } else if (arg == "--version") {
+      std::cout << "tile-gpu-run " TILE_VERSION
+#ifdef TILE_REVISION
+                << " (git " << std::string(TILE_REVISION).substr(0, 12) << ")"
+#endif
+                << "\n";
       return kExitPass;
     } else if (arg == "--time") {
       options.time = true;

@@ -10,6 +10,7 @@
 
 #include "TileDialect/Prover/Prover.h"
 #include "TileDialect/Rules/RuleSet.h"
+#include "TileDialect/Support/Version.h"
 
 #include "mlir/Dialect/PDL/IR/PDL.h"
 #include "mlir/IR/BuiltinOps.h"
@@ -94,6 +95,8 @@ static void writeJson(llvm::raw_ostream &os,
 int main(int argc, char **argv) {
   llvm::InitLLVM init(argc, argv);
   cl::HideUnrelatedOptions(proveCategory);
+  cl::SetVersionPrinter(
+      [](raw_ostream &os) { tileir::printTileVersion(os, "tile-prove"); });
   cl::ParseCommandLineOptions(
       argc, argv, "tile-prove: proves value-level rewrite rules sound\n");
 

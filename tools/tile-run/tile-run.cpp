@@ -18,6 +18,7 @@
 #include "TileDialect/Interpreter/TileInterpreter.h"
 #include "TileDialect/Reference/LinalgInterpreter.h"
 #include "TileDialect/Support/Compare.h"
+#include "TileDialect/Support/Version.h"
 #include "TileDialect/Support/ElementKindOf.h"
 #include "TileDialect/Support/HostMemory.h"
 #include "TileDialect/Support/RandomInit.h"
@@ -461,6 +462,8 @@ int runOnDevice(Runnable &runnable, Runnable *reference,
 int main(int argc, char **argv) {
   llvm::InitLLVM init(argc, argv);
   cl::HideUnrelatedOptions(runCategory);
+  cl::SetVersionPrinter(
+      [](raw_ostream &os) { tileir::printTileVersion(os, "tile-run"); });
   cl::ParseCommandLineOptions(
       argc, argv,
       "tile-run: run a tile program or a linalg function on seeded random "
