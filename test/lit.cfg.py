@@ -43,6 +43,25 @@ config.substitutions.append(
 )
 config.substitutions.append(("%tile_plugin", tile_plugin))
 
+# Configure and build a program of a user's own against an install, with the
+# build's CMake, generator, compiler and MLIR (test/Install).
+config.substitutions.append(("%cmake", config.cmake_command))
+config.substitutions.append(
+    (
+        "%configure_consumer",
+        "%s -G '%s' -DCMAKE_MAKE_PROGRAM=%s -DCMAKE_CXX_COMPILER=%s "
+        "-DCMAKE_EXE_LINKER_FLAGS='%s' -DMLIR_DIR=%s"
+        % (
+            config.cmake_command,
+            config.cmake_generator,
+            config.cmake_make_program,
+            config.cxx_compiler,
+            config.exe_linker_flags,
+            config.mlir_dir,
+        ),
+    )
+)
+
 # Optional pieces are lit features; tests that need them say REQUIRES.
 if config.tile_have_z3:
     config.available_features.add("z3")
