@@ -179,6 +179,8 @@ RunReport Runner::run() {
       report.rules[i].applied += applied;
       stats.applySeconds += seconds;
       stats.applied += applied;
+      if (applied)
+        stats.ruleApplied.push_back({unsigned(i), applied});
       if (timedOut()) {
         finishEarly(stats, iteration, i + 1);
         stopped = true;

@@ -86,16 +86,22 @@ llvm::json::Object Saturation::toJSON() const {
     out["programs"] = (int64_t)*count.exact;
   out["seconds"] = report.totalSeconds;
   llvm::json::Array iters;
-  for (const egraph::IterationStats &it : report.iterations)
+  for (const egraph::IterationStats &it : report.iterations) {
+    // The rules that changed the e-graph in this iteration, by name.
+    llvm::json::Object perRule;
+    for (auto [rule, applied] : it.ruleApplied)
+      perRule[report.rules[rule].name] = (int64_t)applied;
     iters.push_back(llvm::json::Object{
         {"enodes", (int64_t)it.nodes},
         {"eclasses", (int64_t)it.classes},
         {"applied", (int64_t)it.applied},
+        {"rules", std::move(perRule)},
         {"rebuild_unions", (int64_t)it.rebuildUnions},
         {"search_seconds", it.searchSeconds},
         {"apply_seconds", it.applySeconds},
         {"rebuild_seconds", it.rebuildSeconds},
         {"hook_seconds", it.hookSeconds}});
+  }
   out["per_iteration"] = std::move(iters);
   llvm::json::Array rulesJson;
   for (size_t i = 0; i < report.rules.size(); ++i) {

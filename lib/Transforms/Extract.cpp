@@ -18,10 +18,12 @@
 #include "TileDialect/Rules/Saturate.h"
 #include "TileDialect/Transforms/Passes.h"
 #include "EmulateCandidates.h"
+#include "PhasePass.h"
 #include "WriteReport.h"
 
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/Threading.h"
+#include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/FormatVariadic.h"
 
 #include <chrono>
@@ -47,7 +49,34 @@ LogicalResult tileir::extractProgram(ProgramOp program,
                                      const TileExtractOptions &opts,
                                      func::FuncOp linalg,
                                      llvm::json::Array &reports,
-                                     ExtractCounts &counts) {
+                                     ExtractCounts &counts,
+                                     const ExtractContext &context) {
+  // Each phase runs through the pass (timed under it) when it asks.
+  auto runPhase = [&](StringRef phase,
+                      llvm::function_ref<LogicalResult()> fn) {
+    return context.runPhase ? context.runPhase(phase, program, fn) : fn();
+  };
+  // The budget: seconds left of this program's share, and each phase's own
+  // limit capped by its part of them. `capped` names the phases the budget
+  // cut short, for one remark at the end.
+  auto secondsLeft = [&]() {
+    if (!context.deadline)
+      return std::numeric_limits<double>::infinity();
+    return std::max(0.0, std::chrono::duration<double>(
+                             *context.deadline -
+                             std::chrono::steady_clock::now())
+                             .count());
+  };
+  double share = secondsLeft();
+  SmallVector<std::string> capped;
+  auto cap = [&](StringRef phase, double limit, double fraction) {
+    double left = fraction * secondsLeft();
+    if (left >= limit)
+      return limit;
+    capped.push_back(
+        llvm::formatv("{0} limited to {1:F1} s", phase, left).str());
+    return left;
+  };
   std::optional<TargetDesc> targetDesc;
   if (!opts.target.empty()) {
     llvm::Expected<TargetDesc> t = resolveTarget(opts.target);
@@ -117,20 +146,33 @@ LogicalResult tileir::extractProgram(ProgramOp program,
           const SaturateOptions &limits) -> FailureOr<std::vector<Candidate>> {
     ++roundNumber;
     progressLine(llvm::formatv("round {0}: saturating", roundNumber));
-    FailureOr<std::unique_ptr<Saturation>> sat = Saturation::run(seed, limits);
-    if (failed(sat))
+    SaturateOptions roundLimits = limits;
+    roundLimits.limits.maxSeconds =
+        cap("saturation", limits.limits.maxSeconds, 0.4);
+    FailureOr<std::unique_ptr<Saturation>> sat = failure();
+    if (failed(runPhase("saturate", [&] {
+          sat = Saturation::run(seed, roundLimits);
+          return success(succeeded(sat));
+        })))
       return failure();
     stats = ExtractStats();
     progressLine(llvm::formatv("round {0}: extracting", roundNumber));
     ExtractOptions roundOptions = eopts;
-    roundOptions.deadline = deadlineAfter(opts.extractTimeout);
-    FailureOr<std::vector<Candidate>> cs = extractCandidates(
-        (*sat)->getEGraph(), (*sat)->getRoot(), program, roundOptions, stats);
+    double extractLimit = cap("extraction", opts.extractTimeout, 0.5);
+    roundOptions.deadline = deadlineAfter(extractLimit);
+    FailureOr<std::vector<Candidate>> cs = failure();
+    (void)runPhase("extract", [&] {
+      cs = extractCandidates((*sat)->getEGraph(), (*sat)->getRoot(), program,
+                             roundOptions, stats);
+      return success(succeeded(cs));
+    });
     if (stats.timedOut)
       emitRemark(program.getLoc())
           << "extraction of @" << name << " (round " << roundNumber
-          << ") stopped at extract-timeout="
-          << llvm::formatv("{0}", opts.extractTimeout).str() << " s with "
+          << ") stopped at "
+          << (extractLimit < opts.extractTimeout ? "its share of budget=, "
+                                                 : "extract-timeout=")
+          << llvm::formatv("{0:F2}", extractLimit).str() << " s, with "
           << cs->size() << " candidate(s)";
     if (failed(cs))
       return failure();
@@ -171,6 +213,15 @@ LogicalResult tileir::extractProgram(ProgramOp program,
   for (unsigned round = 1; round < opts.rounds && !cands->empty() &&
                            !settled(mostFused(*cands).structure);
        ++round) {
+    // A refinement round needs time for its saturation, its extraction and
+    // the check after it: none starts on less than half the share.
+    if (secondsLeft() < 0.5 * share) {
+      capped.push_back(
+          llvm::formatv("refinement rounds skipped from round {0}",
+                        round + 1)
+              .str());
+      break;
+    }
     ExtractStats previous = stats;
     const Candidate &seed = mostFused(*cands);
     FailureOr<std::vector<Candidate>> better = runRound(seed.program, refine);
@@ -198,7 +249,8 @@ LogicalResult tileir::extractProgram(ProgramOp program,
   std::optional<CandidateChecker> checker;
   // The check's budget: no interpreter run goes past this deadline.
   auto checkStart = std::chrono::steady_clock::now();
-  auto deadline = deadlineAfter(opts.checkTimeout);
+  double checkBudget = cap("check", opts.checkTimeout, 1.0);
+  auto deadline = deadlineAfter(checkBudget);
   auto since = [&](std::chrono::steady_clock::time_point t) {
     return std::chrono::duration<double>(std::chrono::steady_clock::now() - t)
         .count();
@@ -210,22 +262,30 @@ LogicalResult tileir::extractProgram(ProgramOp program,
                                "{1} (budget {2:f0} s)",
                                cands->size(),
                                linalg ? "linalg reference" : "input program",
-                               opts.checkTimeout));
-    checker.emplace(program, opts.seed, opts.tolerance, linalg, deadline);
+                               checkBudget));
+    (void)runPhase("reference", [&] {
+      checker.emplace(program, opts.seed, opts.tolerance, linalg, deadline);
+      return success();
+    });
     referenceSeconds = since(checkStart);
     progressLine(llvm::formatv("reference run in {0:f2} s", referenceSeconds));
     if (!checker->getError().empty()) {
       for (Candidate &c : *cands)
         c.program.erase();
-      bool timedOut = since(checkStart) > opts.checkTimeout;
-      return program.emitError("cannot check the candidates of @")
+      bool timedOut = since(checkStart) > checkBudget;
+      return emitError(program.getLoc(), "cannot check the candidates of @")
              << name << ": " << checker->getError()
-             << (timedOut ? llvm::formatv(" (check-timeout={0:f0} s; raise "
-                                          "it, or check=false emits "
-                                          "unchecked candidates)",
-                                          opts.checkTimeout)
-                                .str()
-                          : "")
+             << (!timedOut ? ""
+                 : checkBudget < opts.checkTimeout
+                     ? llvm::formatv(" (the budget left the check {0:f1} s; "
+                                     "raise budget=)",
+                                     checkBudget)
+                           .str()
+                     : llvm::formatv(" (check-timeout={0:f0} s; raise "
+                                     "it, or check=false emits "
+                                     "unchecked candidates)",
+                                     opts.checkTimeout)
+                           .str())
              << "; the input program is kept";
     }
     if (size_t bad = checker->numNonFiniteExpected())
@@ -251,6 +311,7 @@ LogicalResult tileir::extractProgram(ProgramOp program,
   if (opts.check && opts.emulate)
     emulator.emplace(*checker, opts.seed, opts.emulateTolerance, deadline);
   if (opts.check)
+    (void)runPhase("check", [&] {
     parallelFor(ctx, 0, cands->size(), [&](size_t i) {
       auto start = std::chrono::steady_clock::now();
       ProgramOp candidate = (*cands)[i].program;
@@ -276,6 +337,8 @@ LogicalResult tileir::extractProgram(ProgramOp program,
                                      ? ""
                                      : " (" + emulations[i].detail + ")",
                                  since(start)));
+    });
+    return success();
     });
   for (auto [i, c] : llvm::enumerate(*cands)) {
     const CheckResult &check = results[i];
@@ -437,6 +500,11 @@ LogicalResult tileir::extractProgram(ProgramOp program,
       }
     }
   }
+  if (!capped.empty())
+    emitRemark(program.getLoc())
+        << "the budget of @" << program.getSymName() << " ("
+        << llvm::formatv("{0:F1}", share).str()
+        << " s): " << llvm::join(capped, ", ");
   {
     InFlightDiagnostic remark = emitRemark(program.getLoc());
     remark << "extracted " << kept << " candidate(s) of @"
@@ -483,15 +551,26 @@ LogicalResult tileir::extractProgram(ProgramOp program,
 LogicalResult tileir::extractAll(ModuleOp module,
                                  const TileExtractOptions &opts,
                                  ModuleOp linalgFunctions, StringRef reportPath,
-                                 ExtractCounts &counts) {
+                                 ExtractCounts &counts,
+                                 const ExtractContext &context) {
   llvm::json::Array reports;
   bool ok = true;
-  for (ProgramOp program : llvm::to_vector(module.getOps<ProgramOp>())) {
+  SmallVector<ProgramOp> programs = llvm::to_vector(module.getOps<ProgramOp>());
+  for (auto [i, program] : llvm::enumerate(programs)) {
     func::FuncOp linalg;
     if (linalgFunctions)
       linalg = dyn_cast_or_null<func::FuncOp>(
           SymbolTable::lookupSymbolIn(linalgFunctions, program.getSymName()));
-    ok &= succeeded(extractProgram(program, opts, linalg, reports, counts));
+    // An equal share of what is left for each program still to come.
+    ExtractContext programContext = context;
+    if (context.deadline) {
+      auto now = std::chrono::steady_clock::now();
+      auto left = std::max(*context.deadline - now,
+                           std::chrono::steady_clock::duration::zero());
+      programContext.deadline = now + left / (programs.size() - i);
+    }
+    ok &= succeeded(
+        extractProgram(program, opts, linalg, reports, counts, programContext));
   }
   if (!reportPath.empty() &&
       failed(writeJSON(module, reportPath, std::move(reports))))
@@ -528,9 +607,16 @@ struct TileExtractPass : public tileir::impl::TileExtractBase<TileExtractPass> {
     opts.emulateBudget = emulateBudget;
     opts.target = target;
     ExtractCounts counts;
+    ExtractContext context;
+    if (budget > 0)
+      context.deadline = deadlineAfter(budget);
+    context.runPhase = makePhaseRunner(
+        "tile-extract", [this](OpPassManager &pm, Operation *op) {
+          return runPipeline(pm, op);
+        });
     LogicalResult result =
         extractAll(getOperation(), opts,
-                   /*linalgFunctions=*/nullptr, reportPath, counts);
+                   /*linalgFunctions=*/nullptr, reportPath, counts, context);
     numCandidates += counts.kept;
     numDropped += counts.dropped;
     if (failed(result))

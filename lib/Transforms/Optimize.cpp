@@ -7,12 +7,15 @@
 //===----------------------------------------------------------------------===//
 
 #include "ExtractProgram.h"
+#include "PhasePass.h"
 #include "TileDialect/Conversion/Passes.h"
 #include "TileDialect/IR/TileDialect.h"
 #include "TileDialect/Transforms/Passes.h"
 
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/Pass/PassManager.h"
+
+#include <chrono>
 
 namespace mlir::tileir {
 #define GEN_PASS_DEF_TILEOPTIMIZE
@@ -30,6 +33,8 @@ struct TileOptimizePass
 
   void runOnOperation() override {
     ModuleOp module = getOperation();
+    // The budget counts from here: the conversion is part of it.
+    auto start = std::chrono::steady_clock::now();
     // The functions as they were, for the check.
     OwningOpRef<ModuleOp> originals = ModuleOp::create(module.getLoc());
     for (auto func : module.getOps<func::FuncOp>())
@@ -59,7 +64,17 @@ struct TileOptimizePass
     extract.emulateTolerance = emulateTolerance;
     extract.emulateBudget = emulateBudget;
     ExtractCounts counts;
-    if (failed(extractAll(module, extract, *originals, reportPath, counts)))
+    ExtractContext context;
+    if (budget > 0)
+      context.deadline = start + std::chrono::duration_cast<
+                                     std::chrono::steady_clock::duration>(
+                                     std::chrono::duration<double>(budget));
+    context.runPhase = makePhaseRunner(
+        "tile-optimize", [this](OpPassManager &pm, Operation *op) {
+          return runPipeline(pm, op);
+        });
+    if (failed(extractAll(module, extract, *originals, reportPath, counts,
+                          context)))
       signalPassFailure();
   }
 };

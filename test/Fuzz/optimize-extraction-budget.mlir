@@ -6,7 +6,7 @@
 // input is the candidate.
 //
 // RUN: tile-opt %s --tile-optimize="extract-timeout=0 report=%t.json" -o %t.opt.mlir 2>&1 | FileCheck %s
-// CHECK: remark: extraction of @fuzz (round 1) stopped at extract-timeout=0.00 s with 0 candidate(s)
+// CHECK: remark: extraction of @fuzz (round 1) stopped at extract-timeout=0.00 s, with 0 candidate(s)
 // CHECK: remark: extraction found no candidate of @fuzz: the input is kept as the only candidate
 // RUN: FileCheck %s --check-prefix=REPORT < %t.json
 // REPORT-DAG: "stop_reason": "node-limit"

@@ -84,6 +84,9 @@ struct RuleStats {
 struct IterationStats {
   size_t nodes = 0, classes = 0;  ///< after the iteration's rebuild
   size_t applied = 0;             ///< changing applications
+  /// (rule index, changing applications) of each rule that changed the
+  /// e-graph in this iteration.
+  std::vector<std::pair<unsigned, size_t>> ruleApplied;
   size_t rebuildUnions = 0;       ///< unions found by congruence closure
   double searchSeconds = 0, applySeconds = 0, rebuildSeconds = 0,
          hookSeconds = 0;

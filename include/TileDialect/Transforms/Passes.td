@@ -107,6 +107,19 @@ def TileExtract : Pass<"tile-extract", "::mlir::ModuleOp"> {
     the first candidate (`<name>_c0`, marked `tile.input`; the candidates
     follow, the last dropped to keep `top-k`), with a remark.
 
+    Long runs are bounded and visible. `budget=S` bounds the whole pass to S
+    seconds of wall-clock time: each program gets an equal share of what is
+    left when its turn comes, its saturation at most 40% and each extraction
+    at most half of what is left of that share, a refinement round starts
+    only with half the share left, and the check gets the rest; each
+    phase's own limit (`timeout`, `extract-timeout`, `check-timeout`) still
+    applies when it is smaller. A remark names what the budget lowered. A
+    check cut short drops nothing silently: the input is kept and the pass
+    fails, as with `check-timeout`. `progress` prints each phase as it runs;
+    under `--mlir-timing` the phases appear as `tile-extract: saturate`,
+    `extract`, `reference` and `check` (in a `'tile.program' Pipeline`
+    entry: MLIR times a pass's dynamic pipelines at the top level).
+
     Example: `tile-opt prog.mlir --tile-extract="top-k=4"`
   }];
   let options = [
@@ -160,6 +173,10 @@ def TileExtract : Pass<"tile-extract", "::mlir::ModuleOp"> {
            "(estimated as 8 times its interpreter check, as measured on the "
            "full-size llama ffn); above it the emulation is skipped and the "
            "report says so">,
+    Option<"budget", "budget", "double", /*default=*/"0",
+           "Wall-clock budget of the whole pass in seconds (0: none); each "
+           "program gets an equal share of what is left, and caps its "
+           "phases' own limits by it (see --tile-extract)">,
     Option<"progress", "progress", "bool", /*default=*/"false",
            "Print each phase to stderr as it runs: saturation iterations, "
            "extraction, each candidate's check">,
@@ -189,6 +206,9 @@ def TileOptimize : Pass<"tile-optimize", "::mlir::ModuleOp"> {
     linalg reference evaluator on the same seeded inputs: the converted
     program must agree with it within `tolerance` (else the pass fails and
     keeps it), and so must every candidate.
+
+    `budget`, `progress` and the phases under `--mlir-timing` are those of
+    `--tile-extract`; the conversion counts against the budget.
 
     Example: `tile-opt model.mlir --tile-optimize="top-k=2 report=r.json"`
   }];
@@ -229,6 +249,10 @@ def TileOptimize : Pass<"tile-optimize", "::mlir::ModuleOp"> {
     Option<"emulateBudget", "emulate-budget", "double", /*default=*/"20.0",
            "Seconds one candidate's emulation may be expected to take (see "
            "--tile-extract)">,
+    Option<"budget", "budget", "double", /*default=*/"0",
+           "Wall-clock budget of the whole pass in seconds (0: none); each "
+           "program gets an equal share of what is left, and caps its "
+           "phases' own limits by it (see --tile-extract)">,
     Option<"progress", "progress", "bool", /*default=*/"false",
            "Print each phase to stderr as it runs">,
     Option<"reportPath", "report", "std::string", /*default=*/"\"\"",
