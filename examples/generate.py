@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Generates the naive tile programs of the six benchmark workloads.
 
-The workloads are those of shared/WORKLOADS.md (vanilla, prenorm, qknorm,
+The workloads are those of docs/Workloads.md (vanilla, prenorm, qknorm,
 keyformer, roco, ffn), written as naive tile programs in the style of
 Trinity Figure 4(a): one loop nest per tensor-level op, reductions as
 accumulating stores into zero-initialised tensors, f16 storage for inputs,

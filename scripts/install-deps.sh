@@ -8,6 +8,7 @@ PACKAGES=(
   cmake ninja-build ccache python3
   clang-22 lld-22 llvm-22-dev llvm-22-tools libmlir-22-dev mlir-22-tools
   libz3-dev libgtest-dev googletest
+  graphviz python3-matplotlib python3-numpy
 )
 # Wanted but not required: the AMDGPU device libraries (hsaco tests are
 # skipped without them).

@@ -6,7 +6,7 @@ Run on the GPU machine, in the repository root (see bench/gpu/README.md):
   python3 bench/gpu/bench.py --artifacts DIR --runner build/bin/tile-gpu-run \
       --out bench/results [--configs llama falcon] [--workloads ...] [--quick]
 
-For each config x workload of shared/WORKLOADS.md:
+For each config x workload of docs/Workloads.md:
 
 1. HBM floor: the compulsory bytes (bench/workloads/generate.py's
    compulsory_bytes: every input read once, every output written once, the
@@ -16,9 +16,10 @@ For each config x workload of shared/WORKLOADS.md:
 2. PyTorch: eager, eager+SDPA, torch.compile and compile+SDPA, written from
    the linalg programs of bench/workloads/ (fp16 storage, f32 accumulation,
    f32 softmax statistics; the KV-cache update is part of every variant).
-   Inputs come from torch's seeded generator with the WORKLOADS.md
+   Inputs come from torch's seeded generator with the docs/Workloads.md
    distributions. Each variant is checked against eager (max|a-b|/max|b| <=
-   2e-2 on every output, caches included) and timed as WORKLOADS.md did:
+   2e-2 on every output, caches included) and timed as the reference
+   times of docs/Workloads.md were:
    one call captured in a CUDA graph, median of 50 samples of 10 replays.
    Eager is also checked against the linalg reference itself, when an
    artifact of the workload is there: the artifact's inputs are regenerated
@@ -118,7 +119,7 @@ def heads(x, w, H, d):
 
 
 def attention(Q, K, V, Kc, Vc, sdpa, mm32, need="none"):
-    """The attention core of WORKLOADS.md with the cache update.
+    """The attention core of docs/Workloads.md with the cache update.
 
     Q, K, V [H, M, d]; Kc, Vc [H, P, d] updated in place at rows P-M..P-1.
     Returns O2 [M, H*d] and, as `need` asks ("scores", "probs"), the f32
@@ -441,7 +442,7 @@ def result_shapes(workload, config):
 
 
 def torch_inputs(workload, config, seed, device, dtype):
-    """The arguments drawn from torch's seeded generator (WORKLOADS.md
+    """The arguments drawn from torch's seeded generator (docs/Workloads.md
     distributions), one generator stream per argument."""
     out = []
     for i, (_, shape, (mean, std)) in enumerate(arg_specs(workload,

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Generates the six benchmark workloads as linalg programs on tensors.
 
-The workloads are those of shared/WORKLOADS.md (vanilla, prenorm, qknorm,
+The workloads are those of docs/Workloads.md (vanilla, prenorm, qknorm,
 keyformer, roco, ffn). Each is described once below and emitted at three
 sizes, so the sizes cannot drift apart:
 
@@ -11,7 +11,7 @@ sizes, so the sizes cannot drift apart:
   test/GPU/Inputs/decode/<name>.mlir  scaled down but M=16, for GPU tests
 
 Conventions (bench/workloads/README.md has the full list): one func.func
-@<name> per file; arguments in WORKLOADS.md order, each with
+@<name> per file; arguments in docs/Workloads.md order, each with
 {tile.name = "X", tile.init = "normal(MEAN, STDDEV)"}; results O2 (or out)
 first, then extra outputs, then the updated caches Kc, Vc, each with
 {tile.name = ...}. Storage is f16; matmuls take f16 operands and
@@ -49,7 +49,7 @@ CONFIG_TITLES = {
               "matrix-unit tiles)",
 }
 
-# Input distributions of WORKLOADS.md "Test data": (mean, standard deviation).
+# Input distributions of docs/Workloads.md "Test data": (mean, standard deviation).
 X_INIT = (0.0, 1.0)
 WEIGHT_INIT = (0.0, 0.02)
 KC_INIT = (0.0, 0.3)
@@ -560,7 +560,7 @@ def size_line(name, config):
     else:
         sizes = ("M=%d, D=%d, H=%d, d=%d, P=%d, PRE=%d"
                  % (c["M"], c["D"], c["H"], c["d"], c["P"], c["PRE"]))
-    return ("shared/WORKLOADS.md as linalg on tensors, %s: %s."
+    return ("docs/Workloads.md as linalg on tensors, %s: %s."
             % (CONFIG_TITLES[config], sizes))
 
 
@@ -577,7 +577,7 @@ def render(name, config):
 
 # Compulsory HBM bytes ----------------------------------------------------------
 
-# WORKLOADS.md "The floor": HBM floor in microseconds at the measured copy
+# docs/Workloads.md "The floor": HBM floor in microseconds at the measured copy
 # bandwidth of 2.92 TB/s (H100 80GB HBM3).
 COPY_BANDWIDTH = 2.92e12
 FLOOR_US = {
@@ -610,7 +610,7 @@ def compulsory_bytes(name, config):
 
 
 def check_floors():
-    """The compulsory bytes agree with WORKLOADS.md: its byte counts for
+    """The compulsory bytes agree with docs/Workloads.md: its byte counts for
     llama (weights 100.7 MB and caches 16.8 MB of vanilla's about 117 MB;
     WO 33.6 MB and W1a/W1b/W2 352 MB of ffn's about 386 MB) to its rounding,
     and its floors (in us at 2.92 TB/s) within 0.5%: the table's floors
@@ -629,20 +629,20 @@ def check_floors():
               (sum(compulsory_bytes("ffn", "llama")) / 1e6, 386, 0.5)]
     for ours, theirs, tol in claims:
         if abs(ours - theirs) > tol:
-            raise SystemExit("compulsory bytes: %.3f MB where WORKLOADS.md "
+            raise SystemExit("compulsory bytes: %.3f MB where docs/Workloads.md "
                              "says %s MB" % (ours, theirs))
     for (config, name), us in FLOOR_US.items():
         read, written = compulsory_bytes(name, config)
         ours = (read + written) / COPY_BANDWIDTH * 1e6
         if abs(ours / us - 1) > 0.005:
             raise SystemExit("%s %s: %d bytes is %.2f us at 2.92 TB/s, "
-                             "WORKLOADS.md says %.1f us"
+                             "docs/Workloads.md says %.1f us"
                              % (config, name, read + written, ours, us))
 
 
 def bytes_table():
     rows = ["| config | workload | read (MB) | written (MB) | total (MB) "
-            "| at 2.92 TB/s (us) | WORKLOADS.md floor (us) |",
+            "| at 2.92 TB/s (us) | docs/Workloads.md floor (us) |",
             "|---|---|---|---|---|---|---|"]
     for config in ("llama", "falcon"):
         for name in WORKLOADS:

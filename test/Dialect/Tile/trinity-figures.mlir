@@ -6,7 +6,7 @@
 // (the fully fused attention case study of section 5.3) and the Appendix E
 // programs of Figure 10 (vanilla, H100), Figure 12 (keyformer, H100) and
 // Figure 14 (keyformer, RTX 4090), at the llama sizes M=16, D=4096, H=32,
-// d=128, P=1024, PRE=1008 (see WORKLOADS.md).
+// d=128, P=1024, PRE=1008 (see docs/Workloads.md).
 //
 // Conventions, shared by all programs:
 // - Element types: X, weights, caches, noise, Q/K/V and the outputs are f16;
