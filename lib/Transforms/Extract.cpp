@@ -432,8 +432,11 @@ LogicalResult tileir::extractProgram(ProgramOp program,
     bool faster = noneExtracted ||
                   (succeeded(inputCost) && inputCost->timeUs < bestUs);
     if (faster && emulator) {
-      inputEmulation =
-          emulator->check(program, referenceSeconds, opts.emulateBudget);
+      (void)runPhase("check", [&] {
+        inputEmulation =
+            emulator->check(program, referenceSeconds, opts.emulateBudget);
+        return success();
+      });
       if (inputEmulation.failed())
         emitRemark(program.getLoc())
             << "the input of @" << program.getSymName()

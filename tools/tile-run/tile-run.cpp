@@ -89,7 +89,7 @@ static cl::list<std::string>
     initArgs("init", cl::value_desc("NAME=normal(M,S)"),
              cl::desc("Distribution of an input, by name (default: the "
                       "reference's tile.init attribute, else the "
-                      "distribution WORKLOADS.md gives that name)"),
+                      "distribution docs/Workloads.md gives that name)"),
              cl::cat(runCategory));
 static cl::opt<double>
     tolerance("tolerance", cl::init(1e-6),

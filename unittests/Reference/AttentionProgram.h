@@ -1,6 +1,6 @@
 //===- AttentionProgram.h - The vanilla attention block in linalg ---------===//
 //
-// The `vanilla` workload of WORKLOADS.md written in linalg at any size, as a
+// The `vanilla` workload of docs/Workloads.md written in linalg at any size, as a
 // test input for the reference evaluator (and for timing it at full size).
 //
 //===----------------------------------------------------------------------===//

@@ -1,6 +1,6 @@
 //===- EGraph.h - Hash-consed e-graph with deferred rebuild -----*- C++ -*-===//
 //
-// The e-graph core of tile-opt (DESIGN.md decision 2): hash-consed e-nodes
+// The e-graph core of tile-opt (docs/Design.md decision 2): hash-consed e-nodes
 // over dense 32-bit ids, a union-find, egg-style deferred rebuild with
 // congruence closure, and a hook for e-class analyses. It has no MLIR
 // dependency: an e-node is an operator id, an opaque payload id (the MLIR layer

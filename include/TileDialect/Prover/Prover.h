@@ -1,6 +1,6 @@
 //===- Prover.h - Soundness proofs of value-level rewrite rules -*- C++ -*-===//
 //
-// Proves a rule `lhs -> rhs` over tiles sound over the reals (DESIGN.md
+// Proves a rule `lhs -> rhs` over tiles sound over the reals (docs/Design.md
 // decision 4, the Axon paper's method): for every rank up to a bound and
 // every value of the rule's attribute variables, with symbolic extents, the
 // two sides are equal at a symbolic index point whenever the matched term

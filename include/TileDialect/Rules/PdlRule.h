@@ -1,6 +1,6 @@
 //===- PdlRule.h - pdl.pattern interpreted over the e-graph -----*- C++ -*-===//
 //
-// The e-matcher (DESIGN.md decision 3): a `pdl.pattern` is compiled into
+// The e-matcher (docs/Design.md decision 3): a `pdl.pattern` is compiled into
 // operation atoms over shared slots and interpreted over the e-graph.
 // `pdl.operation` matches an e-node of that name inside an e-class, shared
 // SSA values are shared e-class variables, attribute and type constraints

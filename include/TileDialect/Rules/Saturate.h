@@ -51,7 +51,7 @@ public:
   /// rewrite failed), by rule index.
   size_t getFailed(size_t rule) const;
 
-  /// The report of DESIGN.md as JSON: e-classes, e-nodes, iterations, stop
+  /// The saturation report (docs/Rules.md) as JSON: e-classes, e-nodes, iterations, stop
   /// reason, log10 of programs represented, rule firings, time.
   llvm::json::Object toJSON() const;
 

@@ -26,7 +26,7 @@ struct InitSpec {
   std::string str() const;
 };
 
-/// The distribution of WORKLOADS.md for an input of that name, used when
+/// The distribution of docs/Workloads.md for an input of that name, used when
 /// nothing declares one: weights (`W...`) normal(0, 0.02), the key cache
 /// (`Kc`, `K_cache`) normal(0, 0.3), `noise` normal(0, 0.1), norm weights
 /// (`g`, `gq`, `gk`, `g...`) normal(1, 0.1), anything else normal(0, 1).
