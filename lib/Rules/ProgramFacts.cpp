@@ -106,8 +106,11 @@ ProgramFacts mlir::tileir::computeProgramFacts(TileEGraph &tg,
   }
   for (unsigned i = 0, e = body.getNumArguments(); i < e; ++i) {
     Value arg = body.getArgument(i);
+    // Intermediates and outputs start as zeros (docs/Guide.md); inputs are
+    // never written and inouts start with the caller's data.
     auto type = cast<TensorRefType>(arg.getType());
-    if (type.getRole() != TensorRole::Intermediate)
+    if (type.getRole() != TensorRole::Intermediate &&
+        type.getRole() != TensorRole::Output)
       continue;
     auto it = writer.find(arg);
     if (it == writer.end() || it->second < 0 || !accumulates.lookup(arg))

@@ -40,10 +40,10 @@ struct PdlSlot {
 
 /// Facts about the input program the guards need (fixed before saturation).
 struct ProgramFacts {
-  /// Tensors that start zero (`intermediate`) and whose every write in the
-  /// input program is an accumulation `T[i] = f(T[i], ...)` within one
-  /// top-level statement: their first writer in any equivalent program is
-  /// that accumulation, so it may assume zero at entry.
+  /// Tensors that start zero (`intermediate` and `output`) and whose every
+  /// write in the input program is an accumulation `T[i] = f(T[i], ...)`
+  /// within one top-level statement: their first writer in any equivalent
+  /// program is that accumulation, so it may assume zero at entry.
   llvm::DenseSet<uint32_t> zeroInitAccumulators;
   /// For each of them: the class of that top-level statement (its writer)
   /// and the class of the tensor's leaf, when both are in the e-graph.
