@@ -31,7 +31,7 @@ llvm_config.use_default_substitutions()
 llvm_config.with_environment("PATH", config.llvm_tools_dir, append_path=True)
 
 tool_dirs = [config.tile_tools_dir, config.llvm_tools_dir]
-tools = [ToolSubst(t, unresolved="fatal") for t in ("tile-opt", "tile-run", "tile-prove", "tile-gpu-run", "tile-capi-test")]
+tools = [ToolSubst(t, unresolved="fatal") for t in ("tile-opt", "tile-run", "tile-prove", "tile-gpu-run", "tile-capi-test", "tile-runtime-capi-test")]
 llvm_config.add_tool_substitutions(tools, tool_dirs)
 
 # Stock mlir-opt (Debian's mlir-22-tools) with the project's plugin loaded as

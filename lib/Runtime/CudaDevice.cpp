@@ -204,6 +204,7 @@ public:
     programmatic = enabled && api.cuLaunchKernelEx;
     return programmatic;
   }
+  bool setStream(void *stream) override;
 
 private:
   /// Returns true on success, else records `call`'s error.
@@ -222,6 +223,8 @@ private:
   /// legacy default stream otherwise), the graph and its executable.
   CUstream captureStream = nullptr;
   bool capturing = false;
+  /// The caller's stream (setStream); null: the legacy default stream.
+  CUstream userStream = nullptr;
   /// Launch with programmatic stream serialization (cuLaunchKernelEx).
   bool programmatic = false;
   CUgraph graph = nullptr;
@@ -358,7 +361,7 @@ bool CudaDevice::launch(KernelHandle kernel, const unsigned grid[3],
   std::vector<void *> params;
   for (CUdeviceptr &value : values)
     params.push_back(&value);
-  CUstream stream = capturing ? captureStream : nullptr;
+  CUstream stream = capturing ? captureStream : userStream;
   // Only into graphs: captured on a stream of their own, where the
   // programmatic edges between kernels become part of the graph.
   if (programmatic && capturing) {
@@ -400,7 +403,23 @@ bool CudaDevice::fillZero(DevicePtr dst, uint64_t bytes) {
   if (capturing)
     return !bytes || check(api.cuMemsetD8Async(dst, 0, bytes, captureStream),
                            "cuMemsetD8Async");
+  // On the caller's stream: asynchronous, in order with its work.
+  if (userStream)
+    return !bytes || check(api.cuMemsetD8Async(dst, 0, bytes, userStream),
+                           "cuMemsetD8Async");
   return !bytes || check(api.cuMemsetD8(dst, 0, bytes), "cuMemsetD8_v2");
+}
+
+bool CudaDevice::setStream(void *stream) {
+  if (!check(api.cuCtxSetCurrent(context), "cuCtxSetCurrent"))
+    return false;
+  if (stream && !api.cuMemsetD8Async) {
+    errorMessage = "this CUDA driver lacks cuMemsetD8Async: launching on a "
+                   "caller's stream needs it";
+    return false;
+  }
+  userStream = stream;
+  return true;
 }
 
 bool CudaDevice::synchronize() {
@@ -417,7 +436,7 @@ bool CudaDevice::createEvent(EventHandle &event) {
 }
 
 bool CudaDevice::recordEvent(EventHandle event) {
-  return check(api.cuEventRecord(event, nullptr), "cuEventRecord");
+  return check(api.cuEventRecord(event, userStream), "cuEventRecord");
 }
 
 bool CudaDevice::elapsedMs(EventHandle start, EventHandle end, float &ms) {

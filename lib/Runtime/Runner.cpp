@@ -3,6 +3,7 @@
 #include "TileDialect/Runtime/Runner.h"
 
 #include "TileDialect/Runtime/Device.h"
+#include "TileDialect/Runtime/Module.h"
 #include "TileDialect/Runtime/ElementBits.h"
 #include "TileDialect/Support/Compare.h"
 
@@ -34,10 +35,8 @@ std::string runtime::shapeString(const std::vector<int64_t> &shape) {
 
 namespace {
 
-/// Dynamic shared memory a kernel may use without opting in.
-constexpr unsigned kDefaultSharedMemLimit = 48 * 1024;
-
-/// One artifact loaded on one device.
+/// One artifact loaded on one device: a client of Module that owns the
+/// arguments' buffers, fills them from the seed and checks the outputs.
 class Runner {
 public:
   Runner(const Artifact &artifact, Device &device, const RunOptions &options,
@@ -45,8 +44,8 @@ public:
       : artifact(artifact), device(device), options(options), out(out),
         err(err) {}
 
-  /// Loads the module, finds the kernels, allocates and prepares the
-  /// buffers; returns an ExitStatus.
+  /// Loads the module, allocates and binds the arguments' buffers and
+  /// prepares their values; returns an ExitStatus.
   int prepare();
   /// The checked run: launches, downloads, compares.
   int check();
@@ -54,9 +53,9 @@ public:
   int time();
 
 private:
-  /// Uploads the initial values of every tensor (outside any timing); the
-  /// `zero once` tensors are cleared only with `once`.
-  bool reset(bool once = true);
+  /// Uploads the initial values of every tensor that has them (outside any
+  /// timing) and clears what starts as zeros for a call, then waits.
+  bool reset();
   /// Launches every kernel, then waits for them; with `syncEach`, waits
   /// after each one so that a fault names its kernel. Records `events[0]`
   /// before the first launch and the last one after the last launch, or,
@@ -69,15 +68,16 @@ private:
     err << options.toolName << ": " << context << device.error() << "\n";
     return kExitDeviceError;
   }
-  std::string kernelContext(size_t i) const {
-    return "kernel '" + artifact.kernels[i].symbol + "' (launch #" +
-           std::to_string(i) + "): ";
+  int moduleError() {
+    err << options.toolName << ": " << module->error() << "\n";
+    return kExitDeviceError;
   }
 
   const Artifact &artifact;
   Device &device;
   const RunOptions &options;
   std::ostream &out, &err;
+  std::unique_ptr<Module> module;
   /// Per tensor: its initial values (kept only where a sparse expected output
   /// adds to them) and their device bytes (random only).
   std::vector<HostTensor> initial;
@@ -85,66 +85,27 @@ private:
   /// Whether the inputs (which no launch writes) are on the device: reset()
   /// copies them once, and the inouts every time.
   bool inputsCopied = false;
-  std::vector<DevicePtr> buffers;
-  /// The allocation the tensors that start as zeros share: first those
-  /// cleared before every call (`perCallZeroBytes`), then the `zero once`
-  /// ones, which the launches clear themselves.
-  DevicePtr zeroArena = 0;
-  uint64_t zeroArenaBytes = 0, perCallZeroBytes = 0;
-  unsigned numOnce = 0;
-  std::vector<KernelHandle> functions;
 };
 
 } // namespace
 
 int Runner::prepare() {
-  if (!device.loadModule(artifact.binary))
-    return deviceError("loading " + artifact.binaryFile + ": ");
-  device.setProgrammaticLaunch(artifact.programmaticLaunch &&
-                               !options.plainLaunch);
-  std::map<std::string, KernelHandle> bySymbol;
-  std::map<std::string, unsigned> sharedLimit;
-  for (size_t i = 0; i < artifact.kernels.size(); ++i) {
-    const KernelLaunch &kernel = artifact.kernels[i];
-    auto it = bySymbol.find(kernel.symbol);
-    if (it == bySymbol.end()) {
-      KernelHandle handle;
-      if (!device.getFunction(kernel.symbol, handle))
-        return deviceError(kernelContext(i));
-      it = bySymbol.emplace(kernel.symbol, handle).first;
-    }
-    functions.push_back(it->second);
-    unsigned &limit = sharedLimit[kernel.symbol];
-    if (kernel.sharedMemBytes > std::max(limit, kDefaultSharedMemLimit)) {
-      if (!device.setMaxDynamicSharedMemory(it->second, kernel.sharedMemBytes))
-        return deviceError(kernelContext(i));
-      limit = kernel.sharedMemBytes;
-    }
+  // The outputs live next to the module's own zero-start tensors, so that
+  // one memset clears them all, as a graph replays it.
+  ModuleOptions moduleOptions;
+  moduleOptions.ownZeroArguments = true;
+  moduleOptions.plainLaunch = options.plainLaunch;
+  std::string error;
+  module = Module::load(artifact, device, moduleOptions, error);
+  if (!module) {
+    err << options.toolName << ": " << error << "\n";
+    return kExitDeviceError;
   }
-  // The tensors that start as zeros share one allocation (256-byte aligned
-  // slices), so that a graph zeroes them all with one memset; those cleared
-  // before every call come first, so that it covers only them.
-  uint64_t zeroBytes = 0;
-  std::vector<uint64_t> zeroOffset(artifact.tensors.size(), 0);
-  for (bool once : {false, true}) {
-    for (size_t i = 0; i < artifact.tensors.size(); ++i) {
-      const TensorInit &init = artifact.tensors[i].init;
-      if (init.kind == TensorInit::Random || init.once != once)
-        continue;
-      zeroOffset[i] = zeroBytes;
-      zeroBytes += (artifact.tensors[i].byteSize() + 255) / 256 * 256;
-      numOnce += once;
-    }
-    if (!once)
-      perCallZeroBytes = zeroBytes;
-  }
-  if (zeroBytes && !device.allocate(zeroBytes, zeroArena))
-    return deviceError("the tensors that start as zeros: ");
-  zeroArenaBytes = zeroBytes;
   std::vector<bool> sparse(artifact.tensors.size(), false);
   for (const OutputSpec &output : artifact.outputs)
     if (output.kind == ExpectedKind::Sparse)
       sparse[output.tensor] = true;
+  const std::vector<unsigned> &arguments = module->getArguments();
   for (size_t i = 0; i < artifact.tensors.size(); ++i) {
     const TensorDecl &tensor = artifact.tensors[i];
     initial.push_back(initialValues(tensor, artifact.seed));
@@ -158,33 +119,35 @@ int Runner::prepare() {
     if (!sparse[i])
       initial.back().data = std::vector<double>();
     initialBytes.push_back(std::move(bytes));
-    if (tensor.init.kind != TensorInit::Random) {
-      buffers.push_back(zeroArena + zeroOffset[i]);
+    if (module->getBuffer(i))
       continue;
-    }
+    // An argument the module did not place: this runner's buffer.
     DevicePtr ptr;
     if (!device.allocate(tensor.byteSize(), ptr))
       return deviceError("tensor '" + tensor.name + "': ");
-    buffers.push_back(ptr);
+    unsigned index = std::find(arguments.begin(), arguments.end(), i) -
+                     arguments.begin();
+    if (!module->bind(index, ptr))
+      return moduleError();
   }
   return kExitPass;
 }
 
-bool Runner::reset(bool once) {
+bool Runner::reset() {
   for (size_t i = 0; i < artifact.tensors.size(); ++i) {
     const TensorDecl &tensor = artifact.tensors[i];
     if (tensor.init.kind != TensorInit::Random ||
         (inputsCopied && tensor.role == TensorRole::Input))
       continue;
-    if (!device.copyToDevice(buffers[i], initialBytes[i].data(),
+    if (!device.copyToDevice(module->getBuffer(i), initialBytes[i].data(),
                              tensor.byteSize())) {
       deviceError("tensor '" + tensor.name + "': ");
       return false;
     }
   }
   inputsCopied = true;
-  if (!device.fillZero(zeroArena, once ? zeroArenaBytes : perCallZeroBytes)) {
-    deviceError("the tensors that start as zeros: ");
+  if (!module->clear()) {
+    moduleError();
     return false;
   }
   if (!device.synchronize()) {
@@ -203,17 +166,16 @@ bool Runner::launchAll(bool syncEach, const std::vector<EventHandle> &events,
     return false;
   }
   for (size_t i = 0; i < numKernels; ++i) {
-    const KernelLaunch &kernel = artifact.kernels[i];
-    std::vector<DevicePtr> args;
-    for (unsigned arg : kernel.args)
-      args.push_back(buffers[arg]);
     bool record = !events.empty() && (perLaunch || i + 1 == numKernels);
-    if (!device.launch(functions[i], kernel.grid, kernel.block,
-                       kernel.sharedMemBytes, args) ||
-        (syncEach && !device.synchronize()) ||
+    if (!module->launch(i)) {
+      moduleError();
+      return false;
+    }
+    if ((syncEach && !device.synchronize()) ||
         (record &&
          !device.recordEvent(perLaunch ? events[i + 1] : events.back()))) {
-      deviceError(kernelContext(i));
+      deviceError("kernel '" + artifact.kernels[i].symbol + "' (launch #" +
+                  std::to_string(i) + "): ");
       return false;
     }
   }
@@ -229,8 +191,8 @@ int Runner::check() {
     return kExitDeviceError;
   // `zero once` tensors are left to the launches: check a second call,
   // which finds them as the first left them.
-  if (numOnce) {
-    if (!reset(/*once=*/false) || !launchAll(/*syncEach=*/true, {}))
+  if (unsigned numOnce = module->getNumClearedByLaunches()) {
+    if (!reset() || !launchAll(/*syncEach=*/true, {}))
       return kExitDeviceError;
     if (!options.quiet)
       out << "checked the second of two calls (tensors the launches "
@@ -243,7 +205,8 @@ int Runner::check() {
   for (const OutputSpec &output : artifact.outputs) {
     const TensorDecl &tensor = artifact.tensors[output.tensor];
     std::string bytes(tensor.byteSize(), '\0');
-    if (!device.copyToHost(bytes.data(), buffers[output.tensor], bytes.size()))
+    if (!device.copyToHost(bytes.data(), module->getBuffer(output.tensor),
+                           bytes.size()))
       return deviceError("reading output '" + tensor.name + "': ");
     std::vector<double> values(tensor.numElements());
     decodeElements(tensor.elementKind, bytes.data(), tensor.numElements(),
@@ -304,8 +267,8 @@ int Runner::time() {
     unsigned replays = std::max(1u, options.replays);
     if (!device.synchronize() || !device.beginCapture())
       return deviceError("graph: ");
-    if (perCallZeroBytes && !device.fillZero(zeroArena, perCallZeroBytes))
-      return deviceError("graph: zeroing the tensors that start as zeros: ");
+    if (!module->clear())
+      return moduleError();
     if (!launchAll(/*syncEach=*/false, {}, /*wait=*/false) ||
         !device.endCapture())
       return deviceError("graph: ");

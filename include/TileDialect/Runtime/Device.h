@@ -61,6 +61,14 @@ public:
   /// `Artifact::programmaticLaunch`).
   /// Devices without it launch as before; returns whether it took effect.
   virtual bool setProgrammaticLaunch(bool) { return false; }
+  /// Makes the device's context current on the calling thread and directs
+  /// launches, clears and event records to `stream` (a CUstream or
+  /// hipStream_t of that context; null: the default stream). With a stream,
+  /// clears are asynchronous on it, so a call may be captured into the
+  /// caller's graph. Devices without it accept only null.
+  virtual bool setStream(void *stream) {
+    return !stream || unsupported("launching on a caller's stream");
+  }
 
   virtual bool allocate(uint64_t bytes, DevicePtr &ptr) = 0;
   virtual bool copyToDevice(DevicePtr dst, const void *src, uint64_t bytes) = 0;
