@@ -62,6 +62,27 @@ config.substitutions.append(
     )
 )
 
+# A Python with numpy (Debian's python3-numpy, which install-deps.sh
+# installs), for the tests that make and read .npy files.
+def python_with_numpy():
+    import subprocess
+    import sys
+
+    for python in (sys.executable, "/usr/bin/python3"):
+        try:
+            if python and subprocess.run([python, "-c", "import numpy"],
+                                         capture_output=True, timeout=60).returncode == 0:
+                return python
+        except (OSError, subprocess.SubprocessError):
+            pass
+    return None
+
+
+numpy_python = python_with_numpy()
+if numpy_python:
+    config.available_features.add("numpy")
+    config.substitutions.append(("%numpy_python", numpy_python))
+
 # Optional pieces are lit features; tests that need them say REQUIRES.
 if config.tile_have_z3:
     config.available_features.add("z3")

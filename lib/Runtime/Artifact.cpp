@@ -75,6 +75,8 @@ HostTensor runtime::initialValues(const TensorDecl &tensor, uint64_t seed) {
   HostTensor host(tensor.name, tensor.shape, tensor.elementKind);
   if (tensor.init.kind == TensorInit::Random)
     fillRandom(host, seed, tensor.init.stream, tensor.init.spec);
+  else if (tensor.init.kind == TensorInit::Data)
+    host.data = tensor.init.values;
   return host;
 }
 
@@ -350,9 +352,14 @@ bool ManifestParser::parseTensor() {
       return fail(spec.kind == InitSpec::Normal
                       ? "the standard deviation must not be negative"
                       : "the upper bound must not be below the lower bound");
+  } else if (tokens[init] == "data") {
+    if (tokens.size() != init + 2)
+      return fail("expected 'data FILE'");
+    tensor.init.kind = TensorInit::Data;
+    tensor.init.file = tokens[init + 1];
   } else {
     return fail("unknown initializer '" + tokens[init] +
-                "' (zero or random STREAM normal|uniform A B)");
+                "' (zero, random STREAM normal|uniform A B, or data FILE)");
   }
   artifact.tensors.push_back(std::move(tensor));
   return true;
@@ -461,6 +468,8 @@ std::string runtime::printManifest(const Artifact &artifact) {
     const TensorInit &init = tensor.init;
     if (init.kind == TensorInit::Zero)
       os << (init.once ? " zero once\n" : " zero\n");
+    else if (init.kind == TensorInit::Data)
+      os << " data " << init.file << "\n";
     else
       os << " random " << init.stream << " "
          << (init.spec.kind == InitSpec::Normal ? "normal " : "uniform ")

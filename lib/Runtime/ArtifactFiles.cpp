@@ -1,6 +1,7 @@
 //===- ArtifactFiles.cpp - Read and write artifact directories ------------===//
 
 #include "TileDialect/Runtime/Artifact.h"
+#include "TileDialect/Runtime/ElementBits.h"
 
 #include <cctype>
 #include <cerrno>
@@ -163,6 +164,23 @@ bool runtime::readArtifact(const std::string &dir, Artifact &artifact,
       !parseManifest(text, manifestPath, artifact, error) ||
       !readFile(joinPath(dir, artifact.binaryFile), artifact.binary, error))
     return false;
+  // Values the caller gave: the tensor's element bytes.
+  for (TensorDecl &tensor : artifact.tensors) {
+    if (tensor.init.kind != TensorInit::Data)
+      continue;
+    std::string path = joinPath(dir, tensor.init.file), bytes;
+    if (!readFile(path, bytes, error))
+      return false;
+    if (bytes.size() != tensor.byteSize()) {
+      error = path + ": " + std::to_string(bytes.size()) +
+              " bytes, but tensor '" + tensor.name + "' has " +
+              std::to_string(tensor.byteSize());
+      return false;
+    }
+    tensor.init.values.resize(tensor.numElements());
+    decodeElements(tensor.elementKind, bytes.data(), tensor.numElements(),
+                   tensor.init.values.data());
+  }
   for (OutputSpec &output : artifact.outputs) {
     std::string path = joinPath(dir, output.file);
     int64_t n = artifact.tensors[output.tensor].numElements();
@@ -258,6 +276,29 @@ bool runtime::writeArtifact(const Artifact &original, const std::string &dir,
     if (output.kind == ExpectedKind::Dense
             ? !writeDenseFile(path, output.dense, error)
             : !writeSparseFile(path, output.sparse, error))
+      return false;
+  }
+  for (TensorDecl &tensor : artifact.tensors) {
+    if (tensor.init.kind != TensorInit::Data)
+      continue;
+    if (tensor.init.file.empty())
+      tensor.init.file = "input." + tensor.name + ".bin";
+    if (tensor.init.values.size() != uint64_t(tensor.numElements())) {
+      error = "tensor '" + tensor.name + "' has " +
+              std::to_string(tensor.init.values.size()) +
+              " values, but " + std::to_string(tensor.numElements()) +
+              " elements";
+      return false;
+    }
+    std::string bytes(tensor.byteSize(), '\0');
+    encodeElements(tensor.elementKind, tensor.init.values.data(),
+                   tensor.numElements(), bytes.data());
+    if (!isToken(tensor.init.file)) {
+      error = "the data file '" + tensor.init.file + "' of tensor '" +
+              tensor.name + "' is not a single token";
+      return false;
+    }
+    if (!writeFile(joinPath(dir, tensor.init.file), bytes, error))
       return false;
   }
   for (const KernelLaunch &kernel : artifact.kernels)

@@ -4,10 +4,12 @@
 
 #include "TileDialect/Runtime/Device.h"
 #include "TileDialect/Runtime/Module.h"
+#include "TileDialect/Runtime/Npy.h"
 #include "TileDialect/Runtime/ElementBits.h"
 #include "TileDialect/Support/Compare.h"
 
 #include <algorithm>
+#include <filesystem>
 #include <cmath>
 #include <cstdarg>
 #include <cstdio>
@@ -110,7 +112,7 @@ int Runner::prepare() {
     const TensorDecl &tensor = artifact.tensors[i];
     initial.push_back(initialValues(tensor, artifact.seed));
     std::string bytes;
-    if (tensor.init.kind == TensorInit::Random) {
+    if (tensor.init.kind != TensorInit::Zero) {
       bytes.resize(tensor.byteSize());
       encodeElements(tensor.elementKind, initial.back().data.data(),
                      tensor.numElements(), bytes.data());
@@ -130,13 +132,34 @@ int Runner::prepare() {
     if (!module->bind(index, ptr))
       return moduleError();
   }
+  // The caller's values replace the artifact's.
+  for (const auto &[name, path] : options.inputFiles) {
+    std::optional<unsigned> i = artifact.findTensor(name);
+    if (!i || (artifact.tensors[*i].role != TensorRole::Input &&
+               artifact.tensors[*i].role != TensorRole::Inout)) {
+      err << options.toolName << ": --input " << name << ": the program has "
+          << "no input or inout named '" << name << "'\n";
+      return kExitBadArtifact;
+    }
+    const TensorDecl &tensor = artifact.tensors[*i];
+    std::vector<double> values;
+    if (!readNpyAs(path, tensor.elementKind, tensor.shape,
+                   "input '" + name + "'", values, error)) {
+      err << options.toolName << ": " << error << "\n";
+      return kExitBadArtifact;
+    }
+    initialBytes[*i].resize(tensor.byteSize());
+    encodeElements(tensor.elementKind, values.data(), tensor.numElements(),
+                   initialBytes[*i].data());
+    initial[*i].data = std::move(values);
+  }
   return kExitPass;
 }
 
 bool Runner::reset() {
   for (size_t i = 0; i < artifact.tensors.size(); ++i) {
     const TensorDecl &tensor = artifact.tensors[i];
-    if (tensor.init.kind != TensorInit::Random ||
+    if (tensor.init.kind == TensorInit::Zero ||
         (inputsCopied && tensor.role == TensorRole::Input))
       continue;
     if (!device.copyToDevice(module->getBuffer(i), initialBytes[i].data(),
@@ -202,6 +225,8 @@ int Runner::check() {
   double tolerance = options.tolerance.value_or(artifact.tolerance);
   bool pass = true;
   unsigned compared = 0;
+  // Given inputs: the expected values are not theirs.
+  bool givenInputs = !options.inputFiles.empty();
   for (const OutputSpec &output : artifact.outputs) {
     const TensorDecl &tensor = artifact.tensors[output.tensor];
     std::string bytes(tensor.byteSize(), '\0');
@@ -211,8 +236,18 @@ int Runner::check() {
     std::vector<double> values(tensor.numElements());
     decodeElements(tensor.elementKind, bytes.data(), tensor.numElements(),
                    values.data());
+    if (!options.outputDir.empty()) {
+      std::error_code ec;
+      std::filesystem::create_directories(options.outputDir, ec);
+      std::string error;
+      std::string path = options.outputDir + "/" + tensor.name + ".npy";
+      if (!writeNpy(path, tensor.elementKind, tensor.shape, values, error)) {
+        err << options.toolName << ": " << error << "\n";
+        return kExitBadArtifact;
+      }
+    }
     std::string prefix = tensor.name + ": shape=" + shapeString(tensor.shape);
-    if (output.kind == ExpectedKind::None) {
+    if (output.kind == ExpectedKind::None || givenInputs) {
       double sum = 0, maxAbs = 0;
       for (double v : values)
         sum += v, maxAbs = std::max(maxAbs, std::fabs(v));
@@ -236,6 +271,9 @@ int Runner::check() {
                        : "NOT-FINITE")
           << "\n";
   }
+  if (givenInputs && !options.quiet)
+    out << "not compared: the inputs were given (--input); the expected "
+           "outputs are for the artifact's own\n";
   if (compared)
     out << (pass ? "PASS" : "FAIL") << ": " << compared << " outputs, "
         << format("tolerance %g", tolerance) << ", seed " << artifact.seed

@@ -38,8 +38,8 @@ CandidateEmulator::CandidateEmulator(
   for (const CandidateChecker::DrawnInput &input : checker.getInputs()) {
     if (inits.size() <= input.tensor)
       inits.resize(input.tensor + 1);
-    inits[input.tensor] = {runtime::TensorInit::Random, input.stream,
-                           input.spec};
+    inits[input.tensor] =
+        runtime::TensorInit::random(input.stream, input.spec);
   }
   for (auto [tensor, values] :
        llvm::zip_equal(checker.getOutputTensors(), checker.getExpected()))

@@ -22,6 +22,7 @@ static const char *const kUsage =
     "                        [--warmup N] [--repetitions N] [--per-kernel]\n"
     "                        [--graph] [--replays N] [--plain-launch]\n"
     "                        [--device-index I] [--probe] [--quiet]\n"
+    "                        [--input NAME=@FILE.npy]... [--output-dir DIR]\n"
     "       tile-gpu-run --version\n"
     "       tile-gpu-run --probe [--device cuda|hip] [--device-index I]\n";
 
@@ -94,6 +95,16 @@ int main(int argc, char **argv) {
         options.replays = unsigned(count);
       else
         options.deviceIndex = int(count);
+    } else if (arg == "--input") {
+      std::string spec = value(text) ? text : "";
+      size_t eq = spec.find("=@");
+      if (eq == std::string::npos || eq == 0 || eq + 2 == spec.size())
+        return usage("--input takes NAME=@FILE.npy");
+      options.inputFiles.push_back({spec.substr(0, eq), spec.substr(eq + 2)});
+    } else if (arg == "--output-dir") {
+      if (!value(text) || !*text)
+        return usage("--output-dir takes a directory");
+      options.outputDir = text;
     } else if (arg.size() > 1 && arg[0] == '-') {
       return usage("unknown option '" + arg + "'");
     } else if (dir.empty()) {

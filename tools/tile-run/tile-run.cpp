@@ -13,6 +13,7 @@
 
 #include "TileDialect/IR/TileDialect.h"
 #include "TileDialect/InitAll.h"
+#include "TileDialect/Runtime/Npy.h"
 #include "TileDialect/Runtime/Runner.h"
 #include "TileDialect/IR/TileOps.h"
 #include "TileDialect/Interpreter/TileInterpreter.h"
@@ -85,6 +86,18 @@ static cl::opt<int64_t> maxTileSize(
     cl::desc("Cap of the default tile sizes (1 runs every loop element by "
              "element)"),
     cl::cat(runCategory));
+static cl::list<std::string>
+    inputArgs("input", cl::value_desc("NAME=@FILE.npy"),
+              cl::desc("The values of input NAME from a .npy file (its "
+                       "element type and shape must be the tensor's) "
+                       "instead of seeded random ones; the reference reads "
+                       "the same values. Repeatable"),
+              cl::cat(runCategory));
+static cl::opt<std::string>
+    outputDir("output-dir", cl::value_desc("DIR"),
+              cl::desc("Write every output of the run as DIR/NAME.npy "
+                       "(DIR is created)"),
+              cl::cat(runCategory));
 static cl::list<std::string>
     initArgs("init", cl::value_desc("NAME=normal(M,S)"),
              cl::desc("Distribution of an input, by name (default: the "
@@ -402,6 +415,13 @@ int runOnDevice(Runnable &runnable, Runnable *reference,
   if (repetitions.getNumOccurrences())
     run.repetitions = repetitions;
   run.toolName = "tile-run";
+  if (!outputDir.empty()) {
+    if (compileOnly)
+      return fail("--output-dir: --compile-only runs nothing");
+    if (std::error_code ec = llvm::sys::fs::create_directories(outputDir))
+      return fail("cannot create '" + outputDir + "': " + ec.message());
+    run.outputDir = outputDir;
+  }
   if (emulate) {
     if (compileOnly || !artifactDir.empty())
       return fail("--device emulate runs in this process; it writes no "
@@ -538,6 +558,20 @@ int main(int argc, char **argv) {
                   "NAME=uniform(LOW, HIGH), got '" + arg + "'");
     overrides[arg.substr(0, eq)] = *spec;
   }
+  // --input NAME=@FILE: the caller's values.
+  llvm::StringMap<std::string> givenInputs;
+  for (const std::string &arg : inputArgs) {
+    size_t eq = arg.find("=@");
+    if (eq == std::string::npos || eq == 0 || eq + 2 == arg.size())
+      return fail("--input takes NAME=@FILE.npy, got '" + arg + "'");
+    givenInputs[arg.substr(0, eq)] = arg.substr(eq + 2);
+  }
+  for (const auto &entry : givenInputs)
+    if (llvm::none_of(inputs, [&](unsigned index) {
+          return runnable->params[index].name == entry.getKey();
+        }))
+      return fail("--input " + entry.getKey() +
+                  ": the program has no input named '" + entry.getKey() + "'");
   std::vector<runtime::TensorInit> inputInits(runnable->params.size());
   for (auto [k, index] : llvm::enumerate(inputs)) {
     Param &p = runnable->params[index];
@@ -556,8 +590,16 @@ int main(int argc, char **argv) {
       spec = *ref->declaredInit;
     else if (p.declaredInit)
       spec = *p.declaredInit;
-    fillRandom(p.tensor, seed, k, spec);
-    inputInits[index] = {runtime::TensorInit::Random, unsigned(k), spec};
+    if (auto it = givenInputs.find(p.name); it != givenInputs.end()) {
+      std::string error;
+      if (!runtime::readNpyAs(it->second, p.tensor.elementKind, p.tensor.shape,
+                              "input '" + p.name + "'", p.tensor.data, error))
+        return fail(error);
+      inputInits[index] = runtime::TensorInit::data(p.tensor.data);
+    } else {
+      fillRandom(p.tensor, seed, k, spec);
+      inputInits[index] = runtime::TensorInit::random(unsigned(k), spec);
+    }
     if (ref)
       ref->tensor.data = p.tensor.data;
   }
@@ -593,6 +635,17 @@ int main(int argc, char **argv) {
     }
     llvm::sort(micros);
     llvm::outs() << llvm::format("median_us=%.1f\n", micros[micros.size() / 2]);
+  }
+
+  if (!outputDir.empty()) {
+    if (std::error_code ec = llvm::sys::fs::create_directories(outputDir))
+      return fail("cannot create '" + outputDir + "': " + ec.message());
+    for (auto [name, out] : llvm::zip(runnable->outputNames, *outputs)) {
+      std::string error;
+      if (!runtime::writeNpy(outputDir + "/" + name + ".npy", out.elementKind,
+                             out.shape, out.data, error))
+        return fail(error);
+    }
   }
 
   if (!reference) {

@@ -36,9 +36,9 @@ Artifact sampleArtifact() {
   a.tolerance = 0.015;
   a.tensors = {
       makeTensor("x", ElementKind::F16, TensorRole::Input, {4, 8},
-                 {TensorInit::Random, 0, {InitSpec::Normal, 0.0, 1.0}}),
+                 TensorInit::random(0, {InitSpec::Normal, 0.0, 1.0})),
       makeTensor("Kc", ElementKind::BF16, TensorRole::Inout, {16, 8},
-                 {TensorInit::Random, 1, {InitSpec::Uniform, -0.5, 0.25}}),
+                 TensorInit::random(1, {InitSpec::Uniform, -0.5, 0.25})),
       makeTensor("y", ElementKind::F32, TensorRole::Output, {4, 8}),
       makeTensor("n", ElementKind::F64, TensorRole::Output, {}),
       makeTensor("tmp", ElementKind::I1, TensorRole::Scratch, {3, 0, 2})};
@@ -131,6 +131,42 @@ TEST(ArtifactTest, WriteAndReadDirectory) {
   EXPECT_EQ(b.outputs[0].file, "expected.y.bin");
   EXPECT_EQ(b.outputs[0].dense, a.outputs[0].dense);
   EXPECT_EQ(b.outputs[1].kind, ExpectedKind::None);
+}
+
+TEST(ArtifactTest, DataInitializersRoundTrip) {
+  // Values the caller gave (tile-run --input) travel as `data FILE`.
+  TempDir dir;
+  Artifact a = sampleArtifact();
+  std::vector<double> values(32);
+  for (size_t i = 0; i < values.size(); ++i)
+    values[i] = 0.5 * double(i) - 3.0; // exact in f16
+  a.tensors[0].init = TensorInit::data(values);
+  std::string error;
+  ASSERT_TRUE(writeArtifact(a, dir.path, error)) << error;
+  Artifact b;
+  ASSERT_TRUE(readArtifact(dir.path, b, error)) << error;
+  EXPECT_EQ(b.tensors[0].init.kind, TensorInit::Data);
+  EXPECT_EQ(b.tensors[0].init.file, "input.x.bin");
+  EXPECT_EQ(b.tensors[0].init.values, values);
+  EXPECT_EQ(initialValues(b.tensors[0], b.seed).data, values);
+  EXPECT_NE(printManifest(b).find("tensor x f16 input 2 4 8 data input.x.bin"),
+            std::string::npos);
+
+  // A data file of the wrong size names the file and the tensor.
+  std::string path = dir.path + "/input.x.bin";
+  ASSERT_TRUE(writeFile(path, "short", error)) << error;
+  Artifact c;
+  EXPECT_FALSE(readArtifact(dir.path, c, error));
+  EXPECT_NE(error.find("input.x.bin: 5 bytes, but tensor 'x' has 64"),
+            std::string::npos)
+      << error;
+
+  // Writing with the wrong number of values fails.
+  a.tensors[0].init.values.pop_back();
+  EXPECT_FALSE(writeArtifact(a, dir.path, error));
+  EXPECT_NE(error.find("tensor 'x' has 31 values, but 32 elements"),
+            std::string::npos)
+      << error;
 }
 
 TEST(ArtifactTest, InoutOutputWrittenSparseWhenFewChange) {
@@ -307,8 +343,12 @@ INSTANTIATE_TEST_SUITE_P(
         Malformed{HEADER "tensor a f32 input 3 65536 65536 65537 zero\n",
                   "dir/manifest.txt:8: tensor 'a' is too large"},
         Malformed{HEADER "tensor a f32 input 1 4 ones\n",
-                  "dir/manifest.txt:8: unknown initializer 'ones' (zero or "
-                  "random STREAM normal|uniform A B)"},
+                  "dir/manifest.txt:8: unknown initializer 'ones' (zero, "
+                  "random STREAM normal|uniform A B, or data FILE)"},
+        Malformed{HEADER "tensor a f32 input 1 4 data\n",
+                  "dir/manifest.txt:8: expected 'data FILE'"},
+        Malformed{HEADER "tensor a f32 input 1 4 data a.bin b.bin\n",
+                  "dir/manifest.txt:8: expected 'data FILE'"},
         Malformed{HEADER "tensor a f32 input 1 4 zero 1\n",
                   "dir/manifest.txt:8: unexpected '1' after 'zero'"},
         Malformed{HEADER "tensor a f32 input 1 4 random 0 normal 0\n",

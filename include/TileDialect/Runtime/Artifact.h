@@ -39,13 +39,32 @@ unsigned elementSize(ElementKind kind);
 
 /// How a tensor's device buffer is set before every run.
 struct TensorInit {
-  enum Kind { Zero, Random } kind = Zero;
+  enum Kind { Zero, Random, Data } kind = Zero;
   /// Random: the generator stream (docs/RandomInputs.md) and distribution.
   unsigned stream = 0;
   InitSpec spec;
+  /// Data: the values (given by the caller, `--input NAME=@x.npy`), stored
+  /// in `file` (relative to the artifact directory; when writing, empty
+  /// means `input.NAME.bin`) as the tensor's element bytes.
+  std::string file;
+  std::vector<double> values;
   /// Zero: cleared before the first call only (`zero once`): the launches
   /// clear it themselves, before they use it or after.
   bool once = false;
+
+  static TensorInit random(unsigned stream, InitSpec spec) {
+    TensorInit init;
+    init.kind = Random;
+    init.stream = stream;
+    init.spec = spec;
+    return init;
+  }
+  static TensorInit data(std::vector<double> values) {
+    TensorInit init;
+    init.kind = Data;
+    init.values = std::move(values);
+    return init;
+  }
 };
 
 /// One device buffer: a dense row-major tensor.

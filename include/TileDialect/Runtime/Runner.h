@@ -56,6 +56,13 @@ struct RunOptions {
   bool plainLaunch = false;
   /// The prefix of error lines.
   std::string toolName = "tile-gpu-run";
+  /// (tensor name, .npy path): values for inputs and inouts instead of the
+  /// artifact's. The expected outputs are for the artifact's own inputs, so
+  /// the outputs are then written and summarized, not compared.
+  std::vector<std::pair<std::string, std::string>> inputFiles;
+  /// Where to write every output as NAME.npy after the checked run (the
+  /// directory must exist); empty: nowhere.
+  std::string outputDir;
 };
 
 /// Runs the artifact in directory `dir` (which may be empty for a probe),
