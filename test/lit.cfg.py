@@ -78,6 +78,25 @@ def python_with_numpy():
     return None
 
 
+def python_with_torch():
+    import subprocess
+    import sys
+
+    for python in (sys.executable, "/usr/bin/python3"):
+        try:
+            if python and subprocess.run([python, "-c", "import numpy, torch"],
+                                         capture_output=True, timeout=120).returncode == 0:
+                return python
+        except (OSError, subprocess.SubprocessError):
+            pass
+    return None
+
+
+torch_python = python_with_torch()
+if torch_python:
+    config.available_features.add("torch")
+    config.substitutions.append(("%torch_python", torch_python))
+
 numpy_python = python_with_numpy()
 if numpy_python:
     config.available_features.add("numpy")

@@ -1,5 +1,10 @@
-"""tile-opt from Python (issue 44: in progress).
+"""tile-opt from Python: compile linalg programs and call the kernels on
+PyTorch tensors (python/README.md).
 
-`tile_opt.runtime` calls compiled artifacts on PyTorch tensors through the
-runtime's C API; compiling from Python (`tile_opt.compile`) is not there yet.
+    import tile_opt
+    kernel = tile_opt.compile("model.mlir")
+    y = kernel(x, g, w)        # CUDA tensors: the GPU; CPU: the host emulation
 """
+
+from .compiler import (CompileError, CompiledKernel, ToolsNotFound,  # noqa
+                       cache_dir, compile, tools_dir)
