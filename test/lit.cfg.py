@@ -62,29 +62,16 @@ config.substitutions.append(
     )
 )
 
-# A Python with numpy (Debian's python3-numpy, which install-deps.sh
-# installs), for the tests that make and read .npy files.
-def python_with_numpy():
+# A Python with numpy (Debian's python3-numpy), for the tests that make and
+# read .npy files; one with PyTorch too (python3-torch), for the Python
+# package. install-deps.sh installs both when it can.
+def python_with(modules):
     import subprocess
     import sys
 
     for python in (sys.executable, "/usr/bin/python3"):
         try:
-            if python and subprocess.run([python, "-c", "import numpy"],
-                                         capture_output=True, timeout=60).returncode == 0:
-                return python
-        except (OSError, subprocess.SubprocessError):
-            pass
-    return None
-
-
-def python_with_torch():
-    import subprocess
-    import sys
-
-    for python in (sys.executable, "/usr/bin/python3"):
-        try:
-            if python and subprocess.run([python, "-c", "import numpy, torch"],
+            if python and subprocess.run([python, "-c", "import " + modules],
                                          capture_output=True, timeout=120).returncode == 0:
                 return python
         except (OSError, subprocess.SubprocessError):
@@ -92,15 +79,11 @@ def python_with_torch():
     return None
 
 
-torch_python = python_with_torch()
-if torch_python:
-    config.available_features.add("torch")
-    config.substitutions.append(("%torch_python", torch_python))
-
-numpy_python = python_with_numpy()
-if numpy_python:
-    config.available_features.add("numpy")
-    config.substitutions.append(("%numpy_python", numpy_python))
+for feature, modules in (("numpy", "numpy"), ("torch", "numpy, torch")):
+    python = python_with(modules)
+    if python:
+        config.available_features.add(feature)
+        config.substitutions.append(("%" + feature + "_python", python))
 
 # Optional pieces are lit features; tests that need them say REQUIRES.
 if config.tile_have_z3:

@@ -19,6 +19,8 @@ import shutil
 import subprocess
 import tempfile
 
+from ._checks import check_count, check_tensor
+
 __all__ = ["CompileError", "ToolsNotFound", "CompiledKernel", "compile",
            "tools_dir", "cache_dir"]
 
@@ -139,25 +141,12 @@ class CompiledKernel:
 
     # The argument checks both paths share.
     def _check(self, torch, tensors, out):
-        if len(tensors) != len(self.inputs):
-            raise TypeError("%s takes %d tensors (%s), got %d" % (
-                self.program, len(self.inputs),
-                ", ".join(t.name for t in self.inputs), len(tensors)))
+        check_count(self.program, self.inputs, len(tensors))
         devices = set()
         for spec, t in zip(self.inputs, tensors):
-            where = "argument '%s' of %s" % (spec.name, self.program)
-            if not isinstance(t, torch.Tensor):
-                raise TypeError("%s: expected a torch.Tensor, got %s"
-                                % (where, type(t).__name__))
-            if tuple(t.shape) != spec.shape:
-                raise ValueError("%s: expected shape %s, got %s"
-                                 % (where, list(spec.shape), list(t.shape)))
-            if t.dtype != getattr(torch, spec.dtype_name):
-                raise TypeError("%s: expected dtype torch.%s, got %s"
-                                % (where, spec.dtype_name, t.dtype))
-            if not t.is_contiguous():
-                raise ValueError("%s: expected a contiguous tensor (call "
-                                 ".contiguous())" % where)
+            check_tensor(torch, "argument '%s' of %s" % (spec.name,
+                                                         self.program),
+                         t, spec.shape, spec.dtype_name)
             devices.add(t.device.type)
         if len(devices) > 1:
             raise ValueError("%s: the tensors are on different devices (%s)"

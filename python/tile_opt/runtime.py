@@ -16,6 +16,8 @@ in a torch.cuda.CUDAGraph. Inouts (KV caches) are updated in place.
 import ctypes
 import os
 
+from ._checks import check_count, check_tensor
+
 __all__ = ["RuntimeError", "Argument", "Kernel", "load", "library_path"]
 
 _ROLES = {0: "input", 1: "inout", 2: "output"}
@@ -149,22 +151,11 @@ class Kernel:
 
     def _check_tensor(self, torch, arg, tensor):
         where = "argument '%s' of %s" % (arg.name, self.program)
-        if not isinstance(tensor, torch.Tensor):
-            raise TypeError("%s: expected a torch.Tensor, got %s"
-                            % (where, type(tensor).__name__))
-        if tuple(tensor.shape) != arg.shape:
-            raise ValueError("%s: expected shape %s, got %s"
-                             % (where, list(arg.shape), list(tensor.shape)))
-        if tensor.dtype != getattr(torch, arg.dtype_name):
-            raise TypeError("%s: expected dtype torch.%s, got %s"
-                            % (where, arg.dtype_name, tensor.dtype))
+        check_tensor(torch, where, tensor, arg.shape, arg.dtype_name)
         if tensor.device.type != "cuda" or (
                 tensor.device.index not in (None, self.device_index)):
             raise ValueError("%s: expected a tensor on cuda:%d, got %s"
                              % (where, self.device_index, tensor.device))
-        if not tensor.is_contiguous():
-            raise ValueError("%s: expected a contiguous tensor (call "
-                             ".contiguous())" % where)
 
     def __call__(self, *tensors, out=None, stream=None):
         """Runs the kernels: `tensors` are the inputs and inouts in order;
@@ -174,10 +165,7 @@ class Kernel:
         import torch
         if not self._handle:
             raise ValueError("the kernel is closed")
-        if len(tensors) != len(self.inputs):
-            raise TypeError("%s takes %d tensors (%s), got %d" % (
-                self.program, len(self.inputs),
-                ", ".join(a.name for a in self.inputs), len(tensors)))
+        check_count(self.program, self.inputs, len(tensors))
         device = torch.device("cuda", self.device_index)
         if out is None:
             out = tuple(torch.empty(a.shape,
@@ -185,10 +173,7 @@ class Kernel:
                                     device=device) for a in self.outputs)
         elif isinstance(out, torch.Tensor):
             out = (out,)
-        if len(out) != len(self.outputs):
-            raise TypeError("%s has %d outputs (%s), got %d in out=" % (
-                self.program, len(self.outputs),
-                ", ".join(a.name for a in self.outputs), len(out)))
+        check_count(self.program, self.outputs, len(out), "outputs in out=")
         lib = _library()
         for arg, tensor in zip(self.inputs + self.outputs,
                                list(tensors) + list(out)):
