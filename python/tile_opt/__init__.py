@@ -6,5 +6,5 @@ PyTorch tensors (python/README.md).
     y = kernel(x, g, w)        # CUDA tensors: the GPU; CPU: the host emulation
 """
 
-from .compiler import (CompileError, CompiledKernel, ToolsNotFound,  # noqa
-                       cache_dir, compile, tools_dir)
+from .compiler import (CompileError, CompiledKernel, ModuleKernel,  # noqa
+                       ToolsNotFound, cache_dir, compile, tools_dir)

@@ -21,7 +21,8 @@ import tempfile
 
 from ._checks import check_count, check_tensor
 
-__all__ = ["CompileError", "ToolsNotFound", "CompiledKernel", "compile",
+__all__ = ["CompileError", "ToolsNotFound", "CompiledKernel", "ModuleKernel",
+           "compile",
            "tools_dir", "cache_dir"]
 
 
@@ -224,11 +225,53 @@ class CompiledKernel:
         return proc.returncode == 0, proc.stdout + proc.stderr
 
 
-def compile(source, entry=None, target="sm_90", optimize=True):  # noqa: A001
-    """Compiles the linalg program `source` (a path to an .mlir file, or its
-    text): converted to a tile program, optimized (`optimize`: saturate,
-    extract, checked against the linalg function), cached. Returns a
-    CompiledKernel."""
+class ModuleKernel:
+    """An nn.Module compiled through torch.fx: call it on the module's
+    inputs; its parameters (as they were at compile time) are passed to
+    the kernel, moved to the inputs' device once."""
+
+    def __init__(self, kernel, params, source_text):
+        self.kernel = kernel
+        self.source_text = source_text
+        self._params = params
+        self._on = {}
+
+    def __repr__(self):
+        return "ModuleKernel(%r, %d parameters)" % (self.kernel,
+                                                    len(self._params))
+
+    def __call__(self, *inputs, out=None):
+        n = len(self.kernel.inputs) - len(self._params)
+        if len(inputs) != n:
+            raise TypeError("the module takes %d inputs (%s), got %d" % (
+                n, ", ".join(t.name for t in self.kernel.inputs[:n]),
+                len(inputs)))
+        device = inputs[0].device if inputs else "cpu"
+        key = str(device)
+        if key not in self._on:
+            self._on[key] = [p.to(device).contiguous() for p in self._params]
+        return self.kernel(*inputs, *self._on[key], out=out)
+
+    def check(self, device="emulate"):
+        return self.kernel.check(device)
+
+
+def compile(source, example_inputs=None, entry=None,  # noqa: A001
+            target="sm_90", optimize=True):
+    """Compiles `source`: the linalg program (a path to an .mlir file, or its
+    text), or an nn.Module traced with torch.fx on `example_inputs`
+    (tile_opt.fx). Converted to a tile program, optimized (`optimize`:
+    saturate, extract, checked against the linalg function), cached. Returns
+    a CompiledKernel, or a ModuleKernel for a module."""
+    import sys
+    torch = sys.modules.get("torch")
+    if torch is not None and isinstance(source, torch.nn.Module):
+        from . import fx
+        if example_inputs is None:
+            raise TypeError("compiling an nn.Module needs example_inputs")
+        text, params = fx.export(source, tuple(example_inputs))
+        return ModuleKernel(compile(text, target=target, optimize=optimize),
+                            params, text)
     tools = tools_dir()
     if os.path.exists(source) if "\n" not in source else False:
         with open(source) as f:

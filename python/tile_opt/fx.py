@@ -1,0 +1,633 @@
+"""torch.fx -> linalg: the ops of real blocks as a linalg program that
+tile-opt's converter takes (docs/ConversionPasses.md's subset).
+
+    text, params = export(module, example_inputs)
+
+traces `module` with torch.fx, propagates the example inputs' shapes and
+dtypes, and writes one `func.func @forward` on tensors: the inputs, then the
+module's parameters (named by their qualified names) as arguments; the
+outputs as results. Every op is a `linalg.generic` whose indexing maps are
+projected permutations (broadcast unit dimensions are collapsed away first),
+or a reshape (`tensor.expand_shape` / `collapse_shape`).
+
+Supported: linear (nn.Linear, F.linear), matmul / @ / bmm, add, sub, mul,
+div, neg, exp, sqrt, rsqrt, sigmoid, silu, tanh, gelu (erf), pow by 2 or
+0.5, sum / mean / amax over dimensions (keepdim or not), softmax, dtype
+casts (to, float, half), transpose, permute, t, reshape / view, and
+nn.Module containers of these. Anything else raises UnsupportedOp naming the
+op and the node it is in.
+"""
+
+import copy
+import operator
+
+import torch
+import torch.fx
+from torch.fx.passes.shape_prop import ShapeProp
+
+__all__ = ["UnsupportedOp", "export"]
+
+
+class UnsupportedOp(Exception):
+    """An op the exporter cannot express, with the node it is in."""
+
+
+_ELEM = {torch.float16: "f16", torch.bfloat16: "bf16", torch.float32: "f32",
+         torch.float64: "f64"}
+
+
+class _Value:
+    def __init__(self, ssa, shape, dtype):
+        self.ssa, self.shape, self.dtype = ssa, tuple(shape), dtype
+
+    @property
+    def elem(self):
+        return _ELEM[self.dtype]
+
+    @property
+    def type(self):
+        return _tensor_type(self.shape, self.dtype)
+
+
+def _tensor_type(shape, dtype):
+    dims = "".join("%dx" % d for d in shape)
+    return "tensor<%s%s>" % (dims, _ELEM[dtype])
+
+
+def _map(rank, dims):
+    names = ", ".join("d%d" % i for i in range(rank))
+    return "affine_map<(%s) -> (%s)>" % (
+        names, ", ".join("d%d" % d for d in dims))
+
+
+def _float_literal(x):
+    return "%.17e" % float(x)
+
+
+class _Emitter:
+    def __init__(self):
+        self.lines = []
+        self.count = 0
+
+    def fresh(self, prefix="v"):
+        self.count += 1
+        return "%%%s%d" % (prefix, self.count)
+
+    def emit(self, line):
+        self.lines.append("  " + line)
+
+    # -- building blocks ---------------------------------------------------
+
+    def empty(self, shape, dtype):
+        v = self.fresh("e")
+        self.emit("%s = tensor.empty() : %s" % (v, _tensor_type(shape, dtype)))
+        return v
+
+    def filled(self, shape, dtype, value):
+        c, e, f = self.fresh("c"), self.empty(shape, dtype), self.fresh("f")
+        self.emit("%s = arith.constant %s : %s" % (c, value, _ELEM[dtype]))
+        self.emit("%s = linalg.fill ins(%s : %s) outs(%s : %s) -> %s" % (
+            f, c, _ELEM[dtype], e, _tensor_type(shape, dtype),
+            _tensor_type(shape, dtype)))
+        return f
+
+    def generic(self, inputs, maps, out_shape, out_dtype, iterators, body,
+                init=None):
+        """`body(args, out)` returns (lines, result) over block arguments
+        named %a0.. (inputs) and %o (the output); the result is yielded."""
+        rank = len(iterators)
+        out = init or self.empty(out_shape, out_dtype)
+        r = self.fresh()
+        block_args = ["%%a%d: %s" % (i, v.elem) for i, v in enumerate(inputs)]
+        block_args.append("%%o: %s" % _ELEM[out_dtype])
+        lines, result = body(["%%a%d" % i for i in range(len(inputs))], "%o")
+        self.emit("%s = linalg.generic {indexing_maps = [%s], "
+                  "iterator_types = [%s]}" % (
+                      r, ", ".join(_map(rank, m) for m in maps),
+                      ", ".join('"%s"' % t for t in iterators)))
+        ins = ""
+        if inputs:
+            ins = "ins(%s : %s) " % (", ".join(v.ssa for v in inputs),
+                                      ", ".join(v.type for v in inputs))
+        self.emit("    %souts(%s : %s) {" % (ins, out, _tensor_type(
+            out_shape, out_dtype)))
+        self.emit("^bb0(%s):" % ", ".join(block_args))
+        for line in lines:
+            self.emit("  " + line)
+        self.emit("  linalg.yield %s : %s" % (result, _ELEM[out_dtype]))
+        self.emit("} -> %s" % _tensor_type(out_shape, out_dtype))
+        return _Value(r, out_shape, out_dtype)
+
+    def collapse(self, v, keep):
+        """`v` without its dimensions not in `keep` (all of size 1)."""
+        if len(keep) == len(v.shape):
+            return v
+        groups, current = [], []
+        for i in range(len(v.shape)):
+            current.append(i)
+            if i in keep:
+                groups.append(current)
+                current = []
+        if current:
+            if groups:
+                groups[-1].extend(current)
+            else:
+                groups = []  # every dimension goes: a rank-0 tensor
+        shape = [v.shape[i] for i in keep]
+        r = self.fresh()
+        self.emit("%s = tensor.collapse_shape %s [%s] : %s into %s" % (
+            r, v.ssa, ", ".join("[%s]" % ", ".join(map(str, g))
+                                for g in groups),
+            v.type, _tensor_type(shape, v.dtype)))
+        return _Value(r, shape, v.dtype)
+
+    def expand(self, v, shape, groups):
+        r = self.fresh()
+        self.emit("%s = tensor.expand_shape %s [%s] output_shape [%s] : %s "
+                  "into %s" % (
+                      r, v.ssa, ", ".join("[%s]" % ", ".join(map(str, g))
+                                          for g in groups),
+                      ", ".join(map(str, shape)), v.type,
+                      _tensor_type(shape, v.dtype)))
+        return _Value(r, shape, v.dtype)
+
+    # -- ops ----------------------------------------------------------------
+
+    def elementwise(self, operands, out_dtype, body):
+        """`operands` are _Values or Python numbers; torch broadcasting.
+        `body(names)` returns (lines, result) computing in out_dtype, with
+        each tensor operand already cast to it."""
+        tensors = [o for o in operands if isinstance(o, _Value)]
+        rank = max(len(t.shape) for t in tensors)
+        shape = [1] * rank
+        for t in tensors:
+            for i, d in enumerate(t.shape):
+                j = rank - len(t.shape) + i
+                shape[j] = max(shape[j], d)
+        ins, maps = [], []
+        for t in tensors:
+            offset = rank - len(t.shape)
+            # Broadcast unit dimensions are collapsed away: the maps stay
+            # projected permutations.
+            keep = [i for i, d in enumerate(t.shape)
+                    if not (d == 1 and shape[offset + i] != 1)]
+            ins.append(self.collapse(t, keep))
+            maps.append([offset + i for i in keep])
+        maps.append(list(range(rank)))
+        elem = _ELEM[out_dtype]
+
+        def full_body(args, out):
+            lines, names, k = [], [], 0
+            for o in operands:
+                if isinstance(o, _Value):
+                    name = args[k]
+                    if _ELEM[o.dtype] != elem:
+                        cast = "%%x%d" % k
+                        lines.append(_cast_line(cast, name, o.dtype,
+                                                out_dtype))
+                        name = cast
+                    names.append(name)
+                    k += 1
+                else:
+                    c = "%%k%d" % len(names)
+                    lines.append("%s = arith.constant %s : %s" % (
+                        c, _float_literal(o), elem))
+                    names.append(c)
+            more, result = body(names)
+            return lines + more, result
+        return self.generic(ins, maps, shape, out_dtype,
+                            ["parallel"] * rank, full_body)
+
+    def cast(self, v, dtype):
+        if v.dtype == dtype:
+            return v
+        return self.elementwise([v], dtype, lambda n: ([], n[0]))
+
+    def reduce(self, v, dims, keepdim, kind):
+        """sum / mean / amax over `dims`, accumulated in f32."""
+        rank = len(v.shape)
+        dims = sorted(d % rank for d in dims)
+        kept = [i for i in range(rank) if i not in dims]
+        out_shape = [v.shape[i] for i in kept]
+        acc_dtype = torch.float32 if v.dtype != torch.float64 else v.dtype
+        acc = _ELEM[acc_dtype]
+        init = self.filled(out_shape, acc_dtype,
+                           "0xFF800000" if kind == "amax" and acc == "f32"
+                           else ("-1.0e+300" if kind == "amax" else "0.0"))
+        order = kept + dims  # parallel loops first
+
+        def body(args, out):
+            x = args[0]
+            lines = []
+            if v.elem != acc:
+                lines.append(_cast_line("%xa", x, v.dtype, acc_dtype))
+                x = "%xa"
+            op = "arith.maximumf" if kind == "amax" else "arith.addf"
+            lines.append("%%r = %s %s, %s : %s" % (op, x, out, acc))
+            return lines, "%r"
+        # Iteration space: kept dims, then reduced dims.
+        in_map = [order.index(i) for i in range(rank)]
+        r = self.generic([v], [in_map, list(range(len(kept)))], out_shape,
+                         acc_dtype, ["parallel"] * len(kept) +
+                         ["reduction"] * len(dims), body, init=init)
+        count = 1
+        for d in dims:
+            count *= v.shape[d]
+        if kind == "mean":
+            r = self.elementwise([r, float(count)], acc_dtype, lambda n: (
+                ["%%q = arith.divf %s, %s : %s" % (n[0], n[1], acc)], "%q"))
+        r = self.cast(r, v.dtype)
+        if keepdim:
+            shape = [1 if i in dims else v.shape[i] for i in range(rank)]
+            r = self._unsqueeze(r, shape, kept)
+        return r
+
+    def _unsqueeze(self, v, shape, kept):
+        if not kept:
+            # A rank-0 value to all-ones dims.
+            return self.expand(v, shape, [])
+        groups, current = [], []
+        k = 0
+        for i in range(len(shape)):
+            current.append(i)
+            if i in kept:
+                groups.append(current)
+                current = []
+                k += 1
+        if current:
+            groups[-1].extend(current)
+        return self.expand(v, shape, groups)
+
+    def contraction(self, a, b, transpose_b, out_dtype):
+        """a [..., M, K] @ b ([K, N], or [N, K] with transpose_b; or batched
+        [B, K, N] against a [B, M, K]), accumulated in f32."""
+        if len(b.shape) == 2:
+            batch = list(a.shape[:-2])
+            m, k = a.shape[-2:]
+            n = b.shape[0] if transpose_b else b.shape[1]
+            nb = len(batch)
+            # Loops: batch..., m, n, k.
+            lhs = list(range(nb)) + [nb, nb + 2]
+            rhs = [nb + 1, nb + 2] if transpose_b else [nb + 2, nb + 1]
+        elif len(b.shape) == len(a.shape) == 3 and not transpose_b:
+            batch = [a.shape[0]]
+            m, k = a.shape[1:]
+            n = b.shape[2]
+            nb = 1
+            lhs, rhs = [0, 1, 3], [0, 3, 2]
+        else:
+            raise UnsupportedOp("matmul of shapes %s and %s" % (
+                list(a.shape), list(b.shape)))
+        out_shape = batch + [m, n]
+        acc_dtype = torch.float32 if out_dtype != torch.float64 else out_dtype
+        acc = _ELEM[acc_dtype]
+        init = self.filled(out_shape, acc_dtype, "0.0")
+
+        def body(args, out):
+            x, y, lines = args[0], args[1], []
+            if a.elem != acc:
+                lines.append(_cast_line("%xa", x, a.dtype, acc_dtype))
+                x = "%xa"
+            if b.elem != acc:
+                lines.append(_cast_line("%xb", y, b.dtype, acc_dtype))
+                y = "%xb"
+            lines += ["%%p = arith.mulf %s, %s : %s" % (x, y, acc),
+                      "%%s = arith.addf %s, %%p : %s" % (out, acc)]
+            return lines, "%s"
+        r = self.generic([a, b], [lhs, rhs, list(range(nb + 2))], out_shape,
+                         acc_dtype, ["parallel"] * (nb + 2) + ["reduction"],
+                         body, init=init)
+        return self.cast(r, out_dtype)
+
+    def permute(self, v, perm):
+        rank = len(v.shape)
+        shape = [v.shape[p] for p in perm]
+        # out[d0..] = in[...]: input dim perm[i] is output dim i.
+        in_map = [perm.index(j) for j in range(rank)]
+        return self.generic([v], [in_map, list(range(rank))], shape, v.dtype,
+                            ["parallel"] * rank, lambda a, o: ([], a[0]))
+
+    def reshape(self, v, shape):
+        shape = list(shape)
+        if -1 in shape:
+            known = 1
+            for d in shape:
+                if d != -1:
+                    known *= d
+            total = 1
+            for d in v.shape:
+                total *= d
+            shape[shape.index(-1)] = total // known
+        if list(v.shape) == shape:
+            return v
+        groups = _refinement(v.shape, shape)
+        if groups is not None:
+            return self.expand(v, shape, groups)
+        groups = _refinement(shape, v.shape)
+        if groups is not None:
+            r = self.fresh()
+            self.emit("%s = tensor.collapse_shape %s [%s] : %s into %s" % (
+                r, v.ssa, ", ".join("[%s]" % ", ".join(map(str, g))
+                                    for g in groups),
+                v.type, _tensor_type(shape, v.dtype)))
+            return _Value(r, shape, v.dtype)
+        flat = self.collapse_all(v)
+        return self.expand(flat, shape, [list(range(len(shape)))])
+
+    def collapse_all(self, v):
+        total = 1
+        for d in v.shape:
+            total *= d
+        r = self.fresh()
+        self.emit("%s = tensor.collapse_shape %s [[%s]] : %s into %s" % (
+            r, v.ssa, ", ".join(map(str, range(len(v.shape)))), v.type,
+            _tensor_type([total], v.dtype)))
+        return _Value(r, [total], v.dtype)
+
+
+def _refinement(coarse, fine):
+    """Groups of `fine`'s dimensions whose products are `coarse`'s, in
+    order, or None."""
+    groups, i = [], 0
+    for c in coarse:
+        group, product = [], 1
+        while i < len(fine) and (product < c or (product == c and
+                                                 fine[i] == 1 and
+                                                 c == 1 and not group)):
+            group.append(i)
+            product *= fine[i]
+            i += 1
+        if product != c or not group:
+            return None
+        groups.append(group)
+    while i < len(fine) and fine[i] == 1 and groups:
+        groups[-1].append(i)
+        i += 1
+    return groups if i == len(fine) else None
+
+
+def _cast_line(result, value, src, dst):
+    s, d = _ELEM[src], _ELEM[dst]
+    width = {"f16": 16, "bf16": 16, "f32": 32, "f64": 64}
+    op = "arith.extf" if width[d] > width[s] else "arith.truncf"
+    return "%s = %s %s : %s to %s" % (result, op, value, s, d)
+
+
+def _unary(fn, elem):
+    """The body lines of `fn` applied to %x in `elem`."""
+    one = "%%one = arith.constant 1.0 : %s" % elem
+    return {
+        "exp": ["%%y = math.exp %%x : %s" % elem],
+        "sqrt": ["%%y = math.sqrt %%x : %s" % elem],
+        "rsqrt": ["%%y = math.rsqrt %%x : %s" % elem],
+        "tanh": ["%%y = math.tanh %%x : %s" % elem],
+        "neg": ["%%y = arith.negf %%x : %s" % elem],
+        "square": ["%%y = arith.mulf %%x, %%x : %s" % elem],
+        "sigmoid": [one, "%%n = arith.negf %%x : %s" % elem,
+                    "%%e = math.exp %%n : %s" % elem,
+                    "%%d = arith.addf %%one, %%e : %s" % elem,
+                    "%%y = arith.divf %%one, %%d : %s" % elem],
+        "silu": [one, "%%n = arith.negf %%x : %s" % elem,
+                 "%%e = math.exp %%n : %s" % elem,
+                 "%%d = arith.addf %%one, %%e : %s" % elem,
+                 "%%y = arith.divf %%x, %%d : %s" % elem],
+        "gelu": [one,
+                 "%%h = arith.constant 0.5 : %s" % elem,
+                 "%%r = arith.constant 0.70710678118654752 : %s" % elem,
+                 "%%s = arith.mulf %%x, %%r : %s" % elem,
+                 "%%f = math.erf %%s : %s" % elem,
+                 "%%p = arith.addf %%one, %%f : %s" % elem,
+                 "%%q = arith.mulf %%x, %%p : %s" % elem,
+                 "%%y = arith.mulf %%h, %%q : %s" % elem],
+    }[fn]
+
+
+_BINARY = {operator.add: "addf", torch.add: "addf", "add": "addf",
+           operator.sub: "subf", torch.sub: "subf", "sub": "subf",
+           operator.mul: "mulf", torch.mul: "mulf", "mul": "mulf",
+           operator.truediv: "divf", torch.div: "divf", "div": "divf"}
+_UNARY = {torch.exp: "exp", "exp": "exp", torch.sqrt: "sqrt", "sqrt": "sqrt",
+          torch.rsqrt: "rsqrt", "rsqrt": "rsqrt", torch.sigmoid: "sigmoid",
+          "sigmoid": "sigmoid", torch.tanh: "tanh", "tanh": "tanh",
+          torch.neg: "neg", operator.neg: "neg", "neg": "neg",
+          torch.nn.functional.silu: "silu", torch.nn.functional.gelu: "gelu",
+          torch.nn.functional.sigmoid: "sigmoid"}
+_MODULE_UNARY = {torch.nn.SiLU: "silu", torch.nn.GELU: "gelu",
+                 torch.nn.Sigmoid: "sigmoid", torch.nn.Tanh: "tanh"}
+_DTYPE_METHODS = {"float": torch.float32, "half": torch.float16,
+                  "double": torch.float64, "bfloat16": torch.bfloat16}
+
+
+def _sanitize(name):
+    return "".join(c if c.isalnum() or c == "_" else "_" for c in name)
+
+
+def export(module, example_inputs, name="forward"):
+    """Returns (MLIR text of `@name`, [parameter tensors in argument order
+    after the inputs])."""
+    gm = torch.fx.symbolic_trace(module)
+    # Shapes and dtypes from a run on the meta device: no arithmetic (f16
+    # matmuls have no CPU kernels in older PyTorch, and real sizes are
+    # large), parameters and inputs as they are otherwise.
+    meta_gm = torch.fx.symbolic_trace(copy.deepcopy(module).to("meta"))
+    ShapeProp(meta_gm).propagate(*[
+        x.to("meta") if isinstance(x, torch.Tensor) else x
+        for x in example_inputs])
+    for node, meta_node in zip(gm.graph.nodes, meta_gm.graph.nodes):
+        node.meta.update(meta_node.meta)
+    em = _Emitter()
+    values, args, params, arg_names = {}, [], [], set()
+
+    def meta(node):
+        m = node.meta.get("tensor_meta")
+        if m is None or not hasattr(m, "shape"):
+            raise UnsupportedOp("it does not produce one tensor")
+        if m.dtype not in _ELEM:
+            raise UnsupportedOp("its dtype is %s (f16, bf16, f32 or f64 only)"
+                                % m.dtype)
+        return tuple(m.shape), m.dtype
+
+    def argument(tensor_name, shape, dtype):
+        ssa = "%%arg%d" % len(args)
+        base = _sanitize(tensor_name)
+        nm, k = base, 1
+        while nm in arg_names:
+            k += 1
+            nm = "%s_%d" % (base, k)
+        arg_names.add(nm)
+        args.append("%s: %s {tile.name = \"%s\"}" % (
+            ssa, _tensor_type(shape, dtype), nm))
+        return _Value(ssa, shape, dtype)
+
+    def parameter(qualified):
+        tensor = dict(gm.named_parameters()).get(qualified)
+        if tensor is None:
+            tensor = dict(gm.named_buffers()).get(qualified)
+        if tensor is None:
+            raise UnsupportedOp("attribute '%s' is not a tensor" % qualified)
+        if qualified not in [p[0] for p in params]:
+            params.append((qualified, tensor.detach()))
+            values[("param", qualified)] = argument(
+                qualified, tuple(tensor.shape), tensor.dtype)
+        return values[("param", qualified)]
+
+    def val(x):
+        if isinstance(x, torch.fx.Node):
+            return values[x]
+        return x
+
+    results = []
+    for node in gm.graph.nodes:
+        where = "node '%s' (%s)" % (node.name, node.format_node())
+        try:
+            if node.op == "placeholder":
+                shape, dtype = meta(node)
+                values[node] = argument(node.target, shape, dtype)
+                continue
+            if node.op == "get_attr":
+                values[node] = parameter(node.target)
+                continue
+            if node.op == "output":
+                out = node.args[0]
+                results = list(out) if isinstance(out, (tuple, list)) else [out]
+                continue
+            values[node] = _lower(em, node, val, parameter, gm, meta)
+        except UnsupportedOp as e:
+            raise UnsupportedOp("%s: %s" % (where, e)) from None
+        except (KeyError, IndexError, TypeError, ValueError) as e:
+            raise UnsupportedOp("%s: cannot export (%s: %s)" % (
+                where, type(e).__name__, e)) from None
+
+    outs = [values[r] for r in results]
+    head = "func.func @%s(%s) -> (%s) {" % (
+        name, ",\n    ".join(args),
+        ", ".join("%s {tile.name = \"out%s\"}" % (
+            o.type, "" if len(outs) == 1 else str(i))
+                  for i, o in enumerate(outs)))
+    body = em.lines + ["  return %s : %s" % (
+        ", ".join(o.ssa for o in outs), ", ".join(o.type for o in outs))]
+    text = "\n".join([head] + body + ["}"]) + "\n"
+    return text, [t for _, t in params]
+
+
+def _dims(d, rank):
+    if d is None:
+        return list(range(rank))
+    if isinstance(d, int):
+        return [d % rank]
+    return [x % rank for x in d]
+
+
+def _lower(em, node, val, parameter, gm, meta):
+    target, a, kw = node.target, [val(x) for x in node.args], {
+        k: val(v) for k, v in node.kwargs.items()}
+    name = target if isinstance(target, str) else getattr(
+        target, "__name__", str(target))
+    try:
+        shape, dtype = meta(node)
+    except UnsupportedOp as e:
+        raise UnsupportedOp("%s '%s' is not supported (%s)" % (
+            node.op, name, e)) from None
+    if node.op == "call_module":
+        sub = gm.get_submodule(target)
+        if isinstance(sub, torch.nn.Linear):
+            w = parameter(target + ".weight")
+            r = em.contraction(a[0], w, True, dtype)
+            if sub.bias is not None:
+                b = parameter(target + ".bias")
+                r = em.elementwise([r, b], dtype, lambda n: (
+                    ["%%y = arith.addf %s, %s : %s" % (n[0], n[1],
+                                                       _ELEM[dtype])], "%y"))
+            return r
+        for cls, fn in _MODULE_UNARY.items():
+            if isinstance(sub, cls):
+                return em.elementwise([a[0]], dtype, lambda n, fn=fn: (
+                    _unary_on(n[0], fn, dtype), "%y"))
+        if isinstance(sub, torch.nn.Softmax):
+            return _softmax(em, a[0], sub.dim, dtype)
+        raise UnsupportedOp("module %s is not supported" % type(sub).__name__)
+
+    if target in _BINARY or (node.op == "call_method" and target in _BINARY):
+        op = _BINARY[target]
+        if "alpha" in kw:
+            raise UnsupportedOp("%s with alpha" % name)
+        return em.elementwise(a[:2], dtype, lambda n: (
+            ["%%y = arith.%s %s, %s : %s" % (op, n[0], n[1], _ELEM[dtype])],
+            "%y"))
+    if target in _UNARY or (node.op == "call_method" and target in _UNARY):
+        fn = _UNARY[target]
+        if fn == "gelu" and kw.get("approximate", "none") != "none":
+            raise UnsupportedOp("gelu(approximate='%s')" % kw["approximate"])
+        return em.elementwise([a[0]], dtype,
+                              lambda n: (_unary_on(n[0], fn, dtype), "%y"))
+    if target in (torch.pow, operator.pow, "pow"):
+        if a[1] == 2:
+            return em.elementwise([a[0]], dtype, lambda n: (
+                _unary_on(n[0], "square", dtype), "%y"))
+        if a[1] == 0.5:
+            return em.elementwise([a[0]], dtype, lambda n: (
+                _unary_on(n[0], "sqrt", dtype), "%y"))
+        raise UnsupportedOp("pow with exponent %r (2 or 0.5)" % (a[1],))
+    if target in (torch.sum, "sum", torch.mean, "mean", torch.amax, "amax"):
+        kind = {"sum": "sum", "mean": "mean", "amax": "amax"}[
+            target if isinstance(target, str) else target.__name__]
+        x = a[0]
+        d = a[1] if len(a) > 1 else kw.get("dim")
+        keep = (a[2] if len(a) > 2 else kw.get("keepdim", False))
+        if "dtype" in kw:
+            raise UnsupportedOp("%s with dtype=" % kind)
+        return em.reduce(x, _dims(d, len(x.shape)), keep, kind)
+    if target in (torch.softmax, torch.nn.functional.softmax, "softmax"):
+        d = a[1] if len(a) > 1 else kw.get("dim")
+        if d is None:
+            raise UnsupportedOp("softmax without dim")
+        return _softmax(em, a[0], d, dtype)
+    if target in (torch.matmul, operator.matmul, "matmul", torch.bmm, "bmm",
+                  torch.mm, "mm"):
+        return em.contraction(a[0], a[1], False, dtype)
+    if target is torch.nn.functional.linear:
+        r = em.contraction(a[0], a[1], True, dtype)
+        bias = a[2] if len(a) > 2 else kw.get("bias")
+        if bias is not None:
+            r = em.elementwise([r, bias], dtype, lambda n: (
+                ["%%y = arith.addf %s, %s : %s" % (n[0], n[1],
+                                                   _ELEM[dtype])], "%y"))
+        return r
+    if target in ("to", "type") or target in _DTYPE_METHODS:
+        return em.cast(a[0], dtype)
+    if target in (torch.transpose, "transpose"):
+        rank = len(a[0].shape)
+        i, j = a[1] % rank, a[2] % rank
+        perm = list(range(rank))
+        perm[i], perm[j] = perm[j], perm[i]
+        return em.permute(a[0], perm)
+    if target in (torch.permute, "permute"):
+        perm = a[1] if isinstance(a[1], (list, tuple)) else a[1:]
+        return em.permute(a[0], [p % len(a[0].shape) for p in perm])
+    if target in (torch.t, "t"):
+        return em.permute(a[0], [1, 0])
+    if target in (torch.reshape, "reshape", "view"):
+        new = a[1] if isinstance(a[1], (list, tuple, torch.Size)) else a[1:]
+        return em.reshape(a[0], list(new))
+    if target in ("contiguous",):
+        return a[0]
+    raise UnsupportedOp("%s '%s' is not supported" % (node.op, name))
+
+
+def _unary_on(x, fn, dtype):
+    return [line.replace("%x", x) for line in _unary(fn, _ELEM[dtype])]
+
+
+def _softmax(em, x, dim, dtype):
+    """exp(x - max) / sum, in f32 for narrower inputs."""
+    work = torch.float32 if x.dtype != torch.float64 else x.dtype
+    xf = em.cast(x, work)
+    m = em.reduce(xf, [dim], True, "amax")
+    elem = _ELEM[work]
+    e = em.elementwise([xf, m], work, lambda n: (
+        ["%%s = arith.subf %s, %s : %s" % (n[0], n[1], elem),
+         "%%y = math.exp %%s : %s" % elem], "%y"))
+    s = em.reduce(e, [dim], True, "sum")
+    p = em.elementwise([e, s], work, lambda n: (
+        ["%%y = arith.divf %s, %s : %s" % (n[0], n[1], elem)], "%y"))
+    return em.cast(p, dtype)
