@@ -447,7 +447,7 @@ def export(module, example_inputs, name="forward"):
                                 % m.dtype)
         return tuple(m.shape), m.dtype
 
-    def argument(tensor_name, shape, dtype):
+    def argument(tensor_name, shape, dtype, like=None):
         ssa = "%%arg%d" % len(args)
         base = _sanitize(tensor_name)
         nm, k = base, 1
@@ -455,8 +455,8 @@ def export(module, example_inputs, name="forward"):
             k += 1
             nm = "%s_%d" % (base, k)
         arg_names.add(nm)
-        args.append("%s: %s {tile.name = \"%s\"}" % (
-            ssa, _tensor_type(shape, dtype), nm))
+        args.append("%s: %s {tile.name = \"%s\", tile.init = \"%s\"}" % (
+            ssa, _tensor_type(shape, dtype), nm, _init_like(like)))
         return _Value(ssa, shape, dtype)
 
     def parameter(qualified):
@@ -468,7 +468,7 @@ def export(module, example_inputs, name="forward"):
         if qualified not in [p[0] for p in params]:
             params.append((qualified, tensor.detach()))
             values[("param", qualified)] = argument(
-                qualified, tuple(tensor.shape), tensor.dtype)
+                qualified, tuple(tensor.shape), tensor.dtype, tensor)
         return values[("param", qualified)]
 
     def val(x):
@@ -476,13 +476,16 @@ def export(module, example_inputs, name="forward"):
             return values[x]
         return x
 
-    results = []
+    results, placeholders = [], 0
     for node in gm.graph.nodes:
         where = "node '%s' (%s)" % (node.name, node.format_node())
         try:
             if node.op == "placeholder":
                 shape, dtype = meta(node)
-                values[node] = argument(node.target, shape, dtype)
+                example = (example_inputs[placeholders]
+                           if placeholders < len(example_inputs) else None)
+                placeholders += 1
+                values[node] = argument(node.target, shape, dtype, example)
                 continue
             if node.op == "get_attr":
                 values[node] = parameter(node.target)
@@ -508,6 +511,22 @@ def export(module, example_inputs, name="forward"):
         ", ".join(o.ssa for o in outs), ", ".join(o.type for o in outs))]
     text = "\n".join([head] + body + ["}"]) + "\n"
     return text, [t for _, t in params]
+
+
+def _init_like(tensor):
+    """The tile.init distribution of an argument: the normal distribution
+    with the mean and deviation of the tensor it stands for (a parameter's
+    values, an example input), so that the seeded inputs of tile-opt's
+    checks look like the real ones (weights of deviation 0.02, not 1, keep
+    f16 activations finite); normal(0, 1) without a tensor or for a constant
+    one."""
+    if not isinstance(tensor, torch.Tensor) or tensor.numel() < 2:
+        return "normal(0, 1)"
+    t = tensor.detach().double()
+    std = t.std().item()
+    if not std > 0:
+        return "normal(0, 1)"
+    return "normal(%.6g, %.6g)" % (t.mean().item(), std)
 
 
 def _dims(d, rank):
