@@ -66,6 +66,7 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(os.path.dirname(HERE))
 sys.path.insert(0, os.path.join(ROOT, "bench", "workloads"))
 import generate as gen  # noqa: E402  (bench/workloads/generate.py)
+from graph_timing import time_graph  # noqa: E402  (bench/gpu/graph_timing.py)
 import suite  # noqa: E402  (bench/workloads/suite.py)
 
 WORKLOADS = gen.WORKLOADS
@@ -661,36 +662,6 @@ def rel_err(a, b):
 def sync(device):
     if device == "cuda":
         torch.cuda.synchronize()
-
-
-def time_graph(fn, args, samples, replays):
-    """Per-call us: fn(*args) captured once in a CUDA graph, replayed;
-    median over `samples` of `replays` back-to-back replays. Returns the
-    time and the graph's outputs (after the last replay)."""
-    s = torch.cuda.Stream()
-    s.wait_stream(torch.cuda.current_stream())
-    with torch.cuda.stream(s):
-        for _ in range(3):
-            fn(*args)
-    torch.cuda.current_stream().wait_stream(s)
-    torch.cuda.synchronize()
-    g = torch.cuda.CUDAGraph()
-    with torch.cuda.graph(g):
-        outs = fn(*args)
-    torch.cuda.synchronize()
-    for _ in range(replays):
-        g.replay()
-    start = torch.cuda.Event(enable_timing=True)
-    end = torch.cuda.Event(enable_timing=True)
-    times = []
-    for _ in range(samples):
-        start.record()
-        for _ in range(replays):
-            g.replay()
-        end.record()
-        end.synchronize()
-        times.append(start.elapsed_time(end) * 1000.0 / replays)
-    return statistics.median(times), outs, g
 
 
 def time_wall(fn, args, samples, replays):

@@ -20,10 +20,11 @@ and run on the GPU machine with
 import argparse
 import json
 import os
-import statistics
 import sys
 
 import torch
+
+from graph_timing import time_graph
 
 sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "..", "python"))
 import tile_opt.runtime as rt  # noqa: E402
@@ -41,30 +42,10 @@ def rel_err(a, b):
     return ((a - b).abs().max() / b.abs().max().clamp_min(1e-30)).item()
 
 
-def time_us(fn, reps=200, warmup=20):
-    """Median of `reps` CUDA-event timings of `fn`, each a CUDA-graph replay
-    of 10 calls (launch gaps out, as bench.py times PyTorch)."""
-    s = torch.cuda.Stream()
-    s.wait_stream(torch.cuda.current_stream())
-    with torch.cuda.stream(s):
-        for _ in range(3):
-            fn()
-    torch.cuda.current_stream().wait_stream(s)
-    graph = torch.cuda.CUDAGraph()
-    with torch.cuda.graph(graph):
-        for _ in range(10):
-            fn()
-    times = []
-    for i in range(warmup + reps):
-        start = torch.cuda.Event(enable_timing=True)
-        end = torch.cuda.Event(enable_timing=True)
-        start.record()
-        graph.replay()
-        end.record()
-        end.synchronize()
-        if i >= warmup:
-            times.append(start.elapsed_time(end) * 1000 / 10)
-    return statistics.median(times)
+def time_us(fn):
+    """Per-call us of `fn` in a CUDA graph (bench.py's time_graph): median of
+    200 samples of 10 back-to-back replays."""
+    return time_graph(fn, (), 200, 10)[0]
 
 
 def main():

@@ -17,11 +17,12 @@ Two steps, since the compiler and the GPU are on different machines here:
 import argparse
 import json
 import os
-import statistics
 import subprocess
 import sys
 
 import torch
+
+from graph_timing import time_graph
 
 sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "..", "python"))
 
@@ -83,28 +84,10 @@ def prepare(args):
                    "arguments": [a.name for a in kernel.kernel.inputs]}, f)
 
 
-def time_us(fn, reps=200, warmup=20):
-    s = torch.cuda.Stream()
-    s.wait_stream(torch.cuda.current_stream())
-    with torch.cuda.stream(s):
-        for _ in range(3):
-            fn()
-    torch.cuda.current_stream().wait_stream(s)
-    graph = torch.cuda.CUDAGraph()
-    with torch.cuda.graph(graph):
-        for _ in range(10):
-            fn()
-    times = []
-    for i in range(warmup + reps):
-        a = torch.cuda.Event(enable_timing=True)
-        b = torch.cuda.Event(enable_timing=True)
-        a.record()
-        graph.replay()
-        b.record()
-        b.synchronize()
-        if i >= warmup:
-            times.append(a.elapsed_time(b) * 1000 / 10)
-    return statistics.median(times)
+def time_us(fn):
+    """Per-call us of `fn` in a CUDA graph (bench.py's time_graph): median of
+    200 samples of 10 back-to-back replays."""
+    return time_graph(fn, (), 200, 10)[0]
 
 
 def run(args):

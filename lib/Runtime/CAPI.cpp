@@ -9,8 +9,7 @@
 #include "tile-c/Runtime.h"
 
 #include "TileDialect/Runtime/Module.h"
-#include "TileDialect/VCSRevision.h"
-#include "TileDialect/Version.h"
+#include "TileDialect/VersionString.h"
 
 #include <string>
 
@@ -171,12 +170,13 @@ TileStatus tileModuleBind(TileModule *module, int32_t index,
 TileStatus tileModuleRun(TileModule *module, void *stream) {
   if (!module)
     return failWith(TILE_ERROR_INVALID_ARGUMENT, "tileModuleRun: null module");
-  for (unsigned tensor : module->module->getArguments())
-    if (!module->module->getBuffer(tensor))
-      return failWith(TILE_ERROR_INVALID_ARGUMENT,
-                      "tileModuleRun: argument '" +
-                          module->artifact.tensors[tensor].name +
-                          "' is not bound");
+  // A missing binding is the caller's mistake, not the device's.
+  if (std::optional<unsigned> i = module->module->findUnbound())
+    return failWith(
+        TILE_ERROR_INVALID_ARGUMENT,
+        "tileModuleRun: argument '" +
+            module->artifact.tensors[module->module->getArguments()[*i]].name +
+            "' is not bound");
   if (!module->device->setStream(stream))
     return deviceFailure(module, "tileModuleRun: ");
   if (!module->module->run())
@@ -227,12 +227,5 @@ TileStatus tileModuleCopyToHost(TileModule *module, void *host,
 }
 
 const char *tileRuntimeVersion(void) {
-#ifdef TILE_REVISION
-  static const std::string text =
-      std::string(TILE_VERSION) + " (git " +
-      std::string(TILE_REVISION).substr(0, 12) + ")";
-  return text.c_str();
-#else
-  return TILE_VERSION;
-#endif
+  return tileVersionString().c_str();
 }

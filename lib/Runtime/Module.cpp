@@ -163,11 +163,17 @@ bool Module::launch(size_t i) {
   return true;
 }
 
+std::optional<unsigned> Module::findUnbound() const {
+  for (size_t i = 0; i < arguments.size(); ++i)
+    if (!buffers[arguments[i]])
+      return unsigned(i);
+  return std::nullopt;
+}
+
 bool Module::run() {
-  for (unsigned tensor : arguments)
-    if (!buffers[tensor])
-      return fail("", "argument '" + artifact.tensors[tensor].name +
-                          "' is not bound");
+  if (std::optional<unsigned> i = findUnbound())
+    return fail("", "argument '" + artifact.tensors[arguments[*i]].name +
+                        "' is not bound");
   if (!clear())
     return false;
   for (size_t i = 0; i < artifact.kernels.size(); ++i)

@@ -3,17 +3,16 @@
 #include "TileDialect/Runtime/Runner.h"
 
 #include "TileDialect/Runtime/Device.h"
+#include "TileDialect/Runtime/ElementBits.h"
 #include "TileDialect/Runtime/Module.h"
 #include "TileDialect/Runtime/Npy.h"
-#include "TileDialect/Runtime/ElementBits.h"
 #include "TileDialect/Support/Compare.h"
 
 #include <algorithm>
-#include <filesystem>
 #include <cmath>
 #include <cstdarg>
 #include <cstdio>
-#include <map>
+#include <filesystem>
 
 using namespace mlir::tileir;
 using namespace mlir::tileir::runtime;

@@ -310,35 +310,37 @@ LogicalResult tileir::extractProgram(ProgramOp program,
   std::optional<CandidateEmulator> emulator;
   if (opts.check && opts.emulate)
     emulator.emplace(*checker, opts.seed, opts.emulateTolerance, deadline);
+  // One candidate's check, then the emulation of its lowered kernels.
+  auto checkCandidate = [&](size_t i) {
+    auto start = std::chrono::steady_clock::now();
+    ProgramOp candidate = (*cands)[i].program;
+    results[i] = checker->check(candidate);
+    const CheckResult &r = results[i];
+    progressLine(llvm::formatv(
+        "checked {0}: {1} in {2:f2} s", candidate.getSymName(),
+        r.passed ? llvm::formatv("passed (error {0:e2})", r.maxRelError).str()
+        : r.error.empty()
+            ? llvm::formatv("failed (error {0:e2})", r.maxRelError).str()
+            : r.error,
+        since(start)));
+    if (!r.passed || !emulator)
+      return;
+    double checkSeconds = since(start);
+    start = std::chrono::steady_clock::now();
+    emulations[i] =
+        emulator->check(candidate, checkSeconds, opts.emulateBudget);
+    progressLine(llvm::formatv("emulated {0}'s kernels: {1}{2} in {3:f2} s",
+                               candidate.getSymName(),
+                               emulations[i].name(),
+                               emulations[i].detail.empty()
+                                   ? ""
+                                   : " (" + emulations[i].detail + ")",
+                               since(start)));
+  };
   if (opts.check)
     (void)runPhase("check", [&] {
-    parallelFor(ctx, 0, cands->size(), [&](size_t i) {
-      auto start = std::chrono::steady_clock::now();
-      ProgramOp candidate = (*cands)[i].program;
-      results[i] = checker->check(candidate);
-      const CheckResult &r = results[i];
-      progressLine(llvm::formatv(
-          "checked {0}: {1} in {2:f2} s", candidate.getSymName(),
-          r.passed ? llvm::formatv("passed (error {0:e2})", r.maxRelError).str()
-          : r.error.empty()
-              ? llvm::formatv("failed (error {0:e2})", r.maxRelError).str()
-              : r.error,
-          since(start)));
-      if (!r.passed || !emulator)
-        return;
-      double checkSeconds = since(start);
-      start = std::chrono::steady_clock::now();
-      emulations[i] =
-          emulator->check(candidate, checkSeconds, opts.emulateBudget);
-      progressLine(llvm::formatv("emulated {0}'s kernels: {1}{2} in {3:f2} s",
-                                 candidate.getSymName(),
-                                 emulations[i].name(),
-                                 emulations[i].detail.empty()
-                                     ? ""
-                                     : " (" + emulations[i].detail + ")",
-                                 since(start)));
-    });
-    return success();
+      parallelFor(ctx, 0, cands->size(), checkCandidate);
+      return success();
     });
   for (auto [i, c] : llvm::enumerate(*cands)) {
     const CheckResult &check = results[i];

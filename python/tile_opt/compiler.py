@@ -273,7 +273,7 @@ def compile(source, example_inputs=None, entry=None,  # noqa: A001
         return ModuleKernel(compile(text, target=target, optimize=optimize),
                             params, text)
     tools = tools_dir()
-    if os.path.exists(source) if "\n" not in source else False:
+    if "\n" not in source and os.path.exists(source):
         with open(source) as f:
             text = f.read()
     else:

@@ -122,33 +122,22 @@ class _Emitter:
         """`v` without its dimensions not in `keep` (all of size 1)."""
         if len(keep) == len(v.shape):
             return v
-        groups, current = [], []
-        for i in range(len(v.shape)):
-            current.append(i)
-            if i in keep:
-                groups.append(current)
-                current = []
-        if current:
-            if groups:
-                groups[-1].extend(current)
-            else:
-                groups = []  # every dimension goes: a rank-0 tensor
-        shape = [v.shape[i] for i in keep]
+        return self.collapse_into(v, [v.shape[i] for i in keep],
+                                  _unit_groups(len(v.shape), keep))
+
+    def collapse_into(self, v, shape, groups):
         r = self.fresh()
         self.emit("%s = tensor.collapse_shape %s [%s] : %s into %s" % (
-            r, v.ssa, ", ".join("[%s]" % ", ".join(map(str, g))
-                                for g in groups),
-            v.type, _tensor_type(shape, v.dtype)))
+            r, v.ssa, _groups_text(groups), v.type,
+            _tensor_type(shape, v.dtype)))
         return _Value(r, shape, v.dtype)
 
     def expand(self, v, shape, groups):
         r = self.fresh()
         self.emit("%s = tensor.expand_shape %s [%s] output_shape [%s] : %s "
-                  "into %s" % (
-                      r, v.ssa, ", ".join("[%s]" % ", ".join(map(str, g))
-                                          for g in groups),
-                      ", ".join(map(str, shape)), v.type,
-                      _tensor_type(shape, v.dtype)))
+                  "into %s" % (r, v.ssa, _groups_text(groups),
+                               ", ".join(map(str, shape)), v.type,
+                               _tensor_type(shape, v.dtype)))
         return _Value(r, shape, v.dtype)
 
     # -- ops ----------------------------------------------------------------
@@ -239,24 +228,8 @@ class _Emitter:
         r = self.cast(r, v.dtype)
         if keepdim:
             shape = [1 if i in dims else v.shape[i] for i in range(rank)]
-            r = self._unsqueeze(r, shape, kept)
+            r = self.expand(r, shape, _unit_groups(rank, kept))
         return r
-
-    def _unsqueeze(self, v, shape, kept):
-        if not kept:
-            # A rank-0 value to all-ones dims.
-            return self.expand(v, shape, [])
-        groups, current = [], []
-        k = 0
-        for i in range(len(shape)):
-            current.append(i)
-            if i in kept:
-                groups.append(current)
-                current = []
-                k += 1
-        if current:
-            groups[-1].extend(current)
-        return self.expand(v, shape, groups)
 
     def contraction(self, a, b, transpose_b, out_dtype):
         """a [..., M, K] @ b ([K, N], or [N, K] with transpose_b; or batched
@@ -325,24 +298,33 @@ class _Emitter:
             return self.expand(v, shape, groups)
         groups = _refinement(shape, v.shape)
         if groups is not None:
-            r = self.fresh()
-            self.emit("%s = tensor.collapse_shape %s [%s] : %s into %s" % (
-                r, v.ssa, ", ".join("[%s]" % ", ".join(map(str, g))
-                                    for g in groups),
-                v.type, _tensor_type(shape, v.dtype)))
-            return _Value(r, shape, v.dtype)
-        flat = self.collapse_all(v)
-        return self.expand(flat, shape, [list(range(len(shape)))])
-
-    def collapse_all(self, v):
+            return self.collapse_into(v, shape, groups)
+        # Neither refines the other: through one dimension.
         total = 1
         for d in v.shape:
             total *= d
-        r = self.fresh()
-        self.emit("%s = tensor.collapse_shape %s [[%s]] : %s into %s" % (
-            r, v.ssa, ", ".join(map(str, range(len(v.shape)))), v.type,
-            _tensor_type([total], v.dtype)))
-        return _Value(r, [total], v.dtype)
+        flat = self.collapse_into(v, [total], [list(range(len(v.shape)))])
+        return self.expand(flat, shape, [list(range(len(shape)))])
+
+
+def _unit_groups(rank, kept):
+    """The reassociation between `rank` dimensions and the `kept` ones, the
+    others being of size 1: each kept dimension with the unit dimensions
+    before it, trailing ones with the last; none when nothing is kept (a
+    rank-0 tensor)."""
+    groups, current = [], []
+    for i in range(rank):
+        current.append(i)
+        if i in kept:
+            groups.append(current)
+            current = []
+    if current and groups:
+        groups[-1].extend(current)
+    return groups
+
+
+def _groups_text(groups):
+    return ", ".join("[%s]" % ", ".join(map(str, g)) for g in groups)
 
 
 def _refinement(coarse, fine):

@@ -7,8 +7,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "TileDialect/Runtime/Runner.h"
-#include "TileDialect/VCSRevision.h"
-#include "TileDialect/Version.h"
+#include "TileDialect/VersionString.h"
 
 #include <cstdlib>
 #include <cstring>
@@ -55,11 +54,7 @@ int main(int argc, char **argv) {
       std::cout << kUsage;
       return kExitPass;
     } else if (arg == "--version") {
-      std::cout << "tile-gpu-run " TILE_VERSION
-#ifdef TILE_REVISION
-                << " (git " << std::string(TILE_REVISION).substr(0, 12) << ")"
-#endif
-                << "\n";
+      std::cout << "tile-gpu-run " << tileVersionString() << "\n";
       return kExitPass;
     } else if (arg == "--time") {
       options.time = true;

@@ -23,6 +23,7 @@
 #include "TileDialect/Runtime/Device.h"
 
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -53,9 +54,6 @@ public:
                                       const ModuleOptions &options,
                                       std::string &error);
 
-  const Artifact &getArtifact() const { return artifact; }
-  Device &getDevice() { return device; }
-
   /// The arguments: indices into the artifact's tensors, in manifest order.
   const std::vector<unsigned> &getArguments() const { return arguments; }
   /// The argument named `name`, or -1.
@@ -66,6 +64,8 @@ public:
   /// The buffer of tensor `tensor` (an index into the artifact's tensors):
   /// the bound one, the module's own, or 0 if unbound.
   DevicePtr getBuffer(unsigned tensor) const { return buffers[tensor]; }
+  /// The first argument (an index into getArguments()) not bound yet.
+  std::optional<unsigned> findUnbound() const;
   /// The number of tensors the launches clear themselves.
   unsigned getNumClearedByLaunches() const { return numOnce; }
 

@@ -13,13 +13,6 @@
 
 namespace mlir::tileir {
 
-/// "0.2.0", the project() version.
-const char *getTileVersion();
-
-/// The full git revision the build came from, or "" when it was built
-/// outside a git checkout.
-const char *getTileRevision();
-
 /// "0.2.0 (git 3b63af70c1d2)": the version and the first 12 characters of
 /// the revision.
 const char *getTileVersionString();
