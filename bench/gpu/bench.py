@@ -208,6 +208,15 @@ def s_gated(act):
     return fn
 
 
+def s_gated_linear(act):
+    """nn.Linear's layout: the weights stored [out, in], x @ W^T."""
+    gated = s_gated(act)
+
+    def fn(X, W1, W3, W2, *, sdpa, mm32):
+        return gated(X, W1.t(), W3.t(), W2.t(), sdpa=sdpa, mm32=mm32)
+    return fn
+
+
 def gelu_tanh(x):
     return F.gelu(x, approximate="tanh")
 
@@ -267,6 +276,7 @@ def s_attn_decode(Q, Kc, Vc, *, sdpa, mm32):
 
 
 SUITE_IMPLS = {"swiglu": s_gated(lambda x: F.silu(x)),
+               "swiglu_linear": s_gated_linear(lambda x: F.silu(x)),
                "geglu": s_gated(gelu_tanh),
                "rmsnorm_proj": s_rmsnorm_proj,
                "layernorm_proj": s_layernorm_proj,
@@ -373,6 +383,10 @@ def suite_literal(name, args):
         var = ((x - mu) ** 2).sum(-1, keepdim=True) / x.shape[-1]
         return (x - mu) / torch.sqrt(var + LN_EPS) * gamma + beta
 
+    if k == "swiglu_linear":  # nn.Linear's layout: W^T of each weight
+        a = {n: (t.transpose(-1, -2) if n.startswith("W") else t)
+             for n, t in a.items()}
+        k = "swiglu"
     if k in ("swiglu", "geglu", "moe"):
         eq = "...mk,...kf->...mf"
         H1 = torch.einsum(eq, a["X"], a["W1"])

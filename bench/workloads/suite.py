@@ -66,6 +66,17 @@ PROGRAMS = {
     "swiglu_llama8b_m16": (
         "swiglu", "Llama-3-8B MLP, decode",
         dict(M=16, D=4096, F=14336), dict(M=4, D=16, F=32)),
+    "swiglu_llama8b_m1": (
+        "swiglu", "Llama-3-8B MLP, decode of one token",
+        dict(M=1, D=4096, F=14336), dict(M=1, D=16, F=32)),
+    "swiglu_linear_llama8b_m1": (
+        "swiglu_linear", "Llama-3-8B MLP with nn.Linear's [out, in] "
+        "weights, decode of one token",
+        dict(M=1, D=4096, F=14336), dict(M=1, D=16, F=32)),
+    "swiglu_linear_llama8b_m16": (
+        "swiglu_linear", "Llama-3-8B MLP with nn.Linear's [out, in] "
+        "weights, decode",
+        dict(M=16, D=4096, F=14336), dict(M=4, D=16, F=32)),
     "swiglu_qwen7b_m16": (
         "swiglu", "Qwen2.5-7B MLP, decode",
         dict(M=16, D=3584, F=18944), dict(M=4, D=24, F=40)),
@@ -128,6 +139,8 @@ PROGRAMS = {
 
 TITLES = {
     "swiglu": "SwiGLU MLP: Y = (silu(X @ W1) * (X @ W3)) @ W2.",
+    "swiglu_linear": "SwiGLU MLP, nn.Linear's weights ([out, in]): "
+                     "Y = (silu(X @ W1^T) * (X @ W3^T)) @ W2^T.",
     "geglu": "GeGLU MLP: Y = (gelu_tanh(X @ W1) * (X @ W3)) @ W2.",
     "rmsnorm_proj": "RMSNorm, projection and residual: "
                     "Y = X + rms(X, g) @ W.",
@@ -148,7 +161,7 @@ TITLES = {
 
 # The parameters each kind's size line names, in order.
 SIZE_KEYS = {
-    "swiglu": "M D F", "geglu": "M D F", "rmsnorm_proj": "M D",
+    "swiglu": "M D F", "swiglu_linear": "M D F", "geglu": "M D F", "rmsnorm_proj": "M D",
     "layernorm_proj": "M D N", "rmsnorm": "M D", "layernorm": "M D",
     "qkv_rope": "M D H KVH d", "softmax_pv": "H M P d",
     "moe": "E T D F", "attn_decode": "H KVH M P d",
@@ -311,22 +324,30 @@ def softmax16(f, name, s, scale=None):
 # The programs ----------------------------------------------------------------
 
 
-def gated_mlp(f, p, act, batch=()):
-    """Y = (act(X @ W1) * (X @ W3)) @ W2; batch: leading expert dims."""
+def gated_mlp(f, p, act, batch=(), linear=False):
+    """Y = (act(X @ W1) * (X @ W3)) @ W2; batch: leading expert dims.
+
+    linear: the weights in nn.Linear's layout ([out, in]: W1 and W3 are
+    [F, D], W2 [D, F]), multiplied through linalg.transpose (x @ W^T)."""
     M, D, F = (p["T"] if batch else p["M"]), p["D"], p["F"]
     b = list(batch)
     f.arg("X", b + [M, D], X_INIT)
-    f.arg("W1", b + [D, F], WEIGHT_INIT)
-    f.arg("W3", b + [D, F], WEIGHT_INIT)
-    f.arg("W2", b + [F, D], WEIGHT_INIT)
+    shapes = {"W1": [D, F], "W3": [D, F], "W2": [F, D]}
+    for w, shape in shapes.items():
+        f.arg(w, b + (shape[::-1] if linear else shape), WEIGHT_INIT)
+    weights = {w: w for w in shapes}
+    if linear:
+        f.comment("nn.Linear's weights: W^T of each ([out, in] stored)")
+        for w in shapes:
+            weights[w] = f.transpose(w + "T", w, [1, 0])
     f.comment("H1 = X @ W1; H3 = X @ W3 (f32)")
-    f.matmul("H1", "X", "W1")
-    f.matmul("H3", "X", "W3")
+    f.matmul("H1", "X", weights["W1"])
+    f.matmul("H3", "X", weights["W3"])
     f.comment("A = %s(H1) * H3, stored f16" % act.__name__)
     f.generic("A", [("H1", None), ("H3", None)], b + [M, F], "f16",
               lambda bd, a: bd.trunc(bd.mul(act(bd, a[0]), a[1])))
     f.comment("Y = A @ W2, stored f16")
-    f.matmul("Y1", "A", "W2")
+    f.matmul("Y1", "A", weights["W2"])
     f.to_f16("Y", "Y1")
     f.result("Y", "Y")
 
@@ -459,6 +480,7 @@ def attn_decode(f, p):
 
 BUILDERS = {
     "swiglu": lambda f, p: gated_mlp(f, p, silu),
+    "swiglu_linear": lambda f, p: gated_mlp(f, p, silu, linear=True),
     "geglu": lambda f, p: gated_mlp(f, p, gelu_tanh),
     "rmsnorm_proj": rmsnorm_proj,
     "layernorm_proj": layernorm_proj,

@@ -18,6 +18,8 @@ Lanes KernelEmitter::matmulLanes(unsigned id, ValueRange flats) {
   };
   int64_t batches = node.sizes[0], m = node.sizes[1], k = node.sizes[2],
           n = node.sizes[3];
+  if (cx.reduceLane && id == kernel.splitAddend)
+    return kLaneMatmulLanes(id, flats);
   const LaneBlock *block = getBlockOf(flats);
   if (block && block->mma && fitsMatrixUnits(id, *block))
     return matrixUnitLanes(id, flats, *block);
@@ -79,6 +81,51 @@ Lanes KernelEmitter::matmulLanes(unsigned id, ValueRange flats) {
       Value product = arith::MulFOp::create(b, loc, x[i], y[i], contract);
       return Value(arith::AddFOp::create(b, loc, accs[i], product, contract));
     });
+  });
+}
+
+Lanes KernelEmitter::kLaneMatmulLanes(unsigned id, ValueRange flats) {
+  const ExprNode &node = plan.exprs[id];
+  int64_t batches = node.sizes[0], m = node.sizes[1], k = node.sizes[2],
+          n = node.sizes[3];
+  int64_t width = kernel.kLaneWidth, lanes = kernel.reduceLanes;
+  // B = transpose(S): element (k, j) of B is element (j, k) of S, whose rows
+  // run along k.
+  unsigned source = *getTransposedOperand(plan, node.operands[1]);
+  Lanes aRows, sRows;
+  for (Value flat : flats) {
+    Value row = div(flat, n); // batch * m + i
+    Value batch = batches == 1 ? index(0) : div(row, m);
+    aRows.push_back(mul(row, k));
+    sRows.push_back(mul(add(mul(batch, n), rem(flat, n)), k));
+  }
+  // This lane's runs: [(s * lanes + lane) * width, +width) of step s,
+  // unrolled by up to 4 steps, every load of them first so that they are
+  // in flight together.
+  int64_t steps = k / (lanes * width);
+  int64_t unroll = 4;
+  while (unroll > 1 && steps % unroll != 0)
+    unroll /= 2;
+  Value first = mul(cx.reduceLane, width);
+  auto contract = arith::FastMathFlags::contract;
+  Lanes inits(flats.size(), constant(0.0));
+  return reduceLoop(steps / unroll, inits, [&](Value j, ValueRange accs) {
+    SmallVector<std::pair<Lanes, Lanes>> runs;
+    for (int64_t u = 0; u < unroll; ++u) {
+      Value k0 = add(first, mul(add(mul(j, unroll), index(u)), lanes * width));
+      for (auto [aRow, sRow] : llvm::zip_equal(aRows, sRows))
+        runs.push_back({elementRun(node.operands[0], add(aRow, k0), width),
+                        elementRun(source, add(sRow, k0), width)});
+    }
+    Lanes sums(accs);
+    for (auto [r, run] : llvm::enumerate(runs)) {
+      Value &sum = sums[r % flats.size()];
+      for (auto [x, y] : llvm::zip_equal(run.first, run.second)) {
+        Value product = arith::MulFOp::create(b, loc, x, y, contract);
+        sum = arith::AddFOp::create(b, loc, sum, product, contract);
+      }
+    }
+    return sums;
   });
 }
 

@@ -78,25 +78,10 @@ Value KernelEmitter::halfOperandRun(unsigned id, Value flat0, int64_t count) {
 }
 
 std::optional<unsigned> KernelEmitter::transposedHalf(unsigned id) const {
-  const ExprNode &node = plan.exprs[id];
-  int64_t rank = node.shape.size();
-  if (node.kind != Kind::Gather || rank < 2 || !loadsHalf(node.operands[0], 4))
+  std::optional<unsigned> source = getTransposedOperand(plan, id);
+  if (!source || !loadsHalf(*source, 4))
     return std::nullopt;
-  // A permute [0, 1, ..., r-3, r-1, r-2], or a transpose of the last two.
-  if (auto permute = dyn_cast_or_null<PermuteOp>(node.op)) {
-    SmallVector<int64_t> swapLast =
-        llvm::to_vector(llvm::seq<int64_t>(0, rank));
-    std::swap(swapLast.end()[-1], swapLast.end()[-2]);
-    if (permute.getPermutation() == ArrayRef<int64_t>(swapLast))
-      return node.operands[0];
-  }
-  if (auto transpose = dyn_cast_or_null<TransposeOp>(node.op)) {
-    int64_t lo = std::min(transpose.dim0(), transpose.dim1()),
-            hi = std::max(transpose.dim0(), transpose.dim1());
-    if (lo == rank - 2 && hi == rank - 1)
-      return node.operands[0];
-  }
-  return std::nullopt;
+  return source;
 }
 
 //===----------------------------------------------------------------------===//

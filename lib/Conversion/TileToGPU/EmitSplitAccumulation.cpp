@@ -36,11 +36,17 @@ bool KernelEmitter::emitSplitAccumulation(const StmtNode &loop) {
   // With k slices, each group of lanes is computed by `kSlices` threads,
   // each of those by `reduceLanes` adjacent ones.
   unsigned slices = kernel.kSlices, reduceLanes = kernel.reduceLanes;
-  int64_t lanes = lanesFor(n * slices);
+  // (k lanes: one output element per group of them.)
+  int64_t lanes = kernel.kLaneWidth > 1 ? 1 : lanesFor(n * slices);
   std::optional<LaneBlock> block = getLaneBlock(stores, value.shape, lanes);
-  bool slicedLayout = slices * reduceLanes > 1 && (block || lanes == 1) &&
-                      (!block || reduceLanes == 1) &&
-                      n / lanes * slices * reduceLanes == kernel.threads;
+  // (k lanes of a matmul may take more threads than the block has: its
+  // threads then take the groups in turn.)
+  int64_t layoutThreads = n / lanes * slices * reduceLanes;
+  bool slicedLayout =
+      slices * reduceLanes > 1 && (block || lanes == 1) &&
+      (!block || reduceLanes == 1) &&
+      (kernel.kLaneWidth > 1 ? layoutThreads % kernel.threads == 0
+                             : layoutThreads == kernel.threads);
   // (A sliced loop whose lanes do not line up runs as any element loop.)
   if (sliced && !slicedLayout)
     return false;

@@ -218,6 +218,11 @@ private:
   /// block they fit, as a lane block's rows sharing their operands' loads,
   /// else one sum over k per lane.
   Lanes matmulLanes(unsigned id, ValueRange flats);
+  /// Elements `flats` of the split addend matmul `id` cut along k among
+  /// `Kernel::reduceLanes` lanes (`getKLaneWidth`): this lane's share of
+  /// each sum, read in runs of `Kernel::kLaneWidth` along the rows of the
+  /// transposed operand and of A.
+  Lanes kLaneMatmulLanes(unsigned id, ValueRange flats);
   /// The lane block of an element loop over tiles of `shape` with `lanes`
   /// lanes, if it should have one: its stores compute a matmul with the
   /// tile's row length whose right operand loads rows of `width` elements

@@ -335,7 +335,7 @@ LogicalResult TileLowerToGPUPass::lower(ProgramOp program) {
   // Sizes stepping the grid of a split accumulation are kept: splitting
   // gave that kernel its blocks, and smaller tiles would make it read its
   // operands more often (but for batch dimensions, which every operand
-  // moves with).
+  // moves with, and for k lanes short of a cache line, `kLanesShort`).
   // The symbolic size a grid loop steps by, if any.
   auto sizeSymbol = [&](const GridLoop &g) -> StringAttr {
     auto size = cast<LoopOp>(plan->stmts[g.stmt].op)
@@ -350,7 +350,9 @@ LogicalResult TileLowerToGPUPass::lower(ProgramOp program) {
     for (const auto &symbol : pinned)
       kept.insert(symbol.getKey());
     for (const Kernel &kernel : kernels) {
-      if (kernel.splitChunks == 1)
+      // (A matmul whose k lanes a smaller tile of outputs would widen
+      // re-reads only its few rows of A: its tiles may shrink.)
+      if (kernel.splitChunks == 1 || kernel.kLanesShort)
         continue;
       // A batch dimension (every load moves with it: attention's heads)
       // re-reads nothing when its tiles shrink.

@@ -34,8 +34,8 @@ static Kernel buildKernel(const Plan &plan,
   std::optional<int64_t> matmulElements =
       getMatmulLoopElements(plan, plan.stmts[kernel.body], kernel);
   if (matmulElements)
-    widest = (*matmulElements + options.threadElements - 1) /
-             std::max(1u, options.threadElements);
+    widest = llvm::divideCeil(*matmulElements,
+                              getMatmulThreadElements(options, *matmulElements));
   int64_t warps = (widest + 31) / 32;
   kernel.threads = unsigned(
       std::min<int64_t>(options.blockSize, std::max<int64_t>(32, warps * 32)));

@@ -184,13 +184,22 @@ struct Kernel {
   llvm::DenseSet<unsigned> slicedLoops;
   llvm::DenseMap<unsigned, unsigned> slicedAddends;
   /// A split accumulation whose addend is an f32 sum over the innermost
-  /// dimension of its operand also cuts that sum among `reduceLanes`
+  /// dimension of its operand, or a matmul by a transposed load
+  /// (`getKLaneWidth`: the sum over k), also cuts that sum among `reduceLanes`
   /// adjacent threads (element i of the summed extent to thread
   /// i mod reduceLanes, so that they read consecutive addresses), their
   /// partial sums added in shared memory with the slices' (`threads` =
   /// elements x kSlices x reduceLanes; the shared buffer holds
   /// kSlices x reduceLanes tiles).
   unsigned reduceLanes = 1;
+  /// With `reduceLanes` above 1 and a matmul addend (`getKLaneWidth`): the
+  /// consecutive elements of k each lane reads per step, lane l taking
+  /// elements [(s * reduceLanes + l) * kLaneWidth, +kLaneWidth) of step s.
+  int64_t kLaneWidth = 1;
+  /// Whether those lanes stopped short of 128 bytes of B's row per step
+  /// only because the block could not hold more per output element: a
+  /// smaller tile of outputs would give each more lanes.
+  bool kLanesShort = false;
   /// Whether the split accumulation adds aligned runs of its f32 result with
   /// one vector reduction each (`PartitionOptions::vectorAtomics`).
   bool vectorAtomics = false;
@@ -313,6 +322,21 @@ void forEachLaneMatmul(const interp::Plan &plan, unsigned id,
 /// right operand tf32 holds exactly). Nothing for any other matmul.
 std::optional<unsigned> getWarpProductLoad(const interp::Plan &plan,
                                            unsigned matmul, bool tf32);
+
+/// The operand of expression `id` when `id` is the transpose of it (a
+/// permute `[0, ..., r-3, r-1, r-2]` or a transpose of the last two
+/// dimensions): B^T of `A B^T`, whose k runs along the operand's rows.
+std::optional<unsigned> getTransposedOperand(const interp::Plan &plan,
+                                             unsigned id);
+
+/// Elements of k each of a matmul's `Kernel::reduceLanes` lanes reads per
+/// step when matmul `id` may be cut along k: its right operand is the
+/// transpose of a load (k contiguous in the loaded tensor, as in
+/// nn.Linear's `[N, K]` weights and attention's K^T) and the matrix units do
+/// not take it (`mma` off, or rows or operands they do not fit). 16 bytes of
+/// the loaded tensor's element, narrowed until it divides k; 0 otherwise.
+int64_t getKLaneWidth(const interp::Plan &plan, unsigned id,
+                      llvm::ArrayRef<ElementKind> tensorKinds, bool mma);
 
 /// Whether two accesses select the same region in every iteration.
 bool sameAccess(const interp::Access &a, const interp::Access &b);

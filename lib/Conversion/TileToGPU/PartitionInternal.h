@@ -130,6 +130,29 @@ inline bool fitsKernelShared(const Kernel &kernel, int64_t f32Elements,
          options.sharedMemoryBytes;
 }
 
+/// Threads a block of an element-loop matmul gets (4 warps) where its tile
+/// and `thread_elements` with `k_slices` would leave less than a warp: a
+/// one-token GEMV in blocks of 8 threads (64 outputs, 32 per thread, 4
+/// slices) ran 3.8x slower on the H200 than in blocks of 128
+/// (bench/results/h200-2026-11-28-gemv.md).
+constexpr int64_t kMinMatmulThreads = 128;
+
+/// Elements each thread computes of an element-loop matmul's tile of
+/// `elements` outputs: `thread_elements`; or, where that with `k_slices`
+/// slices would leave the block less than a warp, halved while the block
+/// has fewer than `kMinMatmulThreads` threads, down to 8 (a 16-byte run of
+/// f16 weights).
+int64_t getMatmulThreadElements(const PartitionOptions &options,
+                                int64_t elements);
+
+/// The most k slices of an element-loop matmul's tile of `elements`
+/// outputs: `k_slices`, or, where that leaves the block less than a warp,
+/// as many as make `kMinMatmulThreads` threads with
+/// `getMatmulThreadElements`; `trips` (the iterations a block runs) caps
+/// the slices beyond `k_slices`.
+int64_t getMostMatmulSlices(const PartitionOptions &options, int64_t elements,
+                            int64_t trips);
+
 /// Fills the grid of `kernel`, which runs statement `id` inside the grid
 /// loops `outer` (PartitionGrid.cpp): the outermost parallel loops of `id`
 /// join the grid, and the statement below them is the body (`Kernel::body`);

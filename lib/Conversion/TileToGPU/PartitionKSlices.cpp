@@ -9,12 +9,103 @@ using namespace mlir::tileir::gpu_lowering;
 
 using Kind = ExprNode::Kind;
 
+/// Whether a matmul tile of `elements` outputs leaves the block less than
+/// a warp with `thread_elements` and `k_slices`.
+static bool isSmallMatmulTile(const PartitionOptions &options,
+                              int64_t elements) {
+  int64_t perThread = std::max(1u, options.threadElements);
+  return options.kSlices > 1 &&
+         llvm::divideCeil(elements, perThread) * options.kSlices < 32;
+}
+
+int64_t gpu_lowering::getMatmulThreadElements(const PartitionOptions &options,
+                                               int64_t elements) {
+  int64_t perThread = std::max(1u, options.threadElements);
+  if (!isSmallMatmulTile(options, elements))
+    return perThread;
+  while (perThread > 8 &&
+         llvm::divideCeil(elements, perThread) * options.kSlices <
+             kMinMatmulThreads)
+    perThread /= 2;
+  return perThread;
+}
+
+int64_t gpu_lowering::getMostMatmulSlices(const PartitionOptions &options,
+                                          int64_t elements, int64_t trips) {
+  int64_t most = options.kSlices;
+  if (most < 2 || !isSmallMatmulTile(options, elements))
+    return most;
+  int64_t groups =
+      llvm::divideCeil(elements, getMatmulThreadElements(options, elements));
+  return std::max(most, std::min(kMinMatmulThreads / groups, trips));
+}
+
+/// Cuts the sum over k of a split matmul accumulation by a transposed load
+/// (`getKLaneWidth`) among adjacent threads, one output element per group
+/// of them, so that each warp reads runs along the rows of B where one
+/// thread per output element would read down its columns: as many lanes as
+/// `reduce_lanes`, the block, `shared_memory` and k (a whole number of
+/// `kLaneWidth` runs per lane and step) allow, a power of two, then as many
+/// k slices as fill what the block has left. A tile with as many outputs as
+/// the block has threads or more (attention's scores over a KV tile) gets
+/// lanes beyond the block, up to 128 bytes of B's row per step, its threads
+/// taking the groups in turn. (Measured on the H200,
+/// bench/results/h200-2026-11-28-gemv.md: in turns, 8 lanes ran a
+/// one-token GEMV of 64 outputs per tile at 133 us against 108 us with 4
+/// lanes in one turn, but decode attention over 4K keys at 18.4 us against
+/// 32.9 us without lanes.) False, changing nothing, when fewer than two
+/// lanes fit.
+static bool planKLanes(const Plan &plan, const PartitionOptions &options,
+                       int64_t elements, Kernel &kernel) {
+  const ExprNode &addend = plan.exprs[kernel.splitAddend];
+  int64_t width = getKLaneWidth(plan, kernel.splitAddend, options.tensorKinds,
+                                options.mma);
+  if (width == 0 || options.reduceLanes < 2)
+    return false;
+  int64_t k = addend.sizes[2], block = options.blockSize;
+  // 128 bytes of B's row per step: 8 runs of 16 bytes.
+  constexpr int64_t kLineRuns = 8;
+  auto lanesAllowed = [&](int64_t lanes) {
+    return lanes <= int64_t(options.reduceLanes) && k % (lanes * width) == 0 &&
+           fitsKernelShared(kernel, lanes * elements, options);
+  };
+  int64_t lanes = 1;
+  while (lanesAllowed(lanes * 2) && elements * lanes * 2 <= block)
+    lanes *= 2;
+  bool turns = false;
+  if (lanes < 2) {
+    while (lanes * 2 <= kLineRuns && lanesAllowed(lanes * 2) &&
+           elements * lanes * 2 % block == 0)
+      lanes *= 2;
+    turns = true;
+  }
+  if (lanes < 2)
+    return false;
+  kernel.kLanesShort = !turns && lanes < kLineRuns && lanesAllowed(lanes * 2);
+  int64_t slices = 1;
+  while (!turns && slices * 2 <= int64_t(options.kSlices) &&
+         slices * 2 <= kernel.chunkTrips &&
+         elements * lanes * slices * 2 <= block &&
+         fitsKernelShared(kernel, lanes * slices * 2 * elements, options))
+    slices *= 2;
+  kernel.reduceLanes = unsigned(lanes);
+  kernel.kLaneWidth = width;
+  kernel.kSlices = unsigned(slices);
+  kernel.threads = unsigned(std::min(elements * lanes * slices, block));
+  kernel.sharedElements =
+      std::max(kernel.sharedElements, lanes * slices * elements);
+  return true;
+}
+
 void gpu_lowering::planKSlices(const Plan &plan,
                                const PartitionOptions &options,
                                std::optional<int64_t> matmulElements,
                                int64_t groups, bool elementSplit,
                                Kernel &kernel) {
   const StmtNode &only = plan.stmts[kernel.body];
+  if (matmulElements && elementSplit &&
+      planKLanes(plan, options, *matmulElements, kernel))
+    return;
   // A split accumulation whose groups of lanes (a matmul's; else one
   // element per thread) leave threads of the block idle gives them slices of
   // its chunk's iterations, the partial sums added through shared memory
@@ -35,7 +126,11 @@ void gpu_lowering::planKSlices(const Plan &plan,
   if (splitElements && kernel.splitChunks > 1 && options.kSlices > 1) {
     // (A reduction's slices stay within its chunk's iterations; a matmul's
     // may exceed them: idle slices measured faster on the scores kernel.)
-    while (slices * 2 <= int64_t(options.kSlices) &&
+    int64_t most = matmulElements
+                       ? getMostMatmulSlices(options, *matmulElements,
+                                             kernel.chunkTrips)
+                                  : int64_t(options.kSlices);
+    while (slices * 2 <= most &&
            (matmulElements || slices * 2 <= kernel.chunkTrips) &&
            fits(slices * 2))
       slices *= 2;
@@ -108,10 +203,16 @@ void gpu_lowering::planSlicedLoops(
   }
   if (loops.empty())
     return;
-  int64_t groups =
-      llvm::divideCeil(*elements, std::max<int64_t>(1, options.threadElements));
+  int64_t groups = llvm::divideCeil(
+      *elements, getMatmulThreadElements(options, *elements));
+  int64_t trips = 0;
+  for (auto &entry : loops) {
+    const StmtNode &loop = plan.stmts[entry.first];
+    trips = std::max(trips, (loop.end - loop.start) / loop.step);
+  }
+  int64_t most = getMostMatmulSlices(options, *elements, trips);
   int64_t slices = 1;
-  while (slices * 2 <= int64_t(options.kSlices) &&
+  while (slices * 2 <= most &&
          groups * slices * 2 <= int64_t(options.blockSize) &&
          fitsKernelShared(kernel, slices * 2 * mostStores * *elements,
                           options))

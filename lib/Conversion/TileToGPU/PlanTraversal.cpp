@@ -137,3 +137,68 @@ bool gpu_lowering::isAliased(ArrayRef<std::pair<unsigned, unsigned>> aliases,
     return pair.first == tensor || pair.second == tensor;
   });
 }
+
+std::optional<unsigned> gpu_lowering::getTransposedOperand(const Plan &plan,
+                                                           unsigned id) {
+  const ExprNode &node = plan.exprs[id];
+  int64_t rank = node.shape.size();
+  if (node.kind != Kind::Gather || rank < 2)
+    return std::nullopt;
+  if (auto permute = dyn_cast_or_null<PermuteOp>(node.op)) {
+    SmallVector<int64_t> swapLast =
+        llvm::to_vector(llvm::seq<int64_t>(0, rank));
+    std::swap(swapLast.end()[-1], swapLast.end()[-2]);
+    if (permute.getPermutation() == ArrayRef<int64_t>(swapLast))
+      return node.operands[0];
+  }
+  if (auto transpose = dyn_cast_or_null<TransposeOp>(node.op)) {
+    int64_t lo = std::min(transpose.dim0(), transpose.dim1()),
+            hi = std::max(transpose.dim0(), transpose.dim1());
+    if (lo == rank - 2 && hi == rank - 1)
+      return node.operands[0];
+  }
+  return std::nullopt;
+}
+
+int64_t gpu_lowering::getKLaneWidth(const Plan &plan, unsigned id,
+                                    ArrayRef<ElementKind> tensorKinds,
+                                    bool mma) {
+  const ExprNode &node = plan.exprs[id];
+  if (node.kind != Kind::Matmul)
+    return 0;
+  std::optional<unsigned> source = getTransposedOperand(plan, node.operands[1]);
+  if (!source)
+    return 0;
+  const ExprNode *load = &plan.exprs[*source];
+  while (load->kind == Kind::Alias)
+    load = &plan.exprs[load->operands[0]];
+  if (load->kind != Kind::Load || load->access.tensor >= tensorKinds.size())
+    return 0;
+  // The matrix units' rows: multiples of 16 of f16 operands.
+  auto isHalf = [&](unsigned e) {
+    return plan.exprs[e].elementKind == ElementKind::F16;
+  };
+  if (mma && node.sizes[1] % 16 == 0 && isHalf(node.operands[0]) &&
+      isHalf(node.operands[1]))
+    return 0;
+  // 16 bytes of the stored elements.
+  int64_t width = 0;
+  switch (tensorKinds[load->access.tensor]) {
+  case ElementKind::F16:
+  case ElementKind::BF16:
+    width = 8;
+    break;
+  case ElementKind::F32:
+    width = 4;
+    break;
+  case ElementKind::F64:
+    width = 2;
+    break;
+  case ElementKind::I1:
+    return 0;
+  }
+  int64_t k = node.sizes[2];
+  while (width > 1 && k % width != 0)
+    width /= 2;
+  return width;
+}

@@ -62,18 +62,28 @@ tile.program @runs4(%X: !tile.tensor<16x64xf16, input>,
 
 // Rows of 6 elements: runs of 2 (8-byte vector reductions). With 2 lanes
 // per thread (a lane block of 1 x 2), from the registers or from the k
-// slices' sums in shared memory. With 6 strided lanes per thread (the
-// default 64 elements per thread) the lanes are not a run: one atomic each.
+// slices' sums in shared memory. With 64 elements per thread and 8 slices
+// the tile of 96 would leave the block 16 threads: threads take 8 elements
+// each instead and the block 8 slices (96 threads), whose sums meet in
+// shared memory and are added in runs of 2. Without slices, 3 strided
+// lanes per thread (96 elements on 32 threads) are not a run: one atomic
+// each.
 // PAIRS-LABEL: gpu.func @runs2_k0
 // PAIRS-NOT: memref.atomic_rmw
 // PAIRS: red.global.add.v2.f32 [%ga], {$1, $2}; }", "l,f,f"
 // PAIRS-NOT: memref.atomic_rmw
 // PAIRS: gpu.return
 // CHECK-LABEL: gpu.func @runs2_k0
-// CHECK-NOT: llvm.inline_asm
-// CHECK-COUNT-6: memref.atomic_rmw
-// CHECK-NOT: llvm.inline_asm
+// CHECK-SAME: known_block_size = array<i32: 96, 1, 1>
+// CHECK-NOT: memref.atomic_rmw
+// CHECK: red.global.add.v2.f32 [%ga], {$1, $2}; }", "l,f,f"
+// CHECK-NOT: memref.atomic_rmw
 // CHECK: gpu.return
+// NOSLICES-LABEL: gpu.func @runs2_k0
+// NOSLICES-NOT: llvm.inline_asm
+// NOSLICES-COUNT-3: memref.atomic_rmw
+// NOSLICES-NOT: llvm.inline_asm
+// NOSLICES: gpu.return
 tile.program @runs2(%X: !tile.tensor<16x64xf32, input>,
                     %W: !tile.tensor<64x6xf32, input>,
                     %S: !tile.tensor<16x6xf32, output>) attributes {tile.tile_sizes = {tile_k = 4}} {
