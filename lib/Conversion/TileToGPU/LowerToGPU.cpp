@@ -331,7 +331,8 @@ LogicalResult TileLowerToGPUPass::lower(ProgramOp program) {
   // one tile (a loop below its grid) fills `min_blocks` blocks: halve the
   // largest defaulted size stepping a grid loop of the kernel with the
   // fewest blocks, while that helps. A kernel that stores one tile per
-  // block is not a reason to shrink the tiles that other kernels share.
+  // block is not a reason to shrink the tiles that other kernels share
+  // (only its own).
   // Sizes stepping the grid of a split accumulation are kept: splitting
   // gave that kernel its blocks, and smaller tiles would make it read its
   // operands more often (but for batch dimensions, which every operand
@@ -365,16 +366,66 @@ LogicalResult TileLowerToGPUPass::lower(ProgramOp program) {
               }))
             kept.insert(symbol.getValue());
     }
+    // The kernels each size steps loops of (grid loops or loops below).
+    llvm::StringMap<unsigned> sizeUses;
     for (const Kernel &kernel : kernels) {
-      if (kernel.numBlocks >= fewest || kernel.numBlocks >= kernel.minBlocks ||
-          plan->stmts[kernel.body].kind == interp::StmtNode::Kind::Store)
+      llvm::StringSet<> used;
+      auto use = [&](unsigned stmt) {
+        auto loop = dyn_cast_or_null<LoopOp>(plan->stmts[stmt].op);
+        if (!loop)
+          return;
+        if (auto size = loop.getStep().getDefiningOp<SizeOp>())
+          if (auto symbol = dyn_cast<StringAttr>(size.getValue()))
+            used.insert(symbol.getValue());
+      };
+      for (const GridLoop &g : kernel.grid)
+        use(g.stmt);
+      SmallVector<unsigned> stack{kernel.body};
+      while (!stack.empty()) {
+        const interp::StmtNode &stmt = plan->stmts[stack.pop_back_val()];
+        if (stmt.kind == interp::StmtNode::Kind::Loop) {
+          use(unsigned(&stmt - plan->stmts.data()));
+          stack.push_back(stmt.first);
+        } else if (stmt.kind == interp::StmtNode::Kind::Seq) {
+          stack.push_back(stmt.first);
+          stack.push_back(stmt.second);
+        }
+      }
+      for (const auto &symbol : used)
+        ++sizeUses[symbol.getKey()];
+    }
+    for (const Kernel &kernel : kernels) {
+      if (kernel.numBlocks >= fewest || kernel.numBlocks >= kernel.minBlocks)
         continue;
+      // A kernel storing one tile per block shrinks only sizes of its own,
+      // and only when it reduces rows (a statement configured apart: a
+      // softmax's max over 1024 keys, 32 rows in one block, took 26 us on
+      // the H200, 6.6 us on 32 blocks; an elementwise tile split finer only
+      // gets smaller blocks).
+      bool storesTile =
+          plan->stmts[kernel.body].kind == interp::StmtNode::Kind::Store;
+      if (storesTile) {
+        SmallVector<unsigned> exprs{plan->stmts[kernel.body].first};
+        llvm::DenseSet<unsigned> seen;
+        bool reduces = false;
+        while (!exprs.empty() && !reduces) {
+          unsigned e = exprs.pop_back_val();
+          if (!seen.insert(e).second)
+            continue;
+          const interp::ExprNode &node = plan->exprs[e];
+          reduces = node.kind == interp::ExprNode::Kind::Reduce;
+          exprs.append(node.operands.begin(), node.operands.end());
+        }
+        if (!reduces)
+          continue;
+      }
       std::optional<std::string> pick;
       int64_t largest = 1;
       auto consider = [&](const GridLoop &g) {
         StringAttr symbol = sizeSymbol(g);
         if (!symbol || !defaulted.contains(symbol.getValue()) ||
-            kept.contains(symbol.getValue()))
+            kept.contains(symbol.getValue()) ||
+            (storesTile && sizeUses.lookup(symbol.getValue()) > 1))
           return;
         int64_t value = sizes->lookup(symbol.getValue());
         if (value > largest) {
