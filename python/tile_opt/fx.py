@@ -13,9 +13,18 @@ or a reshape (`tensor.expand_shape` / `collapse_shape`).
 Supported: linear (nn.Linear, F.linear), matmul / @ / bmm, add, sub, mul,
 div, neg, exp, sqrt, rsqrt, sigmoid, silu, tanh, gelu (erf), pow by 2 or
 0.5, sum / mean / amax over dimensions (keepdim or not), softmax, dtype
-casts (to, float, half), transpose, permute, t, reshape / view, and
-nn.Module containers of these. Anything else raises UnsupportedOp naming the
-op and the node it is in.
+casts (to, float, half), transpose, permute, t, reshape / view, static
+slicing (`x[..., a:b]`, integers, narrow) and cat, arithmetic on static
+sizes (`x.shape[0]`), and nn.Module containers of these.
+
+In-place writes into a slice of an input or a buffer (a KV cache's update):
+`t[index] = v` where tracing records it, `t[a:b].copy_(v)` and
+`t.narrow(dim, start, length).copy_(v)`, with static bounds. Later reads of
+`t` see the write (`tensor.insert_slice`), and `t` becomes an inout: a
+result of the argument's own name, written back into the caller's tensor.
+(A buffer's writes go to the kernel's copy of it, not the module's.)
+
+Anything else raises UnsupportedOp naming the op and the node it is in.
 """
 
 import copy
@@ -272,6 +281,39 @@ class _Emitter:
                          body, init=init)
         return self.cast(r, out_dtype)
 
+    def extract(self, v, offsets, sizes):
+        r = self.fresh()
+        shape = list(sizes)
+        self.emit("%s = tensor.extract_slice %s[%s] [%s] [%s] : %s to %s" % (
+            r, v.ssa, ", ".join(map(str, offsets)), ", ".join(map(str, sizes)),
+            ", ".join("1" for _ in sizes), v.type,
+            _tensor_type(shape, v.dtype)))
+        return _Value(r, shape, v.dtype)
+
+    def insert(self, v, dest, offsets):
+        """`v` written into `dest` at `offsets` (same rank): the new dest."""
+        r = self.fresh()
+        self.emit("%s = tensor.insert_slice %s into %s[%s] [%s] [%s] : %s "
+                  "into %s" % (r, v.ssa, dest.ssa,
+                               ", ".join(map(str, offsets)),
+                               ", ".join(map(str, v.shape)),
+                               ", ".join("1" for _ in v.shape), v.type,
+                               dest.type))
+        return _Value(r, dest.shape, dest.dtype)
+
+    def concat(self, values, dim, dtype):
+        rank = len(values[0].shape)
+        shape = list(values[0].shape)
+        shape[dim] = sum(v.shape[dim] for v in values)
+        out = _Value(self.empty(shape, dtype), shape, dtype)
+        at = 0
+        for v in values:
+            offsets = [0] * rank
+            offsets[dim] = at
+            out = self.insert(self.cast(v, dtype), out, offsets)
+            at += v.shape[dim]
+        return out
+
     def permute(self, v, perm):
         rank = len(v.shape)
         shape = [v.shape[p] for p in perm]
@@ -400,6 +442,50 @@ _DTYPE_METHODS = {"float": torch.float32, "half": torch.float16,
                   "double": torch.float64, "bfloat16": torch.bfloat16}
 
 
+def _region(shape, index):
+    """The region `tensor[index]` selects: (offsets, sizes, kept), `kept`
+    the dimensions an integer index does not drop. Static slices of step 1,
+    integers and one Ellipsis."""
+    if not isinstance(index, tuple):
+        index = (index,)
+    if sum(i is Ellipsis for i in index) > 1:
+        raise UnsupportedOp("an index with more than one Ellipsis")
+    if Ellipsis in index:
+        at = index.index(Ellipsis)
+        fill = len(shape) - (len(index) - 1)
+        index = index[:at] + (slice(None),) * fill + index[at + 1:]
+    if len(index) > len(shape):
+        raise UnsupportedOp("an index of %d dimensions into a tensor of %d"
+                            % (len(index), len(shape)))
+    index = index + (slice(None),) * (len(shape) - len(index))
+    offsets, sizes, kept = [], [], []
+    for d, (i, extent) in enumerate(zip(index, shape)):
+        if isinstance(i, bool) or not isinstance(i, (int, slice)):
+            raise UnsupportedOp("index %r (static slices and integers only)"
+                                % (i,))
+        if isinstance(i, int):
+            if not -extent <= i < extent:
+                raise UnsupportedOp("index %d out of range %d" % (i, extent))
+            offsets.append(i % extent)
+            sizes.append(1)
+            continue
+        start, stop, step = i.indices(extent)
+        if step != 1 or any(not isinstance(x, (int, type(None))) for x in
+                            (i.start, i.stop, i.step)):
+            raise UnsupportedOp("slice %r (static, step 1)" % (i,))
+        offsets.append(start)
+        sizes.append(max(0, stop - start))
+        kept.append(d)
+    return offsets, sizes, kept
+
+
+def _narrow_index(rank, dim, start, length):
+    """The index `t.narrow(dim, start, length)` selects."""
+    index = [slice(None)] * rank
+    index[dim % rank] = slice(start, start + length)
+    return tuple(index)
+
+
 def _sanitize(name):
     return "".join(c if c.isalnum() or c == "_" else "_" for c in name)
 
@@ -429,6 +515,15 @@ def export(module, example_inputs, name="forward"):
                                 % m.dtype)
         return tuple(m.shape), m.dtype
 
+    # Arguments written in place (a KV cache's slice assignment): the SSA
+    # name of the argument, by the node (input) or ("param", name) (buffer)
+    # that holds its latest value, in order.
+    mutated = {}
+    arg_name_of = {}
+    # Slices of inputs and buffers (getitem, narrow): (the tensor's node,
+    # the index), so that copy_ into one writes the tensor.
+    views = {}
+
     def argument(tensor_name, shape, dtype, like=None):
         ssa = "%%arg%d" % len(args)
         base = _sanitize(tensor_name)
@@ -439,6 +534,7 @@ def export(module, example_inputs, name="forward"):
         arg_names.add(nm)
         args.append("%s: %s {tile.name = \"%s\", tile.init = \"%s\"}" % (
             ssa, _tensor_type(shape, dtype), nm, _init_like(like)))
+        arg_name_of[ssa] = nm
         return _Value(ssa, shape, dtype)
 
     def parameter(qualified):
@@ -454,8 +550,13 @@ def export(module, example_inputs, name="forward"):
         return values[("param", qualified)]
 
     def val(x):
+        """A node's value; static indices and lists resolved within."""
         if isinstance(x, torch.fx.Node):
             return values[x]
+        if isinstance(x, (list, tuple)):
+            return type(x)(val(y) for y in x)
+        if isinstance(x, slice):
+            return slice(val(x.start), val(x.stop), val(x.step))
         return x
 
     results, placeholders = [], 0
@@ -476,6 +577,56 @@ def export(module, example_inputs, name="forward"):
                 out = node.args[0]
                 results = list(out) if isinstance(out, (tuple, list)) else [out]
                 continue
+            # In-place writes into a slice of an input or a buffer (a KV
+            # cache): `t[index] = v` (operator.setitem, where tracing
+            # records it) or `t[index].copy_(v)` / `t.narrow(...).copy_(v)`.
+            write = None
+            if node.target is operator.setitem:
+                write = (node.args[0], val(node.args[1]), node.args[2])
+            elif node.op == "call_method" and node.target == "copy_" and \
+                    node.args[0] in views:
+                dest, index = views[node.args[0]]
+                write = (dest, index, node.args[1])
+            if write is not None:
+                dest, index, value = write
+                if not isinstance(dest, torch.fx.Node) or \
+                        dest.op not in ("placeholder", "get_attr"):
+                    raise UnsupportedOp("assignment into a tensor that is "
+                                        "not an input or a buffer")
+                # A buffer's later get_attr nodes read its latest value.
+                key = dest if dest.op == "placeholder" else (
+                    "param", dest.target)
+                before = values[key]
+                mutated.setdefault(key, before.ssa)
+                values[key] = values[dest] = _assign(em, before, index,
+                                                     val(value))
+                continue
+            if node.op == "call_function" and \
+                    getattr(node.target, "__module__", None) in (
+                        "_operator", "operator") and not any(
+                        isinstance(val(x), _Value) for x in node.args):
+                # Arithmetic on static values (x.shape[0], pos + T).
+                values[node] = node.target(*[val(x) for x in node.args])
+                continue
+            if node.target is getattr and node.args[1] in ("dtype",
+                                                           "shape"):
+                # x.dtype / x.shape: static, a Python value.
+                v = values[node.args[0]]
+                values[node] = v.dtype if node.args[1] == "dtype" else \
+                    torch.Size(v.shape)
+                continue
+            if isinstance(node.args[0] if node.args else None,
+                          torch.fx.Node) and \
+                    node.args[0].op in ("placeholder", "get_attr"):
+                # Slices of inputs and buffers, for copy_ into them.
+                if node.target is operator.getitem:
+                    views[node] = (node.args[0], val(node.args[1]))
+                elif node.target in ("narrow", torch.narrow):
+                    dim, start, length = (list(val(node.args[1:])) + [
+                        node.kwargs.get(k) for k in ("dim", "start",
+                                                     "length")])[:3]
+                    views[node] = (node.args[0], _narrow_index(
+                        len(values[node.args[0]].shape), dim, start, length))
             values[node] = _lower(em, node, val, parameter, gm, meta)
         except UnsupportedOp as e:
             raise UnsupportedOp("%s: %s" % (where, e)) from None
@@ -484,11 +635,17 @@ def export(module, example_inputs, name="forward"):
                 where, type(e).__name__, e)) from None
 
     outs = [values[r] for r in results]
+    names = ["out" if len(outs) == 1 else "out%d" % i
+             for i in range(len(outs))]
+    # Each argument written in place is also a result of its own name: an
+    # inout, updated in the caller's buffer.
+    for key, ssa in mutated.items():
+        outs.append(values[key])
+        names.append(arg_name_of[ssa])
     head = "func.func @%s(%s) -> (%s) {" % (
         name, ",\n    ".join(args),
-        ", ".join("%s {tile.name = \"out%s\"}" % (
-            o.type, "" if len(outs) == 1 else str(i))
-                  for i, o in enumerate(outs)))
+        ", ".join("%s {tile.name = \"%s\"}" % (o.type, n)
+                  for o, n in zip(outs, names)))
     body = em.lines + ["  return %s : %s" % (
         ", ".join(o.ssa for o in outs), ", ".join(o.type for o in outs))]
     text = "\n".join([head] + body + ["}"]) + "\n"
@@ -610,9 +767,48 @@ def _lower(em, node, val, parameter, gm, meta):
     if target in (torch.reshape, "reshape", "view"):
         new = a[1] if isinstance(a[1], (list, tuple, torch.Size)) else a[1:]
         return em.reshape(a[0], list(new))
-    if target in ("contiguous",):
+    if target is operator.getitem and isinstance(a[0], _Value):
+        offsets, sizes, kept = _region(a[0].shape, a[1])
+        r = a[0]
+        if sizes != list(a[0].shape):
+            r = em.extract(a[0], offsets, sizes)
+        return em.collapse(r, kept)
+    if target in (torch.cat, torch.concat, "cat"):
+        tensors = list(a[0])
+        d = a[1] if len(a) > 1 else kw.get("dim", 0)
+        return em.concat(tensors, d % len(tensors[0].shape), dtype)
+    if target in (torch.narrow, "narrow"):
+        offsets, sizes, _ = _region(a[0].shape, _narrow_index(
+            len(a[0].shape), a[1], a[2], a[3]))
+        return em.extract(a[0], offsets, sizes)
+    if target in ("contiguous", "clone"):
         return a[0]
     raise UnsupportedOp("%s '%s' is not supported" % (node.op, name))
+
+
+def _assign(em, dest, index, value):
+    """`dest[index] = value` (a tensor of the region's shape, less the
+    dimensions an integer drops, or one that broadcasts to it): the new
+    value of dest."""
+    offsets, sizes, kept = _region(dest.shape, index)
+    region = [sizes[d] for d in kept]
+    if not isinstance(value, _Value):
+        raise UnsupportedOp("assignment of %r (a tensor only)" % (value,))
+    if list(value.shape) != region:
+        if len(value.shape) > len(region) or any(
+                v not in (1, r) for v, r in zip(value.shape[::-1],
+                                                region[::-1])):
+            raise UnsupportedOp("assignment of a %s tensor into a %s region"
+                                % (list(value.shape), region))
+        # Broadcast to the region (elementwise copy).
+        value = em.elementwise([value, _Value(em.filled(
+            region, dest.dtype, "0.0"), region, dest.dtype)], dest.dtype,
+            lambda n: (["%%y = arith.addf %s, %s : %s" % (
+                n[0], n[1], _ELEM[dest.dtype])], "%y"))
+    value = em.cast(value, dest.dtype)
+    if len(kept) != len(sizes):
+        value = em.expand(value, sizes, _unit_groups(len(sizes), kept))
+    return em.insert(value, dest, offsets)
 
 
 def _unary_on(x, fn, dtype):
