@@ -1,5 +1,5 @@
 """CUDA-graph timing, shared by bench.py and the single-program GPU checks
-(capi-torch.py, fx-llama-mlp.py): launch gaps out of the figure, as PyTorch
+(capi-torch.py, fx-llama.py): launch gaps out of the figure, as PyTorch
 is timed."""
 
 import statistics
