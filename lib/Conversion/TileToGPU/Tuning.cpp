@@ -2,6 +2,8 @@
 
 #include "TileDialect/Conversion/TileToGPU/Tuning.h"
 
+#include "TileDialect/VersionString.h"
+
 #include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/JSON.h"
 #include "llvm/Support/MemoryBuffer.h"
@@ -41,10 +43,19 @@ tileir::lookupTuning(StringRef path, ProgramOp program, StringRef chip) {
   std::string hash = programHash(program);
   std::string name = program.getSymName().str();
   std::string otherChips;
+  unsigned stale = 0;
   for (const llvm::json::Value &value : *entries) {
     const llvm::json::Object *object = value.getAsObject();
     if (!object || object->getString("program_hash") != StringRef(hash))
       continue;
+    // An entry tile-tune measured with another compiler is stale: the same
+    // configuration may lower differently now. (Entries without a compiler
+    // were written by hand.)
+    if (std::optional<StringRef> compiler = object->getString("compiler");
+        compiler && *compiler != tileVersionString()) {
+      ++stale;
+      continue;
+    }
     // An entry applies to the chip it was measured on only; one that names
     // no chip (an empty "chip" was once written for the default) matches
     // no chip.
@@ -80,5 +91,10 @@ tileir::lookupTuning(StringRef path, ProgramOp program, StringRef chip) {
       "tuning: no entry for @" + name + " (" + hash + ") in " + path.str();
   if (!otherChips.empty())
     missing.message += " for " + chip.str() + " (only for " + otherChips + ")";
+  if (stale)
+    missing.message += llvm::formatv(" ({0} measured with another compiler "
+                                     "than {1}: stale)",
+                                     stale, tileVersionString())
+                           .str();
   return missing;
 }
