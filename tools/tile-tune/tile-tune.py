@@ -4,7 +4,10 @@
     tile-tune PROGRAM.mlir --cache CACHE.json [--chip sm_90] [--budget 120]
 
 PROGRAM is a linalg function (converted with --convert-linalg-to-tile) or a
-tile program. The search starts from the configuration the strategy chooses
+tile program. Beside it, the optimizer's best `--candidates` programs
+(`--tile-optimize=top-k=K` or `--tile-extract`, checked) are measured with
+the strategy's configuration. The search starts from the configuration the
+strategy chooses
 (`--tile-select-gpu-config`) and tries, one knob at a time, the values of
 the knobs that matter for the program's kind around it, then the best value
 of every knob that helped, together. Each variant is compiled (in parallel,
@@ -187,6 +190,68 @@ def prepare_program(bin_dir, source, entry, work):
     return program, reference, names[0]
 
 
+def split_programs(text):
+    """The `tile.program` ops of a printed module, each as a module text:
+    [(name, text)]."""
+    lines = text.splitlines()
+    out, start, name = [], None, None
+    for i, line in enumerate(lines):
+        m = re.match(r"  tile\.program @([\w.$-]+)\(", line)
+        if m:
+            start, name = i, m.group(1)
+        elif start is not None and line == "  }":
+            out.append((name, "module {\n%s\n}\n" % "\n".join(
+                lines[start:i + 1])))
+            start = None
+    return out
+
+
+def extract_candidates(bin_dir, program, reference, count, budget, work):
+    """Up to `count` checked candidates of the optimizer: [(name, path)]."""
+    if count <= 0:
+        return []
+    out = os.path.join(work, "candidates.mlir")
+    options = "top-k=%d budget=%d" % (count, max(1, int(budget)))
+    if reference:
+        cmd = [os.path.join(bin_dir, "tile-opt"), reference,
+               "--tile-optimize=" + options]
+    else:
+        cmd = [os.path.join(bin_dir, "tile-opt"), program,
+               "--tile-extract=" + options + " check=true"]
+    proc = run(cmd + ["-o", out], "tile-opt (the optimizer's candidates)",
+               check=False)
+    if proc.returncode != 0:
+        log("tile-tune: no candidates: %s" % (
+            (proc.stdout + proc.stderr).strip().splitlines() or ["?"])[-1])
+        return []
+    with open(out) as f:
+        found = split_programs(f.read())
+    with open(program) as f:
+        original = f.read()
+    paths = []
+    for name, text in found:
+        if "tile.program @%s(" % name in original:
+            continue  # the input itself: already measured
+        path = os.path.join(work, "candidate-%s.mlir" % name)
+        with open(path, "w") as f:
+            f.write(text)
+        paths.append((name, path))
+    return paths
+
+
+def program_hash(bin_dir, program, work):
+    empty = os.path.join(work, "empty-cache.json")
+    if not os.path.exists(empty):
+        with open(empty, "w") as f:
+            json.dump({"entries": []}, f)
+    out = run([os.path.join(bin_dir, "tile-run"), program, "--tuning", empty,
+               "--device", "emulate", "--compile-only"],
+              "tile-run (a candidate's hash)", check=False)
+    h = re.search(r"no entry for @\S+ \((0x[0-9a-f]+)\)",
+                  out.stdout + out.stderr)
+    return h.group(1) if h else None
+
+
 def strategy(bin_dir, program, device, chip, work):
     """The strategy's configuration, the program's hash and its kind."""
     empty = os.path.join(work, "empty-cache.json")
@@ -323,6 +388,9 @@ def main(argv):
     p.add_argument("--device", choices=["cuda", "emulate"], default="cuda")
     p.add_argument("--budget", type=float, default=120.0,
                    help="seconds for the whole search (default 120)")
+    p.add_argument("--candidates", type=int, default=2,
+                   help="the optimizer's best programs measured beside the "
+                   "input (default 2; 0: the input only)")
     p.add_argument("--repetitions", type=int, default=50)
     p.add_argument("--jobs", type=int, default=os.cpu_count() or 1)
     p.add_argument("--bin", help="directory of tile-opt and tile-run")
@@ -362,18 +430,27 @@ def tune(args):
                                     work)
     log("tile-tune: @%s (%s), %s program, strategy: %s" % (
         name, phash, kind, config_text(default)))
-    variants = variants_around(default, kind)
+    # (name, overrides, program path, program name, hash)
+    variants = [(v, f, program, name, phash)
+                for v, f in variants_around(default, kind)]
+    share = args.budget * 0.4
+    for cname, cpath in extract_candidates(bin_dir, program, reference,
+                                           args.candidates, share, work):
+        variants.append(("candidate " + cname, {}, cpath, cname,
+                         program_hash(bin_dir, cpath, work)))
+    log("tile-tune: %d variants (%d candidates of the optimizer)" % (
+        len(variants), sum(v[0].startswith("candidate ") for v in variants)))
     meta = {"program": name, "program_hash": phash, "chip": args.chip,
             "kind": kind, "compiler": compiler_version(bin_dir),
             "default": config_text(default), "variants": []}
     if args.device == "emulate":
         results = []
-        for i, (vname, fields) in enumerate(variants):
+        for i, (vname, fields, vprogram, _, _) in enumerate(variants):
             if time.monotonic() - start > args.budget:
                 log("tile-tune: budget spent after %d of %d variants" % (
                     i, len(variants)))
                 break
-            ok, note = check_emulated(bin_dir, program, reference, vname,
+            ok, note = check_emulated(bin_dir, vprogram, reference, vname,
                                       fields, args.inject_wrong)
             log("[%d/%d] %s %s" % (i + 1, len(variants), vname,
                                    "PASS" if ok else "FAIL"))
@@ -389,17 +466,19 @@ def tune(args):
         return 0
     # Compile every variant, in parallel.
     def build(item):
-        vname, fields = item
+        vname, fields, vprogram, pname, vhash = item
         art = os.path.join(work, "variants", re.sub(r"[^\w.=+-]", "_", vname))
-        error = compile_variant(bin_dir, program, reference, args.chip, vname,
-                                fields, art)
-        return vname, fields, art, error
+        error = compile_variant(bin_dir, vprogram, reference, args.chip,
+                                vname, fields, art)
+        return vname, fields, art, error, vprogram, pname, vhash
     with concurrent.futures.ThreadPoolExecutor(args.jobs) as pool:
         built = list(pool.map(build, variants))
-    for vname, fields, art, error in built:
+    for vname, fields, art, error, vprogram, pname, vhash in built:
         meta["variants"].append({"variant": vname, "gpu_config":
                                  config_text(fields), "artifact":
                                  os.path.relpath(art, work),
+                                 "program": os.path.relpath(vprogram, work),
+                                 "program_name": pname, "program_hash": vhash,
                                  "compile_error": error})
         log("compiled %s%s" % (vname, ": " + error[0] if error else ""))
     with open(os.path.join(work, "tune.json"), "w") as f:
@@ -426,7 +505,10 @@ def measure_dir(args, work, start=None):
     results, best = [], None
     todo = [v for v in meta["variants"]]
     for i, v in enumerate(todo):
-        r = {"variant": v["variant"], "gpu_config": v["gpu_config"]}
+        r = {"variant": v["variant"], "gpu_config": v["gpu_config"],
+             "program": v.get("program", "program.mlir"),
+             "program_name": v.get("program_name", meta["program"]),
+             "program_hash": v.get("program_hash", meta["program_hash"])}
         if v.get("compile_error"):
             r.update(passed=False, note="compile: " + v["compile_error"][0])
             results.append(r)
@@ -489,8 +571,8 @@ def measure_dir(args, work, start=None):
         if base and base.get("median_us") else ""))
     if args.cache:
         device = device_name(runner)
-        entry = {"program": meta["program"],
-                 "program_hash": meta["program_hash"], "chip": meta["chip"],
+        entry = {"program": win["program_name"],
+                 "program_hash": win["program_hash"], "chip": meta["chip"],
                  "device": device, "platform": "cuda",
                  "compiler": meta["compiler"],
                  "gpu_config": win["gpu_config"], "variant": win["variant"],
@@ -502,6 +584,14 @@ def measure_dir(args, work, start=None):
                                  "gpu_config": r["gpu_config"],
                                  "median_us": r["median_us"]}
                                 for r in winners[1:4]]}
+        if win["program_hash"] != meta["program_hash"]:
+            # An optimizer's candidate won: the entry is for that program
+            # (tile-run --tuning on it applies the configuration), and
+            # records the program it came from and its text.
+            entry["source_program"] = meta["program"]
+            entry["source_hash"] = meta["program_hash"]
+            with open(os.path.join(work, win["program"])) as f:
+                entry["candidate_program"] = f.read()
         write_cache(args.cache, entry)
         print("recorded in %s" % args.cache)
     return 0
