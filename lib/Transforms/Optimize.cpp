@@ -9,10 +9,12 @@
 #include "ExtractProgram.h"
 #include "PhasePass.h"
 #include "TileDialect/Conversion/Passes.h"
+#include "TileDialect/Conversion/TileToGPU/Tuning.h"
 #include "TileDialect/IR/TileDialect.h"
 #include "TileDialect/Transforms/Passes.h"
 
 #include "mlir/IR/BuiltinOps.h"
+#include "mlir/Parser/Parser.h"
 #include "mlir/Pass/PassManager.h"
 
 #include <chrono>
@@ -46,6 +48,12 @@ struct TileOptimizePass
     if (failed(runPipeline(pm, module)))
       return signalPassFailure();
 
+    // Programs with a measured winner in the tuning cache: replaced by it,
+    // and kept out of the extraction.
+    OwningOpRef<ModuleOp> tuned = ModuleOp::create(module.getLoc());
+    if (!tuning.empty() && failed(applyTuning(module, *tuned)))
+      return signalPassFailure();
+
     TileExtractOptions extract;
     extract.topK = topK;
     extract.iterations = iterations;
@@ -76,6 +84,47 @@ struct TileOptimizePass
     if (failed(extractAll(module, extract, *originals, reportPath, counts,
                           context)))
       signalPassFailure();
+    for (Operation &op : llvm::make_early_inc_range(*tuned->getBody()))
+      op.moveBefore(module.getBody(), module.getBody()->end());
+  }
+
+  /// Moves each program of `module` that the tuning cache has an entry for
+  /// into `tuned`, as the entry's winner (its candidate, or the program)
+  /// with the entry's configuration attached.
+  LogicalResult applyTuning(ModuleOp module, ModuleOp tuned) {
+    for (ProgramOp program : llvm::to_vector(module.getOps<ProgramOp>())) {
+      llvm::Expected<TuningLookup> found =
+          lookupTunedProgram(tuning, program, target);
+      if (!found) {
+        program.emitError(llvm::toString(found.takeError()));
+        return failure();
+      }
+      if (!found->entry) {
+        program.emitRemark(found->message);
+        continue;
+      }
+      program.emitRemark(found->message + " (measured winner; not saturated)");
+      ProgramOp winner = program;
+      if (!found->entry->candidateProgram.empty()) {
+        OwningOpRef<ModuleOp> parsed = parseSourceString<ModuleOp>(
+            found->entry->candidateProgram, ParserConfig(module.getContext()));
+        SmallVector<ProgramOp> candidates;
+        if (parsed)
+          candidates = llvm::to_vector(parsed->getOps<ProgramOp>());
+        if (candidates.size() != 1) {
+          program.emitError(found->message +
+                            ": the entry's candidate_program is not one tile "
+                            "program");
+          return failure();
+        }
+        winner = candidates.front();
+        winner->moveBefore(program);
+        program.erase();
+      }
+      winner->setAttr("tile.gpu_config", found->entry->config);
+      winner->moveBefore(tuned.getBody(), tuned.getBody()->end());
+    }
+    return success();
   }
 };
 

@@ -210,6 +210,13 @@ def TileOptimize : Pass<"tile-optimize", "::mlir::ModuleOp"> {
     `budget`, `progress` and the phases under `--mlir-timing` are those of
     `--tile-extract`; the conversion counts against the budget.
 
+    With `tuning=CACHE` (written by tools/tile-tune), a program the cache
+    has an entry for (by its hash, on the chip `target` names, measured with
+    this compiler) is not saturated: it is replaced by the measured winner,
+    the optimizer's candidate the entry holds or the program itself, with
+    the winner's configuration as its `tile.gpu_config`; a remark names the
+    entry. Programs without one are optimized as usual.
+
     Example: `tile-opt model.mlir --tile-optimize="top-k=2 report=r.json"`
   }];
   let options = [
@@ -256,7 +263,12 @@ def TileOptimize : Pass<"tile-optimize", "::mlir::ModuleOp"> {
     Option<"progress", "progress", "bool", /*default=*/"false",
            "Print each phase to stderr as it runs">,
     Option<"reportPath", "report", "std::string", /*default=*/"\"\"",
-           "Write the JSON report of --tile-extract here">
+           "Write the JSON report of --tile-extract here">,
+    Option<"tuning", "tuning", "std::string", /*default=*/"\"\"",
+           "A tuning cache (tile-tune): a program it has an entry for on "
+           "the target's chip is replaced by what measured fastest, the "
+           "optimizer's candidate or itself, carrying the measured "
+           "configuration as its tile.gpu_config, without saturating">
   ];
   let dependentDialects = ["::mlir::tileir::TileDialect",
                            "::mlir::pdl::PDLDialect"];

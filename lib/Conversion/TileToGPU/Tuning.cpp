@@ -19,8 +19,11 @@ std::string tileir::programHash(ProgramOp program) {
   return llvm::formatv("{0:x16}", llvm::xxh3_64bits(text)).str();
 }
 
-llvm::Expected<TuningLookup>
-tileir::lookupTuning(StringRef path, ProgramOp program, StringRef chip) {
+/// The entry of `program` for `chip` in the cache at `path`: one measured
+/// for its hash, or, `asSource`, one whose winner is a candidate the
+/// optimizer made from it (`source_hash`).
+static llvm::Expected<TuningLookup>
+lookup(StringRef path, ProgramOp program, StringRef chip, bool asSource) {
   auto error = [&](const Twine &message) {
     return llvm::createStringError(message);
   };
@@ -46,7 +49,9 @@ tileir::lookupTuning(StringRef path, ProgramOp program, StringRef chip) {
   unsigned stale = 0;
   for (const llvm::json::Value &value : *entries) {
     const llvm::json::Object *object = value.getAsObject();
-    if (!object || object->getString("program_hash") != StringRef(hash))
+    if (!object || (object->getString("program_hash") != StringRef(hash) &&
+                    (!asSource ||
+                     object->getString("source_hash") != StringRef(hash))))
       continue;
     // An entry tile-tune measured with another compiler is stale: the same
     // configuration may lower differently now. (Entries without a compiler
@@ -75,8 +80,15 @@ tileir::lookupTuning(StringRef path, ProgramOp program, StringRef chip) {
       return error("tuning cache '" + path + "', entry for @" + name + ": " +
                    problem);
     found.entry->config = *config;
+    if (std::optional<StringRef> candidate =
+            object->getString("candidate_program");
+        candidate && object->getString("program_hash") != StringRef(hash))
+      found.entry->candidateProgram = candidate->str();
     std::string &line = found.entry->description;
     line = "entry for @" + name + " (" + hash + ")";
+    if (!found.entry->candidateProgram.empty())
+      line += ": candidate @" +
+              object->getString("program").value_or("?").str();
     if (std::optional<StringRef> variant = object->getString("variant"))
       line += ", variant " + variant->str();
     if (std::optional<double> us = object->getNumber("median_us"))
@@ -97,4 +109,15 @@ tileir::lookupTuning(StringRef path, ProgramOp program, StringRef chip) {
                                      stale, tileVersionString())
                            .str();
   return missing;
+}
+
+llvm::Expected<TuningLookup>
+tileir::lookupTuning(StringRef path, ProgramOp program, StringRef chip) {
+  return lookup(path, program, chip, /*asSource=*/false);
+}
+
+llvm::Expected<TuningLookup>
+tileir::lookupTunedProgram(StringRef path, ProgramOp program,
+                           StringRef chip) {
+  return lookup(path, program, chip, /*asSource=*/true);
 }

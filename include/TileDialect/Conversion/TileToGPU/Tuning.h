@@ -33,6 +33,9 @@ struct TuningEntry {
   GPUConfigAttr config;
   /// "entry for @NAME (HASH), variant V, measured X us on DEVICE".
   std::string description;
+  /// For lookupTunedProgram: the text (a module holding one tile.program)
+  /// of the optimizer's candidate that measured fastest, when one did.
+  std::string candidateProgram;
 };
 
 /// The result of looking a program up in a cache.
@@ -53,6 +56,13 @@ struct TuningLookup {
 llvm::Expected<TuningLookup> lookupTuning(llvm::StringRef path,
                                           ProgramOp program,
                                           llvm::StringRef chip);
+
+/// As lookupTuning, for the program the optimizer starts from: also an
+/// entry whose winner is one of its candidates (tile-tune records the
+/// program it came from as `source_hash`, and the candidate's text).
+llvm::Expected<TuningLookup> lookupTunedProgram(llvm::StringRef path,
+                                                ProgramOp program,
+                                                llvm::StringRef chip);
 
 } // namespace mlir::tileir
 
