@@ -255,6 +255,14 @@ def log_scale_wanted(values, ratio=30.0):
     return bool(positive) and max(positive) / min(positive) > ratio
 
 
+def iteration_axes(ax, x, title, ylabel):
+    """A panel over the saturation iterations `x`."""
+    ax.set_title(title)
+    ax.set_xlabel("iteration")
+    ax.set_ylabel(ylabel)
+    ax.set_xticks(x)
+
+
 def human(n):
     """12345 -> '12.3K'."""
     n = float(n)
@@ -338,10 +346,7 @@ def cmd_saturation(args):
     for key, dy in (("enodes", 6), ("eclasses", -12)):
         ax.annotate(human(rows[-1][key]), (x[-1], rows[-1][key]),
                     textcoords="offset points", xytext=(4, dy), fontsize=8)
-    ax.set_title("E-graph growth")
-    ax.set_xlabel("iteration")
-    ax.set_ylabel("size after the iteration")
-    ax.set_xticks(x)
+    iteration_axes(ax, x, "E-graph growth", "size after the iteration")
     ax.legend(loc="best")
 
     # Rule applications per iteration: split by rule when the report has
@@ -376,10 +381,7 @@ def cmd_saturation(args):
             ax.plot(x, [r["unions"] for r in rows], "d--", color="#c44e52",
                     label="unions found by rebuilding")
         ax.legend(loc="upper right")
-    ax.set_title("Rule applications per iteration")
-    ax.set_xlabel("iteration")
-    ax.set_ylabel("applications")
-    ax.set_xticks(x)
+    iteration_axes(ax, x, "Rule applications per iteration", "applications")
 
     # Time per iteration, by phase.
     ax = axes[1][0]
@@ -388,10 +390,7 @@ def cmd_saturation(args):
         heights = [r[key] for r in rows]
         ax.bar(x, heights, bottom=bottom, color=color, label=label)
         bottom = [b + h for b, h in zip(bottom, heights)]
-    ax.set_title("Time per iteration")
-    ax.set_xlabel("iteration")
-    ax.set_ylabel("seconds")
-    ax.set_xticks(x)
+    iteration_axes(ax, x, "Time per iteration", "seconds")
     ax.legend(loc="best")
 
     # The rules that matched most: applied (solid) within matches (outline).

@@ -239,34 +239,41 @@ def extract_candidates(bin_dir, program, reference, count, budget, work):
     return paths
 
 
-def program_hash(bin_dir, program, work):
+# tile-run's remark for a program the cache has no entry for names its hash.
+HASH = re.compile(r"no entry for @\S+ \((0x[0-9a-f]+)\)")
+
+
+def probe(bin_dir, program, work, device_args, what, check):
+    """tile-run on `program` with an empty tuning cache: its output, which
+    names the program's hash (the key of its entries) and configuration."""
     empty = os.path.join(work, "empty-cache.json")
     if not os.path.exists(empty):
         with open(empty, "w") as f:
             json.dump({"entries": []}, f)
-    out = run([os.path.join(bin_dir, "tile-run"), program, "--tuning", empty,
-               "--device", "emulate", "--compile-only"],
-              "tile-run (a candidate's hash)", check=False)
-    h = re.search(r"no entry for @\S+ \((0x[0-9a-f]+)\)",
-                  out.stdout + out.stderr)
+    out = run([os.path.join(bin_dir, "tile-run"), program, "--tuning",
+               empty] + device_args, what, check=check)
+    return out.stdout + out.stderr
+
+
+def program_hash(bin_dir, program, work):
+    text = probe(bin_dir, program, work, ["--device", "emulate",
+                                          "--compile-only"],
+                 "tile-run (a candidate's hash)", check=False)
+    h = HASH.search(text)
     return h.group(1) if h else None
 
 
 def strategy(bin_dir, program, device, chip, work):
     """The strategy's configuration, the program's hash and its kind."""
-    empty = os.path.join(work, "empty-cache.json")
-    with open(empty, "w") as f:
-        json.dump({"entries": []}, f)
-    cmd = [os.path.join(bin_dir, "tile-run"), program, "--tuning", empty]
     if device == "cuda":
-        cmd += ["--device", "cuda", "--chip", chip, "--compile-only",
+        args = ["--device", "cuda", "--chip", chip, "--compile-only",
                 "--emulate-check=false", "--artifact",
                 os.path.join(work, "probe")]
     else:
-        cmd += ["--device", "emulate"]
-    out = run(cmd, "tile-run (the strategy's configuration)")
-    text = out.stdout + out.stderr
-    h = re.search(r"no entry for @\S+ \((0x[0-9a-f]+)\)", text)
+        args = ["--device", "emulate"]
+    text = probe(bin_dir, program, work, args,
+                 "tile-run (the strategy's configuration)", check=True)
+    h = HASH.search(text)
     c = re.search(r"^gpu config: (.*)$", text, re.M)
     if not h or not c:
         raise ToolError("tile-run printed no hash or configuration:\n" + text)
@@ -503,7 +510,7 @@ def measure_dir(args, work, start=None):
     if not runner or not os.path.exists(runner):
         raise ToolError("no tile-gpu-run: pass --runner")
     results, best = [], None
-    todo = [v for v in meta["variants"]]
+    todo = list(meta["variants"])
     for i, v in enumerate(todo):
         r = {"variant": v["variant"], "gpu_config": v["gpu_config"],
              "program": v.get("program", "program.mlir"),
@@ -529,7 +536,7 @@ def measure_dir(args, work, start=None):
         elif passed and us is not None:
             note = "dropped after a short run (> %.1fx best)" % EARLY_EXIT
         r.update(passed=passed, median_us=us, min_us=lo, max_us=hi,
-                 kernels=kernels, note=note if not passed or note else "")
+                 kernels=kernels, note=note)
         if not passed and not r["note"]:
             r["note"] = "check failed"
         if passed and us is not None and (best is None or us < best):

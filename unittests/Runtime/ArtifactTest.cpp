@@ -2,12 +2,13 @@
 
 #include "TileDialect/Runtime/Artifact.h"
 
+#include "TempDir.h"
+
 #include "gtest/gtest.h"
-#include <cstdlib>
-#include <unistd.h>
 
 using namespace mlir::tileir;
 using namespace mlir::tileir::runtime;
+using mlir::tileir::testing::TempDir;
 
 namespace {
 
@@ -64,16 +65,6 @@ Artifact sampleArtifact() {
   a.outputs = {y, n};
   return a;
 }
-
-/// A fresh temporary directory, removed with its files at the end.
-struct TempDir {
-  std::string path;
-  TempDir() {
-    char name[] = "/tmp/tile-artifact-XXXXXX";
-    path = mkdtemp(name);
-  }
-  ~TempDir() { (void)std::system(("rm -rf " + path).c_str()); }
-};
 
 void expectSameManifest(const Artifact &a, const Artifact &b) {
   EXPECT_EQ(printManifest(a), printManifest(b));

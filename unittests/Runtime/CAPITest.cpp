@@ -11,6 +11,8 @@
 
 #include "tile-c/Runtime.h"
 
+#include "TempDir.h"
+
 #include "gtest/gtest.h"
 
 #include <cmath>
@@ -19,7 +21,6 @@
 #include <fstream>
 #include <sstream>
 #include <string>
-#include <unistd.h>
 #include <vector>
 
 namespace {
@@ -27,10 +28,9 @@ namespace {
 /// The fake artifact in a temporary directory, its first kernel the
 /// accumulating one.
 struct FakeArtifact {
-  std::string path;
+  mlir::tileir::testing::TempDir dir;
+  const std::string &path = dir.path;
   FakeArtifact() {
-    char name[] = "/tmp/tile-capi-XXXXXX";
-    path = mkdtemp(name);
     EXPECT_EQ(std::system(("cp -r " TILE_FAKE_ARTIFACT "/. " + path).c_str()),
               0);
     std::ifstream in(path + "/manifest.txt");
@@ -42,7 +42,6 @@ struct FakeArtifact {
     manifest.replace(at, 15, "kernel accumulate_f32 ");
     std::ofstream(path + "/manifest.txt") << manifest;
   }
-  ~FakeArtifact() { (void)std::system(("rm -rf " + path).c_str()); }
 };
 
 class CAPITest : public ::testing::Test {

@@ -4,23 +4,16 @@
 
 #include "TileDialect/Runtime/Artifact.h"
 
+#include "TempDir.h"
+
 #include "gtest/gtest.h"
-#include <cstdlib>
-#include <unistd.h>
+#include <cmath>
 
 using namespace mlir::tileir;
 using namespace mlir::tileir::runtime;
+using mlir::tileir::testing::TempDir;
 
 namespace {
-
-struct TempDir {
-  std::string path;
-  TempDir() {
-    char name[] = "/tmp/tile-npy-XXXXXX";
-    path = mkdtemp(name);
-  }
-  ~TempDir() { (void)std::system(("rm -rf " + path).c_str()); }
-};
 
 TEST(NpyTest, RoundTripEveryElementType) {
   TempDir dir;

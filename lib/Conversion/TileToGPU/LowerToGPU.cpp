@@ -404,21 +404,8 @@ LogicalResult TileLowerToGPUPass::lower(ProgramOp program) {
       // gets smaller blocks).
       bool storesTile =
           plan->stmts[kernel.body].kind == interp::StmtNode::Kind::Store;
-      if (storesTile) {
-        SmallVector<unsigned> exprs{plan->stmts[kernel.body].first};
-        llvm::DenseSet<unsigned> seen;
-        bool reduces = false;
-        while (!exprs.empty() && !reduces) {
-          unsigned e = exprs.pop_back_val();
-          if (!seen.insert(e).second)
-            continue;
-          const interp::ExprNode &node = plan->exprs[e];
-          reduces = node.kind == interp::ExprNode::Kind::Reduce;
-          exprs.append(node.operands.begin(), node.operands.end());
-        }
-        if (!reduces)
-          continue;
-      }
+      if (storesTile && !storesReduction(*plan, kernel.body))
+        continue;
       std::optional<std::string> pick;
       int64_t largest = 1;
       auto consider = [&](const GridLoop &g) {

@@ -338,6 +338,9 @@ std::optional<unsigned> getTransposedOperand(const interp::Plan &plan,
 int64_t getKLaneWidth(const interp::Plan &plan, unsigned id,
                       llvm::ArrayRef<ElementKind> tensorKinds, bool mma);
 
+/// Whether the value store `id` stores reduces (a Reduce node under it).
+bool storesReduction(const interp::Plan &plan, unsigned id);
+
 /// Whether two accesses select the same region in every iteration.
 bool sameAccess(const interp::Access &a, const interp::Access &b);
 

@@ -138,6 +138,14 @@ bool gpu_lowering::isAliased(ArrayRef<std::pair<unsigned, unsigned>> aliases,
   });
 }
 
+bool gpu_lowering::storesReduction(const Plan &plan, unsigned id) {
+  bool reduces = false;
+  postOrder(plan, plan.stmts[id].first, [&](unsigned e) {
+    reduces |= plan.exprs[e].kind == Kind::Reduce;
+  });
+  return reduces;
+}
+
 std::optional<unsigned> gpu_lowering::getTransposedOperand(const Plan &plan,
                                                            unsigned id) {
   const ExprNode &node = plan.exprs[id];
