@@ -43,6 +43,10 @@ private:
   }
   /// Whether anything below `c` can change.
   bool affected(Id c);
+  /// The copy of `loop`, which binds the replaced variable `bound`: its body
+  /// keeps that variable (and gets the rest of the substitution).
+  FailureOr<Id> visitUnderBinder(const egraph::ENode &loop, uint32_t bound,
+                                 Type type);
   /// Whether index class `c` is a tile or an element of the whole variable.
   bool indexesWhole(Id c) const;
   /// The replacement of `c`, a tile of the whole variable, indexing dimension
@@ -125,6 +129,23 @@ FailureOr<Id> Substituter::visit(Id c) {
     DictionaryAttr attrs = tg.getAttrs(node.payload);
     llvm::SmallVector<Id, 4> children;
     bool ok = true;
+    if (kind == NodeKind::Loop) {
+      // A loop binding a replaced variable: the occurrences in its body are
+      // its own. A loop binding the new name would capture it.
+      uint32_t bound = tg.data(node.children[0]).var;
+      if (bound != ~0u && bound == s.toVar)
+        continue;
+      if (bound != ~0u && (bound == s.fromVar || bound == s.wholeVar)) {
+        FailureOr<Id> copy = visitUnderBinder(node, bound, type);
+        if (failed(copy))
+          continue;
+        if (result)
+          eg.merge(*result, *copy);
+        else
+          result = *copy;
+        continue;
+      }
+    }
     if ((kind == NodeKind::TileIdx || kind == NodeKind::Elem) &&
         s.fromVar != ~0u && tg.data(node.children[0]).var == s.fromVar) {
       children.push_back(tg.getVarClass(s.toVar));
@@ -164,6 +185,25 @@ FailureOr<Id> Substituter::visit(Id c) {
     return failure();
   done[c] = *result;
   return *result;
+}
+
+FailureOr<Id> Substituter::visitUnderBinder(const ENode &loop, uint32_t bound,
+                                            Type type) {
+  Substitution inner = s;
+  if (bound == s.fromVar)
+    inner.fromVar = inner.toVar = ~0u;
+  if (bound == s.wholeVar)
+    inner.wholeVar = ~0u;
+  Substituter sub(tg, inner);
+  llvm::SmallVector<Id, 4> children;
+  for (Id child : loop.children) {
+    FailureOr<Id> mapped = sub.visit(child);
+    if (failed(mapped))
+      return failure();
+    children.push_back(*mapped);
+  }
+  return tg.add(tg.getOpName(loop.op), children, tg.getAttrs(loop.payload),
+                type);
 }
 
 bool Substituter::indexesWhole(Id c) const {

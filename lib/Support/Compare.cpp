@@ -27,6 +27,30 @@ double Comparison::relativeError(double floor) const {
   return scale > 0 ? maxAbsError / scale : maxAbsError;
 }
 
+ElementError mlir::tileir::maxElementError(const double *got,
+                                           const double *want, size_t n,
+                                           double floorFraction) {
+  double scale = 0;
+  for (size_t i = 0; i < n; ++i)
+    if (std::isfinite(want[i]))
+      scale = std::max(scale, std::fabs(want[i]));
+  double floor = floorFraction * scale;
+  ElementError worst;
+  for (size_t i = 0; i < n; ++i) {
+    if (!std::isfinite(got[i]) || !std::isfinite(want[i]))
+      continue;
+    double diff = std::fabs(got[i] - want[i]);
+    if (diff == 0)
+      continue;
+    double denom = std::fabs(want[i]) + floor;
+    double error = denom > 0 ? diff / denom
+                             : std::numeric_limits<double>::infinity();
+    if (error > worst.error)
+      worst = {error, i};
+  }
+  return worst;
+}
+
 double mlir::tileir::comparisonFloor(ElementKind kind) {
   return kind == ElementKind::F16 ? std::ldexp(1.0, -14) : 0.0;
 }

@@ -353,6 +353,9 @@ LogicalResult tileir::extractProgram(ProgramOp program,
     if (opts.check) {
       entry["check"] = check.passed ? "passed" : "failed";
       entry["max_rel_error"] = check.maxRelError;
+      entry["max_element_error"] = check.maxElementError;
+      if (!check.mismatch.empty())
+        entry["mismatch"] = check.mismatch;
       if (!check.error.empty())
         entry["check_error"] = check.error;
       if (check.timedOut)
@@ -364,8 +367,12 @@ LogicalResult tileir::extractProgram(ProgramOp program,
     if (opts.check && !check.passed) {
       emitRemark(program.getLoc())
           << "candidate " << c.program.getSymName() << " dropped: "
-          << (check.error.empty() ? "outputs differ by " : check.error + " ")
-          << (check.error.empty() ? std::to_string(check.maxRelError) : "");
+          << (!check.error.empty()
+                  ? check.error
+                  : "outputs differ by " +
+                        std::to_string(std::max(check.maxRelError,
+                                                check.maxElementError)) +
+                        (check.mismatch.empty() ? "" : ": " + check.mismatch));
       c.program.erase();
       ++dropped;
       continue;

@@ -206,6 +206,46 @@ TEST_F(ExtractTest, CheckerCatchesAWrongCandidate) {
   EXPECT_GT(r.maxRelError, 1e-2);
 }
 
+TEST_F(ExtractTest, CheckerComparesElementByElement) {
+  // D = exp(A) - 1.7 crosses zero. A candidate subtracting 1.705 is 0.005
+  // off everywhere: under 1e-2 of D's largest magnitude (over 1), but far
+  // off for the elements of D near zero. The check must see it.
+  ProgramOp p = parse(R"mlir(
+tile.program @p(%A: !tile.tensor<64xf32, input>, %D: !tile.tensor<64xf32, output>) {
+  %i = tile.var "i"
+  %s = tile.size 16
+  %t = tile.tile %i
+  %a = tile.load %A[%t] : !tile.tensor<64xf32, input> -> !tile.tile<[16], f32>
+  %e = tile.exp %a : !tile.tile<[16], f32>
+  %c = tile.constant 1.7 : !tile.tile<[16], f32>
+  %d = tile.sub %e, %c : !tile.tile<[16], f32>
+  %sd = tile.store %d, %D[%t] : !tile.tile<[16], f32>, !tile.tensor<64xf32, output>
+  %l = tile.loop %i = 0 to 64 step %s body %sd
+  tile.yield %l
+}
+)mlir");
+  ASSERT_TRUE(p);
+  // The same with 1.7 replaced by `k`.
+  auto withConstant = [&](double k) {
+    OpBuilder b(&context);
+    b.setInsertionPointToEnd(module->getBody());
+    auto copy = cast<ProgramOp>(b.clone(*p));
+    copy.walk([&](ConstantOp c) {
+      c->setAttr("value", FloatAttr::get(Float32Type::get(&context), k));
+    });
+    return copy;
+  };
+  CandidateChecker checker(p, /*seed=*/1, /*tolerance=*/1e-2);
+  // 1e-6 off everywhere: passes (1e-6 / (|D| + 1e-3 max |D|) < 1e-2).
+  CheckResult close = checker.check(withConstant(1.7 + 1e-6));
+  EXPECT_TRUE(close.passed) << close.mismatch;
+  CheckResult off = checker.check(withConstant(1.705));
+  EXPECT_LT(off.maxRelError, 1e-2);
+  EXPECT_FALSE(off.passed);
+  EXPECT_GT(off.maxElementError, 1e-2);
+  EXPECT_NE(off.mismatch.find("of 'D' is"), std::string::npos) << off.mismatch;
+}
+
 /// The linalg function kProgram computes (C = exp(A) + 1), with `UNARY`
 /// standing for the exp.
 std::string linalgFunction(StringRef unary) {

@@ -4,6 +4,8 @@
 
 #include "gtest/gtest.h"
 
+#include <vector>
+
 #include <cmath>
 #include <limits>
 
@@ -70,6 +72,28 @@ TEST(CompareTest, F16OutputsRelativeToTheSmallestNormal) {
   big.add(1.5, 1.0);
   EXPECT_DOUBLE_EQ(big.relativeError(floor), 0.5);
   EXPECT_EQ(comparisonFloor(ElementKind::F32), 0.0);
+}
+
+TEST(CompareTest, ElementErrorSeesSmallElementsLeftUnwritten) {
+  // Three small values left at zero beside one large one: 0.2% of the
+  // output's scale, 100% of each element.
+  std::vector<double> want = {1e-3, 1e-3, -0.5, 1e-3}, got = {0, 1e-3, -0.5, 0};
+  Comparison c;
+  c.add(got.data(), want.data(), want.size());
+  EXPECT_TRUE(c.passes(1e-2));
+  ElementError e = maxElementError(got.data(), want.data(), want.size(), 1e-3);
+  EXPECT_EQ(e.index, 0u);
+  EXPECT_NEAR(e.error, 1e-3 / (1e-3 + 0.5e-3), 1e-12);
+  // Rounding-level differences pass; zeros compare against the floor.
+  std::vector<double> close = {1e-3 * (1 + 1e-9), 1e-3, -0.5 * (1 - 1e-12),
+                               1e-3};
+  EXPECT_LT(maxElementError(close.data(), want.data(), 4, 1e-3).error, 1e-8);
+  std::vector<double> zero = {0, 0}, tiny = {1e-12, 0};
+  EXPECT_EQ(maxElementError(zero.data(), zero.data(), 2, 1e-3).error, 0);
+  EXPECT_TRUE(std::isinf(maxElementError(tiny.data(), zero.data(), 2, 1e-3).error));
+  // Non-finite pairs are Comparison's to judge.
+  std::vector<double> nan = {kNaN, 1.0}, one = {1.0, 1.0};
+  EXPECT_EQ(maxElementError(nan.data(), one.data(), 2, 1e-3).error, 0);
 }
 
 } // namespace

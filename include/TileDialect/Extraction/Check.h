@@ -24,8 +24,14 @@ namespace mlir::tileir {
 
 struct CheckResult {
   bool passed = false;
-  /// max |candidate - reference| / max |reference| over all outputs.
+  /// max |candidate - reference| / max |reference| of one output, the
+  /// largest over the outputs.
   double maxRelError = 0;
+  /// max |candidate - reference| / (|reference| + 1e-3 max |reference|) of
+  /// one element, over all outputs: it too must be within the tolerance.
+  double maxElementError = 0;
+  /// The first element out of tolerance, when that failed the check.
+  std::string mismatch;
   /// Why the check could not run, if it could not.
   std::string error;
   /// The check's deadline passed before the candidate's run completed.
@@ -33,8 +39,9 @@ struct CheckResult {
 };
 
 /// Runs `reference` once on inputs drawn with `seed`, then compares each
-/// candidate (same tensors) with it; a candidate passes when the normalized
-/// error is at most `tolerance`.
+/// candidate (same tensors) with it; a candidate passes when each output's
+/// normalized error and each element's error (CheckResult) are at most
+/// `tolerance`.
 class CandidateChecker {
 public:
   /// With `linalg` (the function `reference` was converted from), the

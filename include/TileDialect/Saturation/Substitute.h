@@ -5,7 +5,11 @@
 // (iteration-space reindexing) or replaced by the one tile of a loop that
 // runs once (whole loops), a symbolic tile size specialized to a concrete
 // one. Every node of every reached class is copied, so the result
-// represents all alternatives of the original.
+// represents all alternatives of the original. Renaming and whole-loop
+// replacement touch free occurrences only: a loop binding the replaced
+// variable keeps its body's (a class can hold it beside members that name
+// the variable freely), and a loop binding the new name is not copied (the
+// renaming would be captured).
 //
 //===----------------------------------------------------------------------===//
 

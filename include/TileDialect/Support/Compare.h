@@ -46,6 +46,17 @@ struct Comparison {
   }
 };
 
+/// The element of `got` farthest from `want`, relative to its own magnitude
+/// plus `floorFraction` of the largest finite |want| (so elements near zero
+/// are compared against a small fraction of the output's scale rather than
+/// all of it). Pairs that are not both finite are left to Comparison.
+struct ElementError {
+  double error = 0; ///< |got - want| / (|want| + floor)
+  size_t index = 0; ///< where (meaningful when error > 0)
+};
+ElementError maxElementError(const double *got, const double *want, size_t n,
+                             double floorFraction);
+
 /// The magnitude below which values of `kind` lose relative precision (the
 /// smallest normal number): outputs of that type are compared relative to
 /// at least this, since rounding to a subnormal costs up to half its

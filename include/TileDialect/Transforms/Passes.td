@@ -97,9 +97,11 @@ def TileExtract : Pass<"tile-extract", "::mlir::ModuleOp"> {
     four or five kernels to one).
 
     Every candidate is run by the CPU interpreter against the input program
-    on seeded random inputs (`check`); one whose outputs differ by more than
-    `tolerance` (max absolute error over max absolute reference value) is
-    dropped and counted. The candidates replace the input program, named
+    on seeded random inputs (`check`), both in fp64; one that differs by
+    more than `tolerance` is dropped and counted, where an output differs by
+    its max absolute error over its max absolute reference value, and so
+    does each element, over its own magnitude plus 1e-3 of the output's (a
+    wrong element near zero is not hidden by the output's scale). The candidates replace the input program, named
     `<name>_c<i>` best first, with attributes `tile.kernels`,
     `tile.value_cost`, `tile.check_error` and the roofline estimate on
     `target` with its default tile sizes, `tile.estimated_us`. When the
@@ -151,7 +153,8 @@ def TileExtract : Pass<"tile-extract", "::mlir::ModuleOp"> {
     Option<"check", "check", "bool", /*default=*/"true",
            "Check every candidate against the input program">,
     Option<"tolerance", "tolerance", "double", /*default=*/"1e-2",
-           "Largest normalized output error a checked candidate may have">,
+           "Largest error a checked candidate may have, per output "
+           "(normalized by its largest value) and per element">,
     Option<"seed", "seed", "uint64_t", /*default=*/"0",
            "Seed of the check's random inputs">,
     Option<"checkTimeout", "check-timeout", "double", /*default=*/"120.0",
@@ -235,7 +238,8 @@ def TileOptimize : Pass<"tile-optimize", "::mlir::ModuleOp"> {
            "Check the converted program and every candidate against the "
            "linalg function">,
     Option<"tolerance", "tolerance", "double", /*default=*/"1e-2",
-           "Largest normalized output error a checked candidate may have">,
+           "Largest error a checked candidate may have, per output "
+           "(normalized by its largest value) and per element">,
     Option<"seed", "seed", "uint64_t", /*default=*/"0",
            "Seed of the check's random inputs">,
     Option<"maxNodes", "max-nodes", "unsigned", /*default=*/"200000",

@@ -1,10 +1,19 @@
-// tile-fuzz reproducer: optimize/cpu, mismatch-large
-// candidate fuzz_c0; max_rel_err 1
-// found with seed 41379 (8 ops), shrunk to 4 ops in 81 tests (43 s): ew,transpose,greduce-add,expand
-// ops: 4
-// failing command (as run by tile-fuzz): /work/main/build/bin/tile-run /tmp/fuzz/work/seed-41379/P.opt.mlir --entry fuzz_c0 --reference /tmp/fuzz/work/seed-41379/P.mlir --precision f32 --tolerance 0.02 --seed 379
-// binaries: tile-opt 2026-11-28 07:41:56, tile-run 2026-11-28 07:41:56
+// Found by tools/tile-fuzz (seed 41379 (8 ops), shrunk to 4 ops: ew,transpose,greduce-add,expand).
+// A --tile-optimize candidate that passed the optimizer's check (seed 0) and
+// was wrong: it wrote only the diagonal blocks of the transposed store r0.
+// Cause: renaming a loop variable (iteration-space reindexing) went under a
+// loop that binds the renamed variable, in a class holding both a statement
+// naming i0 and a loop over i0, and built `loop i0 (r0[tile s0, ...])`.
+// substitute() now keeps the body of a loop binding the renamed variable and
+// refuses to rename into a loop binding the new name
+// (unittests/Saturation/SubstituteTest.cpp).
 //
+// The rules that built the wrong program, without the check that could hide it:
+// RUN: tile-opt %s --convert-linalg-to-tile --tile-extract="only=Fusion,Sequence,loop-insertion2,loop-invar-code-motion top-k=20 check=false" -o %t.sub.mlir
+// RUN: for c in $(grep -o 'tile.program @[A-Za-z0-9_]*' %t.sub.mlir | cut -d@ -f2); do \
+// RUN:   tile-run %t.sub.mlir --entry $c --reference %s --precision f32 --tolerance 0.02 --seed 379 || exit 1; \
+// RUN: done | FileCheck %s
+// And the default path, every candidate:
 // RUN: tile-opt %s --tile-optimize -o %t.opt.mlir
 // RUN: for c in $(grep -o 'tile.program @[A-Za-z0-9_]*' %t.opt.mlir | cut -d@ -f2); do \
 // RUN:   tile-run %t.opt.mlir --entry $c --reference %s --precision f32 --tolerance 0.02 --seed 379 || exit 1; \
@@ -12,7 +21,7 @@
 // CHECK-NOT: MISMATCH
 // CHECK-NOT: NOT-FINITE
 // CHECK: PASS
-//
+
 func.func @fuzz(
     %a0: tensor<2x4xf32> {tile.name = "a0", tile.init = "uniform(-1.0, 1.0)"},
     %a1: tensor<4x2x4xf32> {tile.name = "a1", tile.init = "uniform(0.5, 2.0)"}

@@ -1,14 +1,22 @@
-// tile-fuzz reproducer: optimize, dropped: outputs differ by N
-// found with seed 5010 (8 ops), shrunk to 5 ops in 94 tests (51 s): expand,greduce-add,ew,reduce-maxnumf,insert
-// ops: 5
-// failing command (as run by tile-fuzz): /work/main/build/bin/tile-opt /tmp/fz/o9/work/seed-5010/P.mlir --tile-optimize -o /tmp/fz/o9/work/seed-5010/P.opt.mlir
-// binaries: tile-opt 2026-11-27 21:33:55, tile-run 2026-11-27 21:33:59
+// Found by tools/tile-fuzz (seed 5010 (8 ops), shrunk to 5 ops: expand,greduce-add,ew,reduce-maxnumf,insert).
+// --tile-optimize dropped wrong candidates (`outputs differ by 0.65`): the
+// statement storing a4 ended up fused into the loop accumulating the row
+// sums t1, reading partial sums. The same cause as
+// optimize-reindex-under-binder.mlir: a loop variable renamed under a loop
+// binding it. With the fix no candidate is wrong, with or without the check.
+//
+// RUN: tile-opt %s --convert-linalg-to-tile --tile-extract="only=Fusion,Sequence,loop-insertion1,loop-insertion1-tail,loop-invar-code-motion top-k=20 check=false" -o %t.sub.mlir
+// RUN: for c in $(grep -o 'tile.program @[A-Za-z0-9_]*' %t.sub.mlir | cut -d@ -f2); do \
+// RUN:   tile-run %t.sub.mlir --entry $c --reference %s --precision f32 --tolerance 0.001 --seed 5 || exit 1; \
+// RUN: done | FileCheck %s --check-prefix=EXEC
+// EXEC-NOT: MISMATCH
+// EXEC: PASS
 //
 // RUN: tile-opt %s --tile-optimize -o %t.opt.mlir 2>&1 | FileCheck %s
 // CHECK-NOT: error
 // CHECK-NOT: dropped:
 // CHECK: remark: extracted
-//
+
 func.func @fuzz(
     %a0: tensor<48x1xf32> {tile.name = "a0", tile.init = "uniform(-1.0, 1.0)"},
     %a1: tensor<16x48xf32> {tile.name = "a1", tile.init = "uniform(0.1, 1.0)"},
