@@ -6,6 +6,8 @@
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 
+#include <limits>
+
 using namespace mlir;
 using namespace mlir::tileir;
 using namespace mlir::tileir::interp;
@@ -30,6 +32,7 @@ bool KernelEmitter::emitSplitAccumulation(const StmtNode &loop) {
     addends.push_back(kernel.splitAddend);
   }
   const ExprNode &value = plan.exprs[stores.front()->first];
+  BinaryFn fn = combineFn(*stores.front());
   auto [first, last] = iterationBounds(id);
   int64_t n = value.numElements;
   int64_t count = int64_t(stores.size());
@@ -50,9 +53,10 @@ bool KernelEmitter::emitSplitAccumulation(const StmtNode &loop) {
   // (A sliced loop whose lanes do not line up runs as any element loop.)
   if (sliced && !slicedLayout)
     return false;
-  // Per lane, the sums of every store's addend (store s at s * lanes).
+  // Per lane, the sums (or extremes) of every store's addend (store s at
+  // s * lanes).
   auto sumChunk = [&](ValueRange flats, Value from, int64_t stride) {
-    Lanes zeros(flats.size() * count, constant(0.0));
+    Lanes zeros(flats.size() * count, combineIdentity(fn));
     auto partial = scf::ForOp::create(
         b, loc, from, last, index(stride), zeros,
         [&](OpBuilder &, Location, Value k, ValueRange sums) {
@@ -62,7 +66,7 @@ bool KernelEmitter::emitSplitAccumulation(const StmtNode &loop) {
             Lanes g = element(addend, flats);
             for (auto [sum, x] :
                  llvm::zip_equal(sums.slice(s * flats.size(), flats.size()), g))
-              next.push_back(arith::AddFOp::create(b, loc, sum, x));
+              next.push_back(binary(fn, sum, x));
           }
           scf::YieldOp::create(b, loc, ValueRange(next));
         });
@@ -119,8 +123,8 @@ bool KernelEmitter::emitSplitAccumulation(const StmtNode &loop) {
           Value element = add(flat, index(s * n + j));
           Value total = memref::LoadOp::create(b, loc, cx.shared, element);
           for (unsigned t = 1; t < slices * reduceLanes; ++t)
-            total = arith::AddFOp::create(
-                b, loc, total,
+            total = binary(
+                fn, total,
                 memref::LoadOp::create(b, loc, cx.shared,
                                        add(index(t * n * count), element)));
           totals.push_back(total);
@@ -136,7 +140,7 @@ bool KernelEmitter::emitSplitAccumulation(const StmtNode &loop) {
                                    : root.operands[0];
           Lanes start = elementRun(startLoad, flat, width);
           for (int64_t j = 0; j < width; ++j)
-            totals[j] = arith::AddFOp::create(b, loc, start[j], totals[j]);
+            totals[j] = binary(fn, start[j], totals[j]);
         }
         if (width > 1)
           return storeVector(
@@ -172,10 +176,25 @@ bool KernelEmitter::emitSplitAccumulation(const StmtNode &loop) {
   return true;
 }
 
+BinaryFn KernelEmitter::combineFn(const StmtNode &store) const {
+  const ExprNode &root = plan.exprs[store.first];
+  return root.kind == ExprNode::Kind::Binary &&
+                 (root.binaryFn == BinaryFn::Max ||
+                  root.binaryFn == BinaryFn::Min)
+             ? root.binaryFn
+             : BinaryFn::Add;
+}
+
+Value KernelEmitter::combineIdentity(BinaryFn fn) {
+  double inf = std::numeric_limits<double>::infinity();
+  return constant(fn == BinaryFn::Max ? -inf : fn == BinaryFn::Min ? inf : 0.0);
+}
+
 int64_t KernelEmitter::atomicRunWidth(const StmtNode &store,
                                       int64_t rowElements) const {
   if (!kernel.vectorAtomics ||
-      tensorKinds[store.access.tensor] != ElementKind::F32)
+      tensorKinds[store.access.tensor] != ElementKind::F32 ||
+      combineFn(store) != BinaryFn::Add)
     return 1;
   return widestRun(store, rowElements);
 }
@@ -186,8 +205,12 @@ void KernelEmitter::atomicAddRun(const StmtNode &store, Value flat,
   Value offset =
       tensorOffset(store.access, plan.exprs[store.first].shape, flat);
   if (values.size() == 1) {
-    memref::AtomicRMWOp::create(b, loc, arith::AtomicRMWKind::addf,
-                                values.front(), memref, ValueRange{offset});
+    BinaryFn fn = combineFn(store);
+    auto kind = fn == BinaryFn::Max   ? arith::AtomicRMWKind::maxnumf
+                : fn == BinaryFn::Min ? arith::AtomicRMWKind::minnumf
+                                      : arith::AtomicRMWKind::addf;
+    memref::AtomicRMWOp::create(b, loc, kind, values.front(), memref,
+                                ValueRange{offset});
     return;
   }
   // One vector reduction into global memory (PTX 8.1 on sm_90), the run

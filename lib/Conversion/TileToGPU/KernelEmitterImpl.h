@@ -311,19 +311,24 @@ private:
   //===--------------------------------------------------------------------===//
 
   /// The kernel's split accumulation loop (this block's chunk of iterations
-  /// summed per element, then added to the accumulator atomically), or a
+  /// combined per element, then into the accumulator atomically), or a
   /// loop of `Kernel::slicedLoops` (all iterations summed in k slices, the
   /// sums stored). False, emitting nothing, for a sliced loop whose lanes
   /// do not line up with the block's threads.
   bool emitSplitAccumulation(const interp::StmtNode &loop);
+  /// How accumulation `store` combines (`S = S + g`, `max(S, g)` or
+  /// `min(S, g)`: Add, Max or Min), and that function's identity.
+  interp::BinaryFn combineFn(const interp::StmtNode &store) const;
+  Value combineIdentity(interp::BinaryFn fn);
   /// The run width (elements) in which a split accumulation adds to the
-  /// region `store` writes (`Kernel::vectorAtomics`, f32 tensors):
+  /// region `store` writes (`Kernel::vectorAtomics`, f32 tensors, sums):
   /// `widestRun` (4, 2 or 1), else 1.
   int64_t atomicRunWidth(const interp::StmtNode &store,
                          int64_t rowElements) const;
-  /// Adds `values` (f32) atomically to the elements `store`'s region holds
-  /// at `flat` and the next ones: one `red.global.add.v4.f32` (or v2) for a
-  /// run, `memref.atomic_rmw` for one value.
+  /// Combines `values` (f32) atomically into the elements `store`'s region
+  /// holds at `flat` and the next ones: for a sum one
+  /// `red.global.add.v4.f32` (or v2) for a run, else `memref.atomic_rmw`
+  /// (`addf`, `maxnumf`, `minnumf`) per value.
   void atomicAddRun(const interp::StmtNode &store, Value flat,
                     ValueRange values);
 

@@ -35,7 +35,8 @@ static Kernel buildKernel(const Plan &plan,
       getMatmulLoopElements(plan, plan.stmts[kernel.body], kernel);
   if (matmulElements)
     widest = llvm::divideCeil(*matmulElements,
-                              getMatmulThreadElements(options, *matmulElements));
+                              getMatmulThreadElements(options, *matmulElements,
+                                                      kernel.numBlocks));
   int64_t warps = (widest + 31) / 32;
   kernel.threads = unsigned(
       std::min<int64_t>(options.blockSize, std::max<int64_t>(32, warps * 32)));
@@ -44,7 +45,7 @@ static Kernel buildKernel(const Plan &plan,
   // `min_blocks` blocks) are still cut among k slices, so that the block
   // has more warps than their lanes fill (`Kernel::slicedLoops`).
   if (options.splitK > 1 && options.kSlices > 1 && kernel.splitChunks == 1 &&
-      kernel.parts.size() == 1 && !kernel.parts.front().loop)
+      !elementSplit && kernel.parts.size() == 1 && !kernel.parts.front().loop)
     planSlicedLoops(plan, aliases, options, kernel);
   planWarpLoop(plan, aliases, options, kernel);
   kernel.maxLanes = std::max(1u, options.threadElements);

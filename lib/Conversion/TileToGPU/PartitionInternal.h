@@ -94,16 +94,19 @@ std::optional<int64_t> getMatmulLoopElements(const interp::Plan &plan,
 
 /// If loop `id` is `S = S + g(k)` (its body one store into an f32 tensor
 /// whose value adds a load of the stored region to an expression g that
-/// reads nothing the store may write), returns g.
+/// reads nothing the store may write), returns g. With `extremes`, also
+/// `S = max(S, g(k))` and `S = min(S, g(k))`: the element split combines
+/// its chunks with the store's function (`KernelEmitter::combine`).
 std::optional<unsigned>
 getSplitAddend(const interp::Plan &plan, unsigned id,
                llvm::ArrayRef<std::pair<unsigned, unsigned>> aliases,
-               llvm::ArrayRef<ElementKind> tensorKinds);
+               llvm::ArrayRef<ElementKind> tensorKinds, bool extremes = false);
 
 /// The accumulations of a loop `id` run by the whole block whose chunks of
 /// iterations may run on separate blocks, each adding its addends
 /// atomically: every statement of its body either is an accumulation
-/// `T = T + g` into an f32 tensor T at a region that does not move with the
+/// `T = T + g` (or `max(T, g)`, `min(T, g)`, combined atomically the same
+/// way) into an f32 tensor T at a region that does not move with the
 /// loop (T touched nowhere else in the loop, g reading no accumulated
 /// tensor), or touches only what no other iteration touches (as
 /// `isParallel` asks, the accumulations aside): the per-iteration tiles of
@@ -131,27 +134,27 @@ inline bool fitsKernelShared(const Kernel &kernel, int64_t f32Elements,
 }
 
 /// Threads a block of an element-loop matmul gets (4 warps) where its tile
-/// and `thread_elements` with `k_slices` would leave less than a warp: a
-/// one-token GEMV in blocks of 8 threads (64 outputs, 32 per thread, 4
-/// slices) ran 3.8x slower on the H200 than in blocks of 128
+/// and `thread_elements` with `k_slices` would leave less than a warp, or
+/// less than this in a grid short of a quarter of `min_blocks`: a one-token
+/// GEMV in blocks of 8 threads (64 outputs, 32 per thread, 4 slices) ran
+/// 3.8x slower on the H200 than in blocks of 128
 /// (bench/results/h200-2026-11-28-gemv.md).
 constexpr int64_t kMinMatmulThreads = 128;
 
 /// Elements each thread computes of an element-loop matmul's tile of
-/// `elements` outputs: `thread_elements`; or, where that with `k_slices`
-/// slices would leave the block less than a warp, halved while the block
-/// has fewer than `kMinMatmulThreads` threads, down to 8 (a 16-byte run of
-/// f16 weights).
+/// `elements` outputs in a grid of `blocks` blocks: `thread_elements`; or,
+/// where the tile is small (above), halved while the block has fewer than
+/// `kMinMatmulThreads` threads, down to 8 (a 16-byte run of f16 weights).
 int64_t getMatmulThreadElements(const PartitionOptions &options,
-                                int64_t elements);
+                                int64_t elements, int64_t blocks);
 
 /// The most k slices of an element-loop matmul's tile of `elements`
-/// outputs: `k_slices`, or, where that leaves the block less than a warp,
-/// as many as make `kMinMatmulThreads` threads with
+/// outputs in a grid of `blocks` blocks: `k_slices`, or, where the tile is
+/// small, as many as make `kMinMatmulThreads` threads with
 /// `getMatmulThreadElements`; `trips` (the iterations a block runs) caps
 /// the slices beyond `k_slices`.
 int64_t getMostMatmulSlices(const PartitionOptions &options, int64_t elements,
-                            int64_t trips);
+                            int64_t blocks, int64_t trips);
 
 /// Fills the grid of `kernel`, which runs statement `id` inside the grid
 /// loops `outer` (PartitionGrid.cpp): the outermost parallel loops of `id`

@@ -9,19 +9,28 @@ using namespace mlir::tileir::gpu_lowering;
 
 using Kind = ExprNode::Kind;
 
-/// Whether a matmul tile of `elements` outputs leaves the block less than
-/// a warp with `thread_elements` and `k_slices`.
+/// Whether a matmul tile of `elements` outputs in a grid of `blocks` blocks
+/// gets more threads than `thread_elements` and `k_slices` give it: where
+/// they leave the block less than a warp, or fewer than `kMinMatmulThreads`
+/// threads in a grid short of a quarter of `min_blocks` (a split
+/// accumulation that could not reach its blocks: softmax(S) @ V over 32K
+/// keys ran 256 blocks of 32 threads in 52.7 us, of 128 in 40.4, on the
+/// H200; a MoE grid of 1408 blocks of 32 threads went from 93 to 137 us
+/// with 128).
 static bool isSmallMatmulTile(const PartitionOptions &options,
-                              int64_t elements) {
+                              int64_t elements, int64_t blocks) {
   int64_t perThread = std::max(1u, options.threadElements);
+  int64_t threads = llvm::divideCeil(elements, perThread) * options.kSlices;
   return options.kSlices > 1 &&
-         llvm::divideCeil(elements, perThread) * options.kSlices < 32;
+         (threads < 32 || (threads < kMinMatmulThreads &&
+                           blocks * 4 < int64_t(options.minBlocks)));
 }
 
 int64_t gpu_lowering::getMatmulThreadElements(const PartitionOptions &options,
-                                               int64_t elements) {
+                                               int64_t elements,
+                                               int64_t blocks) {
   int64_t perThread = std::max(1u, options.threadElements);
-  if (!isSmallMatmulTile(options, elements))
+  if (!isSmallMatmulTile(options, elements, blocks))
     return perThread;
   while (perThread > 8 &&
          llvm::divideCeil(elements, perThread) * options.kSlices <
@@ -31,12 +40,13 @@ int64_t gpu_lowering::getMatmulThreadElements(const PartitionOptions &options,
 }
 
 int64_t gpu_lowering::getMostMatmulSlices(const PartitionOptions &options,
-                                          int64_t elements, int64_t trips) {
+                                          int64_t elements, int64_t blocks,
+                                          int64_t trips) {
   int64_t most = options.kSlices;
-  if (most < 2 || !isSmallMatmulTile(options, elements))
+  if (most < 2 || !isSmallMatmulTile(options, elements, blocks))
     return most;
-  int64_t groups =
-      llvm::divideCeil(elements, getMatmulThreadElements(options, elements));
+  int64_t groups = llvm::divideCeil(
+      elements, getMatmulThreadElements(options, elements, blocks));
   return std::max(most, std::min(kMinMatmulThreads / groups, trips));
 }
 
@@ -128,6 +138,7 @@ void gpu_lowering::planKSlices(const Plan &plan,
     // may exceed them: idle slices measured faster on the scores kernel.)
     int64_t most = matmulElements
                        ? getMostMatmulSlices(options, *matmulElements,
+                                             kernel.numBlocks,
                                              kernel.chunkTrips)
                                   : int64_t(options.kSlices);
     while (slices * 2 <= most &&
@@ -204,13 +215,15 @@ void gpu_lowering::planSlicedLoops(
   if (loops.empty())
     return;
   int64_t groups = llvm::divideCeil(
-      *elements, getMatmulThreadElements(options, *elements));
+      *elements,
+      getMatmulThreadElements(options, *elements, kernel.numBlocks));
   int64_t trips = 0;
   for (auto &entry : loops) {
     const StmtNode &loop = plan.stmts[entry.first];
     trips = std::max(trips, (loop.end - loop.start) / loop.step);
   }
-  int64_t most = getMostMatmulSlices(options, *elements, trips);
+  int64_t most =
+      getMostMatmulSlices(options, *elements, kernel.numBlocks, trips);
   int64_t slices = 1;
   while (slices * 2 <= most &&
          groups * slices * 2 <= int64_t(options.blockSize) &&

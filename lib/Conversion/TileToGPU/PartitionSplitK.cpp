@@ -13,18 +13,23 @@ using Kind = ExprNode::Kind;
 
 /// If store `id` is `S = S + g`: a store into an f32 tensor whose value adds
 /// a load of the stored region (same access, same shape) to an expression g
-/// that reads nothing the store may write, returns g.
+/// that reads nothing the store may write, returns g. With `extremes`, also
+/// `S = max(S, g)` and `S = min(S, g)` (maxNum / minNum: like a sum, any
+/// grouping of the iterations gives the same S).
 static std::optional<unsigned>
 getAccumulationAddend(const Plan &plan, unsigned id,
                       ArrayRef<std::pair<unsigned, unsigned>> aliases,
-                      ArrayRef<ElementKind> tensorKinds) {
+                      ArrayRef<ElementKind> tensorKinds, bool extremes) {
   const StmtNode &store = plan.stmts[id];
   if (store.kind != StmtNode::Kind::Store ||
       store.access.tensor >= tensorKinds.size() ||
       tensorKinds[store.access.tensor] != ElementKind::F32)
     return std::nullopt;
   const ExprNode &root = plan.exprs[store.first];
-  if (root.kind != Kind::Binary || root.binaryFn != BinaryFn::Add ||
+  bool combines = root.binaryFn == BinaryFn::Add ||
+                  (extremes && (root.binaryFn == BinaryFn::Max ||
+                                root.binaryFn == BinaryFn::Min));
+  if (root.kind != Kind::Binary || !combines ||
       root.elementKind != ElementKind::F32)
     return std::nullopt;
   for (unsigned side = 0; side < 2; ++side) {
@@ -49,9 +54,10 @@ getAccumulationAddend(const Plan &plan, unsigned id,
 std::optional<unsigned>
 gpu_lowering::getSplitAddend(const Plan &plan, unsigned id,
                              ArrayRef<std::pair<unsigned, unsigned>> aliases,
-                             ArrayRef<ElementKind> tensorKinds) {
+                             ArrayRef<ElementKind> tensorKinds,
+                             bool extremes) {
   return getAccumulationAddend(plan, plan.stmts[id].first, aliases,
-                               tensorKinds);
+                               tensorKinds, extremes);
 }
 
 std::optional<llvm::DenseMap<unsigned, unsigned>>
@@ -70,8 +76,8 @@ gpu_lowering::getSplitStores(const Plan &plan, unsigned id,
       collectAccesses(plan, leaf, writes, reads);
       continue;
     }
-    std::optional<unsigned> addend =
-        getAccumulationAddend(plan, leaf, aliases, tensorKinds);
+    std::optional<unsigned> addend = getAccumulationAddend(
+        plan, leaf, aliases, tensorKinds, /*extremes=*/true);
     if (!addend)
       return std::nullopt;
     addends[leaf] = *addend;
@@ -120,44 +126,61 @@ bool gpu_lowering::planSplitK(const Plan &plan,
                               const PartitionOptions &options, Kernel &kernel) {
   unsigned body = kernel.body;
   const StmtNode &only = plan.stmts[body];
+  if (options.splitK < 2 || kernel.parts.size() != 1 ||
+      kernel.parts.front().loop || only.kind != StmtNode::Kind::Loop)
+    return false;
+  bool fewBlocks = kernel.numBlocks < options.minBlocks;
+  bool elementLoop = kernel.perElementLoops.contains(body);
+  if (!fewBlocks && !elementLoop)
+    return false;
+  int64_t trips = (only.end - only.start) / only.step;
+  int64_t wanted =
+      (options.minBlocks + kernel.numBlocks - 1) / kernel.numBlocks;
+  // A matmul accumulation whose B is a transposed load runs with k lanes
+  // (`planKLanes`), which the split path plans: one with blocks enough
+  // takes it as one chunk, a sliced loop (`Kernel::slicedLoops`: the block
+  // stores its sums, no atomics). Attention's scores over 32K keys ran as
+  // 4096 blocks of 32 threads reading down K's columns, 167 us on the H200.
+  auto takesKLanes = [&](unsigned addend) {
+    return options.reduceLanes > 1 &&
+           getKLaneWidth(plan, addend, options.tensorKinds, options.mma) > 0;
+  };
   bool elementSplit = false;
-  if (options.splitK > 1 && kernel.numBlocks < options.minBlocks &&
-      kernel.parts.size() == 1 && !kernel.parts.front().loop &&
-      only.kind == StmtNode::Kind::Loop) {
-    int64_t trips = (only.end - only.start) / only.step;
-    int64_t wanted =
-        (options.minBlocks + kernel.numBlocks - 1) / kernel.numBlocks;
-    if (!kernel.perElementLoops.contains(body)) {
-      if (auto stores =
-              getSplitStores(plan, body, aliases, options.tensorKinds);
-          stores && trips >= 2) {
-        int64_t chunks = std::min<int64_t>({options.splitK, trips, wanted});
-        kernel.chunkTrips = (trips + chunks - 1) / chunks;
-        kernel.splitStores = std::move(*stores);
-      }
-    } else if (std::optional<unsigned> addend =
-                   getSplitAddend(plan, body, aliases, options.tensorKinds);
-               addend && trips >= 2) {
-      int64_t most = std::min<int64_t>(options.splitK, trips);
-      // A sum over at least `kWideSum` elements per iteration adds at most
-      // 1/kWideSum of what it reads atomically, whatever its chunks: it may
-      // use as many as reach `minBlocks` (a long chunk of such a sum is a
-      // chain of dependent loads on few blocks).
-      const ExprNode &g = plan.exprs[*addend];
-      if (g.kind == Kind::Reduce && g.reduceFn == ReduceFn::Sum &&
-          g.sizes[1] >= kWideSum)
-        most = trips;
-      // At least `wanted` chunks where `split_k` allows, of equal length:
-      // the blocks of the longest chunk set the kernel's time.
-      kernel.chunkTrips = getChunkTrips(trips, std::min(most, wanted), most);
-      kernel.splitAddend = *addend;
-      elementSplit = true;
+  if (!elementLoop) {
+    if (auto stores = getSplitStores(plan, body, aliases, options.tensorKinds);
+        stores && trips >= 2) {
+      int64_t chunks = std::min<int64_t>({options.splitK, trips, wanted});
+      kernel.chunkTrips = (trips + chunks - 1) / chunks;
+      kernel.splitStores = std::move(*stores);
     }
-    if (kernel.chunkTrips) {
-      kernel.splitChunks =
-          unsigned((trips + kernel.chunkTrips - 1) / kernel.chunkTrips);
-      kernel.numBlocks *= kernel.splitChunks;
+  } else if (std::optional<unsigned> addend =
+                 getSplitAddend(plan, body, aliases, options.tensorKinds,
+                                /*extremes=*/true);
+             addend && trips >= 2 && (fewBlocks || takesKLanes(*addend))) {
+    int64_t most = std::min<int64_t>(options.splitK, trips);
+    // A reduction over at least `kWideSum` elements per iteration combines
+    // at most 1/kWideSum of what it reads atomically, whatever its chunks:
+    // it may use as many as reach `minBlocks` (a long chunk of it is a chain
+    // of dependent loads on few blocks; a softmax's max over 32K keys on 32
+    // blocks took 32.9 us on the H200).
+    const ExprNode &g = plan.exprs[*addend];
+    if (g.kind == Kind::Reduce && g.sizes[1] >= kWideSum)
+      most = trips;
+    // At least `wanted` chunks where `split_k` allows, of equal length:
+    // the blocks of the longest chunk set the kernel's time.
+    kernel.chunkTrips = getChunkTrips(trips, std::min(most, wanted), most);
+    kernel.splitAddend = *addend;
+    elementSplit = true;
+    if (!fewBlocks) {
+      kernel.chunkTrips = trips;
+      kernel.slicedLoops.insert(body);
+      kernel.slicedAddends[only.first] = *addend;
     }
+  }
+  if (kernel.chunkTrips) {
+    kernel.splitChunks =
+        unsigned((trips + kernel.chunkTrips - 1) / kernel.chunkTrips);
+    kernel.numBlocks *= kernel.splitChunks;
   }
   return elementSplit;
 }

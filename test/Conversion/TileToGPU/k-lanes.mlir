@@ -9,8 +9,15 @@
 // RUN: tile-opt %s --split-input-file --tile-lower-to-gpu="config={split_k = 4, min_blocks = 64, max_tile_size = 0, tile_sizes = {tile_n = 64}}" --canonicalize --cse | FileCheck %s --check-prefix=FOUR
 // RUN: tile-opt %s --split-input-file --tile-lower-to-gpu="config={split_k = 4, min_blocks = 64, max_tile_size = 0, reduce_lanes = 1}" --canonicalize --cse | FileCheck %s --check-prefix=OFF
 // RUN: tile-opt %s --split-input-file --tile-lower-to-gpu="config={split_k = 4, min_blocks = 64, max_tile_size = 0, mma = true, thread_elements = 32, k_slices = 4}" --canonicalize --cse | FileCheck %s --check-prefix=MMA
+// A grid with blocks enough (min_blocks = 2: not split) takes the lanes too,
+// the block storing its sums, no atomics (attention's scores over 32K
+// keys); never without lanes.
+// RUN: tile-opt %s --split-input-file --tile-lower-to-gpu="config={split_k = 4, min_blocks = 2, max_tile_size = 0}" --canonicalize --cse | FileCheck %s --check-prefix=BLOCKS
+// RUN: tile-opt %s --split-input-file --tile-lower-to-gpu="config={split_k = 4, min_blocks = 2, max_tile_size = 0, reduce_lanes = 1}" --canonicalize --cse | FileCheck %s --check-prefix=OFF
 // The kernels compute what the program computes (host emulation against the
 // interpreter, seeded normal inputs):
+// RUN: tile-run %s --entry gemv_t --device emulate --gpu-config="split_k = 4, min_blocks = 2" | FileCheck %s --check-prefix=EMU
+// RUN: tile-run %s --entry rows_t --device emulate --gpu-config="split_k = 4, min_blocks = 2" | FileCheck %s --check-prefix=EMU
 // RUN: tile-run %s --entry gemv_t --device emulate --gpu-config="split_k = 4, min_blocks = 64" | FileCheck %s --check-prefix=EMU
 // RUN: tile-run %s --entry gemv_t --device emulate --gpu-config="split_k = 4, min_blocks = 64, tile_sizes = {tile_n = 64}" | FileCheck %s --check-prefix=EMU
 // RUN: tile-run %s --entry gemv_t --device emulate --gpu-config="split_k = 2, min_blocks = 64, tile_sizes = {tile_n = 16, tile_k = 128}" | FileCheck %s --check-prefix=EMU
@@ -26,6 +33,15 @@
 // CHECK: vector.load %arg1[%{{.*}}] {alignment = 16 : i64} : memref<32768xf16>, vector<8xf16>
 // CHECK: gpu.barrier
 // CHECK: memref.atomic_rmw addf
+// BLOCKS-LABEL: gpu.func @gemv_t_k0
+// BLOCKS-SAME: workgroup(%{{.*}} : memref<256xf32, #gpu.address_space<workgroup>>)
+// BLOCKS-SAME: known_block_size = array<i32: 256, 1, 1>
+// BLOCKS: vector.load %arg1[%{{.*}}] {alignment = 16 : i64} : memref<32768xf16>, vector<8xf16>
+// BLOCKS: gpu.barrier
+// BLOCKS-NOT: atomic_rmw
+// BLOCKS: vector.store %{{.*}}, %arg2[%{{.*}}] {alignment = 16 : i64} : memref<128xf32>, vector<4xf32>
+// BLOCKS-NOT: atomic_rmw
+// BLOCKS: gpu.return
 // FOUR-LABEL: gpu.func @gemv_t_k0
 // FOUR-SAME: known_block_size = array<i32: 256, 1, 1>
 // FOUR: scf.for %{{.*}} = %thread_id_x to %c256 step %c256 {
