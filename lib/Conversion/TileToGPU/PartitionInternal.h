@@ -105,8 +105,9 @@ getSplitAddend(const interp::Plan &plan, unsigned id,
 /// The accumulations of a loop `id` run by the whole block whose chunks of
 /// iterations may run on separate blocks, each adding its addends
 /// atomically: every statement of its body either is an accumulation
-/// `T = T + g` (or `max(T, g)`, `min(T, g)`, combined atomically the same
-/// way) into an f32 tensor T at a region that does not move with the
+/// `T = T + g` (with `extremes`, also `max(T, g)` or `min(T, g)`, combined
+/// atomically the same way) into an f32 tensor T at a region that does not
+/// move with the
 /// loop (T touched nowhere else in the loop, g reading no accumulated
 /// tensor), or touches only what no other iteration touches (as
 /// `isParallel` asks, the accumulations aside): the per-iteration tiles of
@@ -117,7 +118,7 @@ getSplitAddend(const interp::Plan &plan, unsigned id,
 std::optional<llvm::DenseMap<unsigned, unsigned>>
 getSplitStores(const interp::Plan &plan, unsigned id,
                llvm::ArrayRef<std::pair<unsigned, unsigned>> aliases,
-               llvm::ArrayRef<ElementKind> tensorKinds);
+               llvm::ArrayRef<ElementKind> tensorKinds, bool extremes = false);
 
 //===----------------------------------------------------------------------===//
 // The steps of building a kernel, in order

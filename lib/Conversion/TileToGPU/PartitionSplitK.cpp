@@ -63,7 +63,8 @@ gpu_lowering::getSplitAddend(const Plan &plan, unsigned id,
 std::optional<llvm::DenseMap<unsigned, unsigned>>
 gpu_lowering::getSplitStores(const Plan &plan, unsigned id,
                              ArrayRef<std::pair<unsigned, unsigned>> aliases,
-                             ArrayRef<ElementKind> tensorKinds) {
+                             ArrayRef<ElementKind> tensorKinds,
+                             bool extremes) {
   const StmtNode &loop = plan.stmts[id];
   SmallVector<unsigned> leaves;
   collectSequence(plan, loop.first, leaves);
@@ -76,8 +77,8 @@ gpu_lowering::getSplitStores(const Plan &plan, unsigned id,
       collectAccesses(plan, leaf, writes, reads);
       continue;
     }
-    std::optional<unsigned> addend = getAccumulationAddend(
-        plan, leaf, aliases, tensorKinds, /*extremes=*/true);
+    std::optional<unsigned> addend =
+        getAccumulationAddend(plan, leaf, aliases, tensorKinds, extremes);
     if (!addend)
       return std::nullopt;
     addends[leaf] = *addend;
@@ -103,6 +104,9 @@ gpu_lowering::getSplitStores(const Plan &plan, unsigned id,
     return std::nullopt;
   return addends;
 }
+
+/// Iterations from which a max or min accumulation splits.
+static constexpr int64_t kLongExtremes = 16;
 
 /// Elements a split sum adds per accumulated element and iteration from
 /// which its chunks are not capped by `split_k`.
@@ -145,9 +149,15 @@ bool gpu_lowering::planSplitK(const Plan &plan,
     return options.reduceLanes > 1 &&
            getKLaneWidth(plan, addend, options.tensorKinds, options.mma) > 0;
   };
+  // A max or min splits only over long rows: on the H200 a softmax's max
+  // over 32K keys (32 tiles of 1024 per row) went from 32.9 to 17.1 us
+  // split, while over 4K keys (4 tiles) decode attention lost 5-8%
+  // (bench/results/h200-2026-11-28-split.md).
+  bool extremes = trips >= kLongExtremes;
   bool elementSplit = false;
   if (!elementLoop) {
-    if (auto stores = getSplitStores(plan, body, aliases, options.tensorKinds);
+    if (auto stores = getSplitStores(plan, body, aliases, options.tensorKinds,
+                                     extremes);
         stores && trips >= 2) {
       int64_t chunks = std::min<int64_t>({options.splitK, trips, wanted});
       kernel.chunkTrips = (trips + chunks - 1) / chunks;
@@ -155,7 +165,7 @@ bool gpu_lowering::planSplitK(const Plan &plan,
     }
   } else if (std::optional<unsigned> addend =
                  getSplitAddend(plan, body, aliases, options.tensorKinds,
-                                /*extremes=*/true);
+                                extremes);
              addend && trips >= 2 && (fewBlocks || takesKLanes(*addend))) {
     int64_t most = std::min<int64_t>(options.splitK, trips);
     // A reduction over at least `kWideSum` elements per iteration combines
