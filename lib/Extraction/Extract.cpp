@@ -8,6 +8,7 @@
 #include "mlir/IR/Verifier.h"
 #include "llvm/ADT/StringSet.h"
 
+#include <algorithm>
 #include <chrono>
 #include <functional>
 #include <map>
@@ -177,17 +178,25 @@ private:
         break;
       }
     }
-    llvm::sort(cands,
-                     [](const DerivPtr &a, const DerivPtr &b) {
-                       return a->better(*b);
-                     });
+    // The first `perClass` derivations of distinct signatures in `better`
+    // order: only a prefix of the order is needed, so it is sorted a prefix
+    // at a time (a class of many sequence nodes has thousands of
+    // candidates, and sorting them all was most of the extraction's time).
+    auto better = [](const DerivPtr &a, const DerivPtr &b) {
+      return a->better(*b);
+    };
     llvm::SmallVector<DerivPtr> kept;
-    llvm::SmallDenseSet<uint64_t, 16> signatures;
-    for (DerivPtr &c : cands) {
-      if (kept.size() >= options.perClass)
+    for (size_t prefix = std::min<size_t>(cands.size(), 4 * options.perClass);;
+         prefix = std::min(cands.size(), prefix * 4)) {
+      std::partial_sort(cands.begin(), cands.begin() + prefix, cands.end(),
+                        better);
+      kept.clear();
+      llvm::SmallDenseSet<uint64_t, 16> signatures;
+      for (size_t i = 0; i < prefix && kept.size() < options.perClass; ++i)
+        if (signatures.insert(cands[i]->signature).second)
+          kept.push_back(cands[i]);
+      if (kept.size() >= options.perClass || prefix == cands.size())
         break;
-      if (signatures.insert(c->signature).second)
-        kept.push_back(std::move(c));
     }
     cands = std::move(kept);
     llvm::SmallVector<DerivPtr> &old = lists[m][cls];
