@@ -4,10 +4,12 @@
 
 #include "TileDialect/Conversion/Passes.h"
 #include "TileDialect/Support/ElementKindOf.h"
+#include "TileDialect/Support/Compare.h"
 #include "TileDialect/Support/HostTensor.h"
 
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/IR/BuiltinOps.h"
+#include "mlir/IR/TypeUtilities.h"
 #include "mlir/Pass/PassManager.h"
 #include "llvm/Support/JSON.h"
 
@@ -93,6 +95,7 @@ FailureOr<runtime::Artifact> tileir::compileArtifact(
       binary && (*target)->hasGridDependencyControl();
   artifact.seed = options.seed;
   artifact.tolerance = options.tolerance;
+  artifact.floor = comparisonFloorOf(program);
   if (binary) {
     auto object = cast<gpu::ObjectAttr>(binary.getObjects()[0]);
     artifact.binary = object.getObject().getValue().str();
@@ -177,4 +180,24 @@ std::string tileir::tuningEntryJSON(ProgramOp program,
   llvm::raw_string_ostream os(text);
   os << llvm::formatv("{0:2}", llvm::json::Value(std::move(entry))) << "\n";
   return text;
+}
+
+double mlir::tileir::comparisonFloorOf(Operation *op) {
+  auto isF16 = [](Type t) {
+    if (auto tile = dyn_cast<TileType>(t))
+      t = tile.getElementType();
+    else if (auto ref = dyn_cast<TensorRefType>(t))
+      t = ref.getElementType();
+    return isa<Float16Type>(getElementTypeOrSelf(t));
+  };
+  WalkResult found = op->walk([&](Operation *o) {
+    if (llvm::any_of(o->getResultTypes(), isF16))
+      return WalkResult::interrupt();
+    for (Region &region : o->getRegions())
+      for (Block &block : region)
+        if (llvm::any_of(block.getArgumentTypes(), isF16))
+          return WalkResult::interrupt();
+    return WalkResult::advance();
+  });
+  return found.wasInterrupted() ? comparisonFloor(ElementKind::F16) : 0.0;
 }

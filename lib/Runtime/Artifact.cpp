@@ -138,6 +138,7 @@ private:
   /// 0: tensors, 1: kernels, 2: outputs.
   unsigned section = 0;
   bool launchSeen = false;
+  bool floorSeen = false;
 };
 
 } // namespace
@@ -219,6 +220,17 @@ bool ManifestParser::parseRecord() {
         (tokens[1] != "programmatic" && tokens[1] != "plain"))
       return fail("'launch' takes 'programmatic' or 'plain'");
     artifact.programmaticLaunch = tokens[1] == "programmatic";
+    return true;
+  }
+  if (kind == "floor") {
+    if (floorSeen)
+      return fail("duplicate 'floor' record");
+    floorSeen = true;
+    if (!expectCount(2, "floor X") ||
+        !parseDouble(tokens[1], "the floor", artifact.floor))
+      return false;
+    if (artifact.floor < 0)
+      return fail("the floor must not be negative");
     return true;
   }
   static const char *const kSections[] = {"tensor", "kernel", "output"};
@@ -460,6 +472,8 @@ std::string runtime::printManifest(const Artifact &artifact) {
      << "tolerance " << printDouble(artifact.tolerance) << "\n";
   if (artifact.programmaticLaunch)
     os << "launch programmatic\n";
+  if (artifact.floor > 0)
+    os << "floor " << printDouble(artifact.floor) << "\n";
   for (const TensorDecl &tensor : artifact.tensors) {
     os << "tensor " << tensor.name << " " << toString(tensor.elementKind) << " "
        << toString(tensor.role) << " " << tensor.shape.size();

@@ -257,7 +257,8 @@ int Runner::check() {
         expectedValues(output, initial[output.tensor].data);
     Comparison cmp;
     cmp.add(values.data(), expected.data(), values.size());
-    double floor = comparisonFloor(tensor.elementKind);
+    double floor =
+        std::max(comparisonFloor(tensor.elementKind), artifact.floor);
     double maxErr = cmp.maxAbsError, rel = cmp.relativeError(floor);
     bool finite = cmp.finite(), ok = cmp.passes(tolerance, floor);
     pass &= ok;

@@ -39,6 +39,7 @@
 
 #include "llvm/Support/FileSystem.h"
 
+#include <algorithm>
 #include <chrono>
 #include <cmath>
 #include <iostream>
@@ -668,6 +669,7 @@ int main(int argc, char **argv) {
                 " outputs but the reference returns " +
                 llvm::Twine(expected->size()));
   bool pass = true;
+  double programFloor = comparisonFloorOf(runnable->op);
   for (size_t i = 0; i < outputs->size(); ++i) {
     const HostTensor &out = (*outputs)[i], &ref = (*expected)[i];
     const std::string &name = runnable->outputNames[i];
@@ -677,7 +679,7 @@ int main(int argc, char **argv) {
                   shapeString(ref.shape));
     Comparison cmp;
     cmp.add(out.data.data(), ref.data.data(), out.data.size());
-    double floor = comparisonFloor(out.elementKind);
+    double floor = std::max(comparisonFloor(out.elementKind), programFloor);
     double maxErr = cmp.maxAbsError, rel = cmp.relativeError(floor);
     bool finite = cmp.finite(), ok = cmp.passes(tolerance, floor);
     pass &= ok;

@@ -87,6 +87,11 @@ TEST(ArtifactTest, ManifestRoundTrip) {
   std::string error;
   ASSERT_TRUE(parseManifest(printManifest(a), "m", b, error)) << error;
   expectSameManifest(a, b);
+  EXPECT_EQ(b.floor, 0.0);
+  EXPECT_EQ(printManifest(a).find("floor"), std::string::npos);
+  a.floor = 6.103515625e-05;
+  ASSERT_TRUE(parseManifest(printManifest(a), "m", b, error)) << error;
+  EXPECT_EQ(b.floor, a.floor);
   EXPECT_EQ(b.outputs[0].file, "y.bin");
   EXPECT_EQ(b.tensors[4].numElements(), 0);
   EXPECT_EQ(b.tensors[3].numElements(), 1);
@@ -311,6 +316,10 @@ INSTANTIATE_TEST_SUITE_P(
         Malformed{HEADER, "dir/manifest.txt: no 'kernel' record"},
         Malformed{HEADER "seed 1\n",
                   "dir/manifest.txt:8: duplicate 'seed' record"},
+        Malformed{HEADER "floor -1\n",
+                  "dir/manifest.txt:8: the floor must not be negative"},
+        Malformed{HEADER "floor 1\nfloor 1\n",
+                  "dir/manifest.txt:9: duplicate 'floor' record"},
         Malformed{HEADER "tensors a\n",
                   "dir/manifest.txt:8: unknown record 'tensors'"},
         Malformed{HEADER "tensor a f32 input\n",

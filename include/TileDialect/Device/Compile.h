@@ -63,6 +63,14 @@ compileArtifact(ProgramOp program, const DeviceCompileOptions &options,
                 GPUConfigAttr *loweredConfig = nullptr,
                 OwningOpRef<ModuleOp> *lowered = nullptr);
 
+/// The least magnitude the outputs of `op` (a tile program or a function)
+/// are compared relative to, beyond their own type's (`comparisonFloor`):
+/// f16's smallest normal when `op` computes any value in f16 (a tensor,
+/// tile or scalar of that type), since a value rounded to an f16 subnormal
+/// is off by up to 2^-25 whatever its size and its output's type; else 0.
+/// Recorded in artifacts (`floor`).
+double comparisonFloorOf(Operation *op);
+
 /// The tuning-cache entry (docs/GPULowering.md) for a program compiled with
 /// `options` and lowered with `loweredConfig`.
 std::string tuningEntryJSON(ProgramOp program,

@@ -135,6 +135,10 @@ struct Artifact {
   uint64_t seed = 0;
   /// The default largest max_rel_err that passes.
   double tolerance = 1e-2;
+  /// Outputs are compared relative to at least this magnitude (record
+  /// `floor X`, optional): f16's smallest normal for a program that computes
+  /// anything in f16 (`comparisonFloorOf`), whatever its outputs' types.
+  double floor = 0;
   /// Whether every kernel waits for its predecessor's completion itself
   /// (`griddepcontrol.wait` on sm_90+), so that kernels may be launched with
   /// programmatic stream serialization (record `launch programmatic`).
