@@ -126,6 +126,8 @@ private:
   bool parseUnsigned(const std::string &token, const char *what, uint64_t max,
                      uint64_t &value);
   bool parseDouble(const std::string &token, const char *what, double &value);
+  /// `NAME X` with X a number >= 0 (`what` names it in errors).
+  bool parseNonNegative(const char *form, const char *what, double &value);
   bool lookupTensor(const std::string &name, unsigned &index);
 
   const std::string &fileName;
@@ -159,6 +161,15 @@ bool ManifestParser::parseUnsigned(const std::string &token, const char *what,
   if (!digits || errno == ERANGE || value > max)
     return fail(std::string(what) + " must be an integer from 0 to " +
                 std::to_string(max) + ", got '" + token + "'");
+  return true;
+}
+
+bool ManifestParser::parseNonNegative(const char *form, const char *what,
+                                      double &value) {
+  if (!expectCount(2, form) || !parseDouble(tokens[1], what, value))
+    return false;
+  if (value < 0)
+    return fail(std::string(what) + " must not be negative");
   return true;
 }
 
@@ -226,12 +237,7 @@ bool ManifestParser::parseRecord() {
     if (floorSeen)
       return fail("duplicate 'floor' record");
     floorSeen = true;
-    if (!expectCount(2, "floor X") ||
-        !parseDouble(tokens[1], "the floor", artifact.floor))
-      return false;
-    if (artifact.floor < 0)
-      return fail("the floor must not be negative");
-    return true;
+    return parseNonNegative("floor X", "the floor", artifact.floor);
   }
   static const char *const kSections[] = {"tensor", "kernel", "output"};
   for (unsigned i = 0; i < 3; ++i) {
@@ -291,12 +297,8 @@ bool ManifestParser::parseHeader(unsigned index) {
     artifact.seed = value;
     return true;
   default:
-    if (!expectCount(2, "tolerance X") ||
-        !parseDouble(tokens[1], "the tolerance", artifact.tolerance))
-      return false;
-    if (artifact.tolerance < 0)
-      return fail("the tolerance must not be negative");
-    return true;
+    return parseNonNegative("tolerance X", "the tolerance",
+                            artifact.tolerance);
   }
 }
 
