@@ -41,14 +41,18 @@ static Kernel buildKernel(const Plan &plan,
   kernel.threads = unsigned(
       std::min<int64_t>(options.blockSize, std::max<int64_t>(32, warps * 32)));
   planKSlices(plan, options, matmulElements, widest, elementSplit, kernel);
-  // A one-chunk split taken for k lanes (`planSplitK`) that got none is
-  // not split after all.
-  if (elementSplit && kernel.splitChunks == 1 && kernel.reduceLanes < 2) {
-    kernel.slicedLoops.clear();
-    kernel.slicedAddends.clear();
-    kernel.splitAddend = 0;
-    kernel.chunkTrips = 0;
-    elementSplit = false;
+  // A one-chunk split (taken for k lanes, `planSplitK`) is the only writer
+  // of its sums: a sliced loop, which stores them, when it got lanes; not
+  // split at all when it got none.
+  if (elementSplit && kernel.splitChunks == 1) {
+    if (kernel.reduceLanes > 1) {
+      kernel.slicedLoops.insert(kernel.body);
+      kernel.slicedAddends[plan.stmts[kernel.body].first] = kernel.splitAddend;
+    } else {
+      kernel.splitAddend = 0;
+      kernel.chunkTrips = 0;
+      elementSplit = false;
+    }
   }
   // Element-loop matmul accumulations that are not split (the grid has
   // `min_blocks` blocks) are still cut among k slices, so that the block

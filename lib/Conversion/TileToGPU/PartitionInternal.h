@@ -96,7 +96,7 @@ std::optional<int64_t> getMatmulLoopElements(const interp::Plan &plan,
 /// whose value adds a load of the stored region to an expression g that
 /// reads nothing the store may write), returns g. With `extremes`, also
 /// `S = max(S, g(k))` and `S = min(S, g(k))`: the element split combines
-/// its chunks with the store's function (`KernelEmitter::combine`).
+/// its chunks with the store's function (`KernelEmitter::combineFn`).
 std::optional<unsigned>
 getSplitAddend(const interp::Plan &plan, unsigned id,
                llvm::ArrayRef<std::pair<unsigned, unsigned>> aliases,
@@ -107,9 +107,8 @@ getSplitAddend(const interp::Plan &plan, unsigned id,
 /// atomically: every statement of its body either is an accumulation
 /// `T = T + g` (with `extremes`, also `max(T, g)` or `min(T, g)`, combined
 /// atomically the same way) into an f32 tensor T at a region that does not
-/// move with the
-/// loop (T touched nowhere else in the loop, g reading no accumulated
-/// tensor), or touches only what no other iteration touches (as
+/// move with the loop (T touched nowhere else in the loop, g reading no
+/// accumulated tensor), or touches only what no other iteration touches (as
 /// `isParallel` asks, the accumulations aside): the per-iteration tiles of
 /// a FlashAttention loop, `logit[h, :, tile p] = exp(Q K^T)` beside
 /// `accm[h] += rsum(logit)` and `O[h] += logit V`. Returns each

@@ -14,7 +14,7 @@ using Kind = ExprNode::Kind;
 /// they leave the block less than a warp, or fewer than `kMinMatmulThreads`
 /// threads in a grid short of a quarter of `min_blocks` (a split
 /// accumulation that could not reach its blocks: softmax(S) @ V over 32K
-/// keys ran 256 blocks of 32 threads in 52.7 us, of 128 in 40.4, on the
+/// keys ran 256 blocks of 32 threads in 52.7 us, of 128 in 40.8, on the
 /// H200; a MoE grid of 1408 blocks of 32 threads went from 93 to 137 us
 /// with 128).
 static bool isSmallMatmulTile(const PartitionOptions &options,

@@ -142,9 +142,10 @@ bool gpu_lowering::planSplitK(const Plan &plan,
       (options.minBlocks + kernel.numBlocks - 1) / kernel.numBlocks;
   // A matmul accumulation whose B is a transposed load runs with k lanes
   // (`planKLanes`), which the split path plans: one with blocks enough
-  // takes it as one chunk, a sliced loop (`Kernel::slicedLoops`: the block
-  // stores its sums, no atomics). Attention's scores over 32K keys ran as
-  // 4096 blocks of 32 threads reading down K's columns, 167 us on the H200.
+  // takes it as one chunk (`wanted` is 1), which `buildKernel` makes a
+  // sliced loop (the block stores its sums, no atomics). Attention's scores
+  // over 32K keys ran as 4096 blocks of 32 threads reading down K's
+  // columns, 167 us on the H200.
   auto takesKLanes = [&](unsigned addend) {
     return options.reduceLanes > 1 &&
            getKLaneWidth(plan, addend, options.tensorKinds, options.mma) > 0;
@@ -181,11 +182,6 @@ bool gpu_lowering::planSplitK(const Plan &plan,
     kernel.chunkTrips = getChunkTrips(trips, std::min(most, wanted), most);
     kernel.splitAddend = *addend;
     elementSplit = true;
-    if (!fewBlocks) {
-      kernel.chunkTrips = trips;
-      kernel.slicedLoops.insert(body);
-      kernel.slicedAddends[only.first] = *addend;
-    }
   }
   if (kernel.chunkTrips) {
     kernel.splitChunks =
