@@ -7,6 +7,9 @@
 #include "TileDialect/Support/ElementKindOf.h"
 #include "TileDialect/Support/RandomInit.h"
 
+#include "TileDialect/IR/TileOps.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/IR/Threading.h"
 #include "llvm/Support/Format.h"
 
@@ -61,13 +64,25 @@ makeTensors(ProgramOp program, uint64_t seed, ArrayRef<InitSpec> inits,
 static LogicalResult
 run(ProgramOp program, std::vector<HostTensor> &tensors,
     std::optional<std::chrono::steady_clock::time_point> deadline,
-    bool &timedOut) {
+    bool &timedOut, Precision precision = Precision::F64) {
   TileInterpreterOptions options;
-  options.precision = Precision::F64;
+  options.precision = precision;
   options.tileSizes = chooseDefaultTileSizes(program);
   options.deadline = deadline;
   options.timedOut = &timedOut;
   return interpretTileProgram(program, tensors, options);
+}
+
+/// Whether `root` converts values to a float type that can round them (the
+/// ops Precision::F64Casts rounds; exact casts included, which costs only a
+/// second run).
+static bool hasConversion(Operation *root) {
+  WalkResult walk = root->walk([](Operation *op) {
+    return isa<arith::TruncFOp, arith::SIToFPOp, arith::UIToFPOp, CastOp>(op)
+               ? WalkResult::interrupt()
+               : WalkResult::advance();
+  });
+  return walk.wasInterrupted();
 }
 
 /// The largest relative error of one output, each output normalized by its
@@ -127,23 +142,38 @@ CandidateChecker::CandidateChecker(
     }
   }
   // The program and, with `linalg`, the function on the same inputs, at
-  // once on the context's threads.
-  LogicalResult programRun = success();
+  // once on the context's threads; for a reference with conversions, also
+  // the kernels' reference (task 2: the reference with rounding casts).
+  bool converts = linalg ? hasConversion(linalg) : hasConversion(reference);
+  LogicalResult programRun = success(), kernelRun = success();
   FailureOr<std::vector<HostTensor>> expected = std::vector<HostTensor>();
-  bool programTimedOut = false, linalgTimedOut = false;
-  parallelFor(reference.getContext(), 0, linalg ? 2 : 1, [&](size_t task) {
-    if (task == 0)
-      programRun = run(reference, *ref, deadline, programTimedOut);
-    else
-      expected = interpretLinalgFunction(linalg, args, Precision::F64,
-                                         deadline, &linalgTimedOut);
-  });
-  if (programTimedOut || linalgTimedOut) {
+  FailureOr<std::vector<HostTensor>> kernelExpected = std::vector<HostTensor>();
+  std::vector<HostTensor> kernelTensors = converts ? *ref
+                                                   : std::vector<HostTensor>();
+  bool programTimedOut = false, linalgTimedOut = false, kernelTimedOut = false;
+  parallelFor(reference.getContext(), 0, converts ? 3 : linalg ? 2 : 1,
+              [&](size_t task) {
+                if (task == 0)
+                  programRun = run(reference, *ref, deadline, programTimedOut);
+                else if (task == 1 && linalg)
+                  expected = interpretLinalgFunction(
+                      linalg, args, Precision::F64, deadline, &linalgTimedOut);
+                else if (task == 2 && linalg)
+                  kernelExpected = interpretLinalgFunction(
+                      linalg, args, Precision::F64Casts, deadline,
+                      &kernelTimedOut);
+                else if (task == 2)
+                  kernelRun = run(reference, kernelTensors, deadline,
+                                  kernelTimedOut, Precision::F64Casts);
+              });
+  if (programTimedOut || linalgTimedOut || kernelTimedOut) {
     error = std::string("the check's time budget ran out while running ") +
-            (linalgTimedOut ? "the linalg reference" : "the input program");
+            (programTimedOut || (kernelTimedOut && !linalg)
+                 ? "the input program"
+                 : "the linalg reference");
     return;
   }
-  if (failed(programRun)) {
+  if (failed(programRun) || failed(kernelRun)) {
     error = "the input program failed to run";
     return;
   }
@@ -155,12 +185,15 @@ CandidateChecker::CandidateChecker(
   for (unsigned i : *outs)
     outputs.push_back(std::move((*ref)[i].data));
   outputTensors.assign(outs->begin(), outs->end());
+  if (converts && !linalg)
+    for (unsigned i : *outs)
+      kernelOutputs.push_back(std::move(kernelTensors[i].data));
   if (!linalg)
     return;
 
   // The linalg results become the expected outputs, once the converted
   // program agrees with them.
-  if (failed(expected)) {
+  if (failed(expected) || failed(kernelExpected)) {
     error = "the linalg function failed to run";
     return;
   }
@@ -186,6 +219,8 @@ CandidateChecker::CandidateChecker(
   }
   for (auto [o, e] : llvm::zip_equal(outputs, *expected))
     o = std::move(e.data);
+  for (HostTensor &e : *kernelExpected)
+    kernelOutputs.push_back(std::move(e.data));
 }
 
 size_t CandidateChecker::numNonFiniteExpected() const {

@@ -56,7 +56,8 @@ class PlanBuilder {
 public:
   PlanBuilder(ProgramOp program, const TileInterpreterOptions &options)
       : program(program), options(options),
-        f32(options.precision == Precision::F32) {}
+        f32(options.precision == Precision::F32),
+        castsRound(roundsConversions(options.precision)) {}
 
   FailureOr<Plan> build();
 
@@ -83,6 +84,8 @@ private:
   ProgramOp program;
   const TileInterpreterOptions &options;
   bool f32;
+  /// Whether a tile.cast that can change its value rounds (all but F64).
+  bool castsRound;
   Plan plan;
   llvm::DenseMap<Operation *, unsigned> stmtIds;
   llvm::DenseMap<Value, unsigned> exprIds;
@@ -412,7 +415,7 @@ FailureOr<unsigned> PlanBuilder::buildExpr(Value value) {
   if (node.kind != ExprNode::Kind::Alias &&
       node.kind != ExprNode::Kind::Constant)
     node.buffer.assign(node.numElements, 0.0);
-  if (!f32)
+  if (!f32 && !(node.kind == ExprNode::Kind::Cast && castsRound))
     node.round = false;
   plan.exprs.push_back(std::move(node));
   unsigned id = plan.exprs.size() - 1;
@@ -657,7 +660,8 @@ LogicalResult PlanBuilder::buildExprNode(Operation *op, ExprNode &node) {
   if (isa<CastOp>(op)) {
     if (failed(sameSize(0)))
       return failure();
-    if (!f32 || isExactConversion(operand(0).elementKind, node.elementKind)) {
+    if (!castsRound ||
+        isExactConversion(operand(0).elementKind, node.elementKind)) {
       node.kind = ExprNode::Kind::Alias;
       return success();
     }

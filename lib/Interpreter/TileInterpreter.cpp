@@ -5,7 +5,9 @@
 //
 // Precision. F64 computes everything in double and rounds nothing, whatever
 // the declared element types (an f16 `tile.constant` still holds the f16
-// value its attribute stores). F32 rounds the result of every op to its
+// value its attribute stores). F64Casts rounds only the results of
+// `tile.cast`s that can change a value, as a kernel's do. F32 rounds the
+// result of every op to its
 // declared element type with the rounding of `roundToElement`: loads round
 // what they read to the tensor's type, elementwise ops and casts round their
 // results, `tile.matmul` and `tile.rsum` accumulate in double and round once

@@ -107,7 +107,7 @@ reference::matchContraction(linalg::LinalgOp op, Precision precision) {
   if (!dims->n.empty())
     plan.nDim = dims->n.front();
   plan.kDim = dims->k.front();
-  if (precision == Precision::F32) {
+  if (roundsConversions(precision)) {
     plan.lhsRoundings = std::move(lhsRounds);
     plan.rhsRoundings = std::move(rhsRounds);
   }

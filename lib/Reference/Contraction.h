@@ -8,7 +8,7 @@
 // Numerics: products and their sum over the reduction dimension are computed
 // in double, in increasing order of the reduction index, then added to the
 // initial output value and rounded once per output element to the output
-// element type (under Precision::F32; never under Precision::F64). The
+// element type (under Precision::F32 only). The
 // per-point evaluator would instead round after every multiply and add; the
 // difference is the rounding error of an f32 (or f16) accumulation, which a
 // reference should not carry.

@@ -14,7 +14,9 @@
 // concat / extract / insert / from_elements / splat. Anything else, and any
 // dynamic shape, is an error on the op, and the evaluation fails.
 //
-// Precision::F64 keeps every value in double. Precision::F32 rounds each
+// Precision::F64 keeps every value in double; F64Casts too, but for the
+// body's conversions to a float type (truncf, sitofp, uitofp), which round to
+// their result type as a kernel's do. Precision::F32 rounds each
 // value an op produces to its declared type (f16 stays f16, f32 arithmetic is
 // f32), including values inside linalg bodies, and rounds arguments to their
 // declared types on entry; contractions accumulate in double and round once
@@ -119,7 +121,7 @@ static LogicalResult bindArgument(func::FuncOp func, BlockArgument arg,
     return func.emitOpError()
            << "argument #" << number << " of type " << type
            << " was given a tensor of " << toString(tensor.elementKind);
-  bool exact = env.getPrecision() == Precision::F64 ||
+  bool exact = env.getPrecision() != Precision::F32 ||
                llvm::all_of(tensor.data, [&](double value) {
                  return isRepresentable(kind, value);
                });

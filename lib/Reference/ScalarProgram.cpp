@@ -118,7 +118,8 @@ public:
   }
 
   /// The rounding applied to a result of type `type`: the element kind in
-  /// F32 precision for float types, none for integers and in F64.
+  /// F32 precision for float types, none for integers and in F64. F64Casts
+  /// rounds only the conversions to a float type (HostTensor.h).
   FailureOr<int8_t> getRounding(Operation *op, Type type) {
     if (isa<IntegerType, IndexType>(type))
       return int8_t(-1);
@@ -127,7 +128,10 @@ public:
       return op->emitOpError()
              << "has result type " << type
              << ", which the reference evaluator does not support";
-    if (precision == Precision::F64 || *kind == ElementKind::F64)
+    bool rounds = precision == Precision::F32 ||
+                  (roundsConversions(precision) &&
+                   isa<arith::TruncFOp, arith::SIToFPOp, arith::UIToFPOp>(op));
+    if (!rounds || *kind == ElementKind::F64)
       return int8_t(-1);
     return static_cast<int8_t>(*kind);
   }

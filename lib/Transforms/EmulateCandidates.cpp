@@ -42,7 +42,7 @@ CandidateEmulator::CandidateEmulator(
         runtime::TensorInit::random(input.stream, input.spec);
   }
   for (auto [tensor, values] :
-       llvm::zip_equal(checker.getOutputTensors(), checker.getExpected()))
+       llvm::zip_equal(checker.getOutputTensors(), checker.getKernelExpected()))
     expected.push_back({tensor, values});
   initializeLoweredChecks();
 }

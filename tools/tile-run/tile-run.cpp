@@ -69,12 +69,18 @@ static cl::opt<uint64_t> seed("seed", cl::init(0),
                               cl::cat(runCategory));
 static cl::opt<std::string>
     precision("precision", cl::init("f64"),
-              cl::desc("Arithmetic of the program: f64 (exact) or f32 "
-                       "(round every value to its element type)"),
+              cl::desc("Arithmetic of the program: f64 (exact), f64-casts "
+                       "(exact, but explicit conversions round to their "
+                       "type, as a kernel's do) or f32 (round every value "
+                       "to its element type)"),
               cl::cat(runCategory));
 static cl::opt<std::string>
-    referencePrecision("reference-precision", cl::init("f64"),
-                       cl::desc("Arithmetic of the reference: f64 or f32"),
+    referencePrecision("reference-precision",
+                       cl::desc("Arithmetic of the reference: f64, f64-casts "
+                                "or f32 (default: f64 for a program run in "
+                                "f64 on the CPU; f64-casts for one that "
+                                "rounds, --precision f32 or f64-casts, and "
+                                "for kernels, --device)"),
                        cl::cat(runCategory));
 static cl::list<std::string>
     tileSizeArgs("tile-sizes", cl::CommaSeparated, cl::value_desc("NAME=N,..."),
@@ -197,9 +203,23 @@ int fail(const llvm::Twine &message) {
 std::optional<Precision> parsePrecision(StringRef text) {
   if (text == "f64")
     return Precision::F64;
+  if (text == "f64-casts")
+    return Precision::F64Casts;
   if (text == "f32")
     return Precision::F32;
   return std::nullopt;
+}
+
+/// The reference's precision: --reference-precision, else f64 for a program
+/// that computes in f64 and f64-casts for one whose conversions round (kernels
+/// and the rounding interpreter): `x - f32(f16(x))` is then the same rounding
+/// error on both sides instead of 0 against it.
+Precision referencePrecisionFor(bool kernels) {
+  if (!referencePrecision.empty())
+    return *parsePrecision(referencePrecision);
+  if (!kernels && *parsePrecision(precision) == Precision::F64)
+    return Precision::F64;
+  return Precision::F64Casts;
 }
 
 std::string shapeString(const std::vector<int64_t> &shape) {
@@ -363,8 +383,9 @@ int runOnDevice(Runnable &runnable, Runnable *reference,
 
   FailureOr<std::vector<HostTensor>> expected =
       reference ? run(*reference, tensorsOf(*reference),
-                      *parsePrecision(referencePrecision), {})
-                : run(runnable, tensorsOf(runnable), Precision::F64, tileSizes);
+                      referencePrecisionFor(/*kernels=*/true), {})
+                : run(runnable, tensorsOf(runnable), Precision::F64Casts,
+                      tileSizes);
   if (failed(expected))
     return kExitBadInput;
   if (expected->size() != runnable.outputs.size())
@@ -492,10 +513,10 @@ int main(int argc, char **argv) {
 
   if (maxTileSize < 1)
     return fail("--max-tile-size must be at least 1");
-  std::optional<Precision> programPrecision = parsePrecision(precision);
-  std::optional<Precision> refPrecision = parsePrecision(referencePrecision);
-  if (!programPrecision || !refPrecision)
-    return fail("--precision and --reference-precision take f32 or f64");
+  if (!parsePrecision(precision) ||
+      (!referencePrecision.empty() && !parsePrecision(referencePrecision)))
+    return fail("--precision and --reference-precision take f64, f64-casts "
+                "or f32");
 
   DialectRegistry registry;
   registerAllDialects(registry);
@@ -620,7 +641,8 @@ int main(int argc, char **argv) {
                        inputInits, tileSizes, givenSizes);
 
   FailureOr<std::vector<HostTensor>> outputs =
-      run(*runnable, tensorsOf(*runnable), *programPrecision, tileSizes);
+      run(*runnable, tensorsOf(*runnable), *parsePrecision(precision),
+          tileSizes);
   if (failed(outputs))
     return kExitBadInput;
 
@@ -629,7 +651,8 @@ int main(int argc, char **argv) {
     for (unsigned i = 0; i < std::max(1u, unsigned(repetitions)); ++i) {
       std::vector<HostTensor> fresh = tensorsOf(*runnable);
       auto start = std::chrono::steady_clock::now();
-      (void)run(*runnable, std::move(fresh), *programPrecision, tileSizes);
+      (void)run(*runnable, std::move(fresh), *parsePrecision(precision),
+                tileSizes);
       micros.push_back(std::chrono::duration<double, std::micro>(
                            std::chrono::steady_clock::now() - start)
                            .count());
@@ -661,7 +684,8 @@ int main(int argc, char **argv) {
   }
 
   FailureOr<std::vector<HostTensor>> expected =
-      run(*reference, tensorsOf(*reference), *refPrecision, {});
+      run(*reference, tensorsOf(*reference),
+          referencePrecisionFor(/*kernels=*/false), {});
   if (failed(expected))
     return kExitBadInput;
   if (expected->size() != outputs->size())

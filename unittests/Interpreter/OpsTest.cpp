@@ -340,7 +340,7 @@ TEST_F(InterpreterTest, Concat) {
             (std::vector<double>{1, 2, 1, 2, 1, 2}));
 }
 
-TEST_F(InterpreterTest, CastRoundsInF32Only) {
+TEST_F(InterpreterTest, CastRoundsInF32AndF64Casts) {
   std::string source = wholeProgram(
       "3", "", "3",
       "  %h = tile.cast %a : !tile.tile<[3], f32> -> !tile.tile<[3], f16>\n"
@@ -351,6 +351,20 @@ TEST_F(InterpreterTest, CastRoundsInF32Only) {
       (std::vector<double>{roundToElement(ElementKind::F16, (double)(float)0.1),
                            65504.0, 1.0}));
   EXPECT_EQ(runProgram(source, {{"A", in}}, Precision::F64), in);
+  // F64Casts rounds the casts only: 0.1 is not first rounded to f32.
+  EXPECT_EQ(runProgram(source, {{"A", in}}, Precision::F64Casts),
+            (std::vector<double>{roundToElement(ElementKind::F16, 0.1),
+                                 65504.0, 1.0}));
+  // Arithmetic stays exact in F64Casts: (x + 2^-30) - x is 2^-30.
+  std::string exact = wholeProgram(
+      "1", "", "1",
+      "  %c = tile.constant 9.3132257461547852E-10 : !tile.tile<[1], f32>\n"
+      "  %p = tile.add %a, %c : !tile.tile<[1], f32>\n"
+      "  %r = tile.sub %p, %a : !tile.tile<[1], f32>");
+  EXPECT_EQ(runProgram(exact, {{"A", {1.0}}}, Precision::F64Casts),
+            (std::vector<double>{0x1p-30}));
+  EXPECT_EQ(runProgram(exact, {{"A", {1.0}}}, Precision::F32),
+            (std::vector<double>{0.0}));
   // To bf16: 8 significant bits.
   std::string bf16 = wholeProgram(
       "1", "", "1",

@@ -51,6 +51,9 @@ TEST_F(PrecisionTest, TruncfInsideBodyRoundsToF16) {
   EXPECT_NE(f32, x * 3.0);
   expectTensor(runOne(source, {input}, Precision::F32), {1}, {f32});
   expectTensor(runOne(source, {input}, Precision::F64), {1}, {x * 3.0});
+  // F64Casts: the multiplication exact, the truncf rounded.
+  double casts = roundToElement(ElementKind::F16, x * 3.0);
+  expectTensor(runOne(source, {input}, Precision::F64Casts), {1}, {casts});
 }
 
 TEST_F(PrecisionTest, F32ArithmeticRoundsEachOp) {

@@ -71,6 +71,13 @@ public:
   const std::vector<std::vector<double>> &getExpected() const {
     return outputs;
   }
+  /// The expected outputs of the compiled kernels: the same reference with
+  /// its explicit conversions rounded (Precision::F64Casts), which the
+  /// real-number reference of getExpected() does not (`x - f32(f16(x))` is
+  /// 0 there). The same values when the reference converts nothing.
+  const std::vector<std::vector<double>> &getKernelExpected() const {
+    return kernelOutputs.empty() ? outputs : kernelOutputs;
+  }
 
   /// Why the reference could not be established (empty when it was): then
   /// every candidate fails with it.
@@ -87,7 +94,7 @@ private:
   std::optional<std::chrono::steady_clock::time_point> deadline;
   /// The tensors before the run (inputs drawn once, copied per run).
   std::vector<HostTensor> initial;
-  std::vector<std::vector<double>> outputs;
+  std::vector<std::vector<double>> outputs, kernelOutputs;
   std::vector<unsigned> outputTensors;
   std::vector<DrawnInput> drawn;
   std::string error;

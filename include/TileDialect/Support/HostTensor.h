@@ -23,9 +23,16 @@ enum class Precision {
   /// Every value rounded to its declared element type after each op (f16
   /// storage stays f16; f32 arithmetic).
   F32,
-  /// Every value kept in double, ignoring declared element types: the exact
-  /// reference against which reassociation is compared.
+  /// Every value kept in double, ignoring declared element types: the
+  /// real-number meaning the rewrites preserve, against which reassociation
+  /// (and moving a cast, as Trinity's mixed-precision rules do) is compared.
   F64,
+  /// F64 arithmetic, but the program's explicit conversions (arith.truncf,
+  /// sitofp/uitofp to a float, a tile.cast that can change the value) round
+  /// to their result type, as the compiled kernels' do: the reference for
+  /// kernels. `x - f32(f16(x))` is 0 in F64 and f16's rounding error of x
+  /// here.
+  F64Casts,
 };
 
 /// `f16`, `bf16`, `f32`, `f64` or `i1`.
@@ -39,9 +46,15 @@ double roundToElement(ElementKind kind, double value);
 /// Rounds `n` elements of `data` in place with roundToElement.
 void roundInPlace(ElementKind kind, double *data, int64_t n);
 
-/// Rounds `value` for `kind` under `precision`: unchanged in F64.
+/// Rounds the result `value` of arithmetic for `kind` under `precision`:
+/// unchanged but in F32.
 inline double roundFor(Precision precision, ElementKind kind, double value) {
-  return precision == Precision::F64 ? value : roundToElement(kind, value);
+  return precision == Precision::F32 ? roundToElement(kind, value) : value;
+}
+
+/// Whether `precision` rounds the program's explicit conversions.
+inline bool roundsConversions(Precision precision) {
+  return precision != Precision::F64;
 }
 
 /// A dense row-major tensor.

@@ -170,7 +170,8 @@ def TileExtract : Pass<"tile-extract", "::mlir::ModuleOp"> {
            /*default=*/"1e-2",
            "Largest normalized output error of the emulated kernels (f32 "
            "arithmetic, f16 storage where declared) against the fp64 "
-           "expected outputs">,
+           "expected outputs, computed with the program's explicit "
+           "conversions rounded as the kernels' are">,
     Option<"emulateBudget", "emulate-budget", "double", /*default=*/"20.0",
            "Seconds one candidate's emulation may be expected to take "
            "(estimated as 8 times its interpreter check, as measured on the "
