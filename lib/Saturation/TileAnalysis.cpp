@@ -105,11 +105,14 @@ ClassData TileAnalysis::compute(const ENode &node) const {
     break;
   }
   case NodeKind::Loop: {
+    // Bound only where the body mentions it (ClassData::boundVars); a
+    // binder of v inside the body keeps v in boundVars.
     uint32_t v = child(0).var;
     auto it = std::lower_bound(d.freeVars.begin(), d.freeVars.end(), v);
-    if (it != d.freeVars.end() && *it == v)
+    if (it != d.freeVars.end() && *it == v) {
       d.freeVars.erase(it);
-    insertSorted(d.boundVars, v);
+      insertSorted(d.boundVars, v);
+    }
     break;
   }
   case NodeKind::Compute:

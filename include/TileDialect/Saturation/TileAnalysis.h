@@ -35,6 +35,10 @@ struct ClassData {
   /// Reads and writes, sorted and unique.
   llvm::SmallVector<Access, 2> accesses;
   /// Loop variables used and not bound inside, and bound inside; sorted.
+  /// A loop binds its variable here only when its body mentions it: `loop
+  /// m S` with S free of m (loop-invariant code motion makes it S's equal)
+  /// binds nothing that S's uses could be confused with, and counting it
+  /// would make S's class refuse to move into another loop over m.
   llvm::SmallVector<uint32_t, 4> freeVars, boundVars;
   bool hasSeqNode = false, hasNonSeqNode = false;
   /// Some member, or something it computes from, is a `tile.matmul`.
