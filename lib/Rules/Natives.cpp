@@ -463,6 +463,8 @@ namespace {
 struct ReindexPlan {
   uint32_t from = ~0u, to = ~0u;
   bool reindexFirst = false; ///< b1 is re-expressed (else b2)
+  /// Tiles of `from` become elements of `to` (Substitution::tileToElem).
+  bool tileToElem = false;
   StringAttr sizeSymbol;     ///< specialized in the re-expressed body
   int64_t sizeValue = 0;
 };
@@ -477,13 +479,18 @@ static std::optional<int64_t> tripCount(const LoopRange &r) {
   return n / r.step.getConcrete();
 }
 
-/// Summary of `d` after renaming variable `from` to `to`.
-static ClassData renamed(const ClassData &d, uint32_t from, uint32_t to) {
+/// Summary of `d` after renaming variable `from` to `to` (and its tiles to
+/// elements of `to` with `tileToElem`).
+static ClassData renamed(const ClassData &d, uint32_t from, uint32_t to,
+                         bool tileToElem) {
   ClassData out = d;
   for (Access &a : out.accesses)
     for (IndexTerm &t : a.dims)
-      if (t.usesVar(from))
+      if (t.usesVar(from)) {
         t.var = to;
+        if (tileToElem && t.kind == IndexTerm::Tile)
+          t.kind = IndexTerm::Elem;
+      }
   for (uint32_t &v : out.freeVars)
     if (v == from)
       v = to;
@@ -552,8 +559,14 @@ planReindex(RuleContext &ctx, llvm::ArrayRef<const PdlSlot *> args) {
   const ClassData &sb = tg.data(srcBody);
   if (sb.usesVar(plan.to) || sb.bindsVar(plan.to))
     return std::nullopt;
-  if (srcStep != dst.step && usesTileOf(ctx, srcBody, plan.from))
-    return std::nullopt;
+  // A tile of `from` is re-expressed over `to` only where the steps agree,
+  // or where it is one element (Trinity's (tile h) with tile_h = 1 against
+  // (elem n) of a loop stepping by the head size): it becomes `tile.elem`.
+  if (srcStep != dst.step && usesTileOf(ctx, srcBody, plan.from)) {
+    if (srcStep != TileDim::concrete(1))
+      return std::nullopt;
+    plan.tileToElem = true;
+  }
   if (plan.sizeSymbol && otherVarStepsBy(tg, sb, plan.from, plan.sizeSymbol))
     return std::nullopt;
   return plan;
@@ -567,9 +580,9 @@ static bool reindexFusionLegal(RuleContext &ctx,
     return false;
   ClassData b1 = dataOf(ctx, args[1]), b2 = dataOf(ctx, args[3]);
   if (plan->reindexFirst)
-    b1 = renamed(b1, plan->from, plan->to);
+    b1 = renamed(b1, plan->from, plan->to, plan->tileToElem);
   else
-    b2 = renamed(b2, plan->from, plan->to);
+    b2 = renamed(b2, plan->from, plan->to, plan->tileToElem);
   return independent(ctx.tg, b1, b2, AccessFilter::All, AccessFilter::All,
                      DependenceQuery::Order{plan->to, plan->to});
 }
@@ -587,6 +600,7 @@ static LogicalResult reindexFuse(RuleContext &ctx,
   subst.toVar = plan->to;
   subst.sizeSymbol = plan->sizeSymbol;
   subst.sizeValue = plan->sizeValue;
+  subst.tileToElem = plan->tileToElem;
   Id b1 = args[1]->cls, b2 = args[3]->cls;
   FailureOr<Id> moved = substitute(tg, plan->reindexFirst ? b1 : b2, subst);
   if (failed(moved))

@@ -148,6 +148,15 @@ FailureOr<Id> Substituter::visit(Id c) {
     }
     if ((kind == NodeKind::TileIdx || kind == NodeKind::Elem) &&
         s.fromVar != ~0u && tg.data(node.children[0]).var == s.fromVar) {
+      if (kind == NodeKind::TileIdx && s.tileToElem) {
+        Id elem = tg.add("tile.elem", {tg.getVarClass(s.toVar)},
+                         attrs.getValue(), type);
+        if (result)
+          eg.merge(*result, elem);
+        else
+          result = elem;
+        continue;
+      }
       children.push_back(tg.getVarClass(s.toVar));
     } else if (kind == NodeKind::Size && s.sizeSymbol &&
                attrs.get("value") == s.sizeSymbol) {

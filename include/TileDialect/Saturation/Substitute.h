@@ -25,6 +25,10 @@ struct Substitution {
   llvm::DenseMap<egraph::Id, egraph::Id> classes;
   /// `tile.tile %from` / `tile.elem %from` become `%to`'s.
   uint32_t fromVar = ~0u, toVar = ~0u;
+  /// `tile.tile %from` becomes `tile.elem %to` instead: %from steps by one
+  /// (after `sizeSymbol` is specialized), so its tile is the one element
+  /// of the iteration, which `tile.elem %to` selects whatever %to's step.
+  bool tileToElem = false;
   /// `tile.tile %wholeVar` becomes the slice [0, wholeExtent): `tile.full`
   /// in a dimension of that extent, `tile.const_tile 0, wholeExtent`
   /// elsewhere. A `tile.elem %wholeVar` fails the node using it.
