@@ -68,7 +68,7 @@ static bool insertAfterLegal(RuleContext &ctx,
     return false;
   uint32_t v = varOf(ctx, args[0]);
   const ClassData &b1 = dataOf(ctx, args[1]), &b2 = dataOf(ctx, args[2]);
-  return v != ~0u && !b2.usesVar(v) && b2.boundVars.empty() && b2.hasNonSeqNode &&
+  return v != ~0u && !b2.usesVar(v) && !b2.hasLoop && b2.hasNonSeqNode &&
          isIdempotent(ctx.tg, b2) && readsMissWrites(ctx, b1, b2);
 }
 
@@ -81,7 +81,7 @@ static bool insertBeforeLegal(RuleContext &ctx,
     return false;
   uint32_t v = varOf(ctx, args[0]);
   const ClassData &b1 = dataOf(ctx, args[1]), &b2 = dataOf(ctx, args[2]);
-  return v != ~0u && !b1.usesVar(v) && b1.boundVars.empty() && b1.hasNonSeqNode &&
+  return v != ~0u && !b1.usesVar(v) && !b1.hasLoop && b1.hasNonSeqNode &&
          isIdempotent(ctx.tg, b1) && readsMissWrites(ctx, b1, b2) &&
          writesMissWrites(ctx, b1, b2);
 }
@@ -169,7 +169,7 @@ static bool producerBeforeLegal(RuleContext &ctx,
   if (!recomputeLegal(ctx, args))
     return false;
   const ClassData &b1 = dataOf(ctx, args[1]);
-  return !b1.boundVars.empty() && !b1.hasMatmul && b1.hasNonSeqNode &&
+  return b1.hasLoop && !b1.hasMatmul && b1.hasNonSeqNode &&
          isIdempotent(ctx.tg, b1);
 }
 

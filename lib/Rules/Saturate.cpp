@@ -28,13 +28,16 @@ Saturation::run(ProgramOp program, const SaturateOptions &options) {
   for (const auto &rule : sat->rules.getRules())
     runner.addRule(rule.get());
   TileEGraph &tg = sat->tg;
+  auto canonicalized = std::make_shared<
+      llvm::DenseSet<std::tuple<egraph::Id, egraph::Id, egraph::Id, egraph::Id>>>();
   if (options.canonicalizeSequences)
-    runner.addHook([&tg, maxNodes = options.limits.maxNodes](egraph::EGraph &) {
+    runner.addHook([&tg, canonicalized,
+                    maxNodes = options.limits.maxNodes](egraph::EGraph &) {
       size_t total = 0;
       // Nested sequences may need several rounds, within the node limit.
       for (int round = 0; round < 8 && tg.graph().numNodes() <= maxNodes;
            ++round) {
-        size_t n = canonicalizeSequences(tg, maxNodes);
+        size_t n = canonicalizeSequences(tg, maxNodes, canonicalized.get());
         tg.graph().rebuild();
         total += n;
         if (!n)

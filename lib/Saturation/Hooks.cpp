@@ -10,7 +10,9 @@ using namespace mlir::tileir;
 using egraph::ENode;
 using egraph::Id;
 
-size_t mlir::tileir::canonicalizeSequences(TileEGraph &tg, size_t maxNodes) {
+size_t mlir::tileir::canonicalizeSequences(
+    TileEGraph &tg, size_t maxNodes,
+    llvm::DenseSet<std::tuple<Id, Id, Id, Id>> *done) {
   egraph::EGraph &eg = tg.graph();
   uint32_t seqOp = tg.getOpId(OperationName("tile.seq", tg.getContext()));
   Type stmt = StmtType::get(tg.getContext());
@@ -21,7 +23,10 @@ size_t mlir::tileir::canonicalizeSequences(TileEGraph &tg, size_t maxNodes) {
       if (n.op != seqOp)
         continue;
       for (const ENode &first : eg.getClass(eg.find(n.children[0])).nodes)
-        if (first.op == seqOp)
+        if (first.op == seqOp &&
+            (!done || !done->count({cls, eg.find(first.children[0]),
+                                    eg.find(first.children[1]),
+                                    eg.find(n.children[1])})))
           work.emplace_back(cls, first.children[0], first.children[1],
                             n.children[1]);
     }
@@ -30,6 +35,8 @@ size_t mlir::tileir::canonicalizeSequences(TileEGraph &tg, size_t maxNodes) {
   for (auto [cls, a, b, c] : work) {
     if (eg.numNodes() > maxNodes)
       break;
+    if (done)
+      done->insert({eg.find(cls), eg.find(a), eg.find(b), eg.find(c)});
     Id inner = tg.add("tile.seq", {b, c}, {}, stmt);
     Id outer = tg.add("tile.seq", {a, inner}, {}, stmt);
     if (eg.merge(cls, outer))
@@ -66,7 +73,7 @@ size_t ExpressionPropagation::run(TileEGraph &tg) {
     // Only into straight-line statements (the next statement of the same
     // loop body): forwarding into whole loop nests copies them for every
     // order the sequence rules produce.
-    if (!nextData.boundVars.empty())
+    if (nextData.hasLoop)
       return;
     const ClassData &tensor = tg.data(st.children[1]);
     Access region;

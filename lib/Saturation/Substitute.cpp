@@ -103,6 +103,25 @@ FailureOr<Id> Substituter::visit(Id c) {
     return it->second;
   if (!affected(c))
     return c;
+  // The same renaming of the same class recurs across calls: the reindexing
+  // rules match one pair of loops once per tail of the sequence around them,
+  // and loop bodies share their statements. A copy is reused while its class
+  // has not grown (one made from fewer members is still equal to the class,
+  // only with fewer alternatives). Class replacements are per call.
+  std::optional<TileEGraph::SubstitutionKey> key;
+  size_t numNodes = eg.getClass(c).nodes.size();
+  if (s.classes.empty()) {
+    key.emplace(c, s.fromVar, s.toVar, s.wholeVar, s.wholeExtent,
+                const_cast<void *>(s.sizeSymbol.getAsOpaquePointer()),
+                s.sizeValue, unsigned(s.tileToElem));
+    auto &memo = tg.substitutionMemo();
+    auto it = memo.find(*key);
+    if (it != memo.end() && it->second.rootNodes == numNodes) {
+      if (it->second.result == egraph::kNoId)
+        return failure();
+      return done[c] = eg.find(it->second.result);
+    }
+  }
   if (indexesWhole(c)) {
     // An element of the whole variable fails the node using it; a tile
     // becomes [0, n) (wholeFull gives tile.full where it can).
@@ -190,6 +209,10 @@ FailureOr<Id> Substituter::visit(Id c) {
       result = id;
   }
   inProgress.erase(c);
+  if (key)
+    tg.substitutionMemo()[*key] = {sawSize || !result ? egraph::kNoId
+                                                      : *result,
+                                   numNodes};
   if (sawSize || !result)
     return failure();
   done[c] = *result;

@@ -56,7 +56,9 @@ ClassData TileAnalysis::compute(const ENode &node) const {
     unionInto(d.freeVars, cd.freeVars);
     unionInto(d.boundVars, cd.boundVars);
     d.hasMatmul |= cd.hasMatmul;
+    d.hasLoop |= cd.hasLoop;
   }
+  d.hasLoop |= kind == NodeKind::Loop;
   if (kind == NodeKind::Seq)
     d.hasSeqNode = true;
   else
@@ -168,6 +170,10 @@ bool TileAnalysis::join(ClassData &into, const ClassData &from) const {
   }
   if (from.hasMatmul && !into.hasMatmul) {
     into.hasMatmul = true;
+    changed = true;
+  }
+  if (from.hasLoop && !into.hasLoop) {
+    into.hasLoop = true;
     changed = true;
   }
   if (from.hasNonSeqNode && !into.hasNonSeqNode) {

@@ -3,9 +3,12 @@
 // sequence canonicalization (the node limit, 200K, was checked only between
 // iterations), and extraction then took 58 s. The hook stops at the node
 // limit, and extraction has a budget (extract-timeout); with a tight one the
-// input is the candidate.
+// input is the candidate. Since the e-class analysis stopped counting a loop
+// whose body ignores its variable as binding it (issue 46), this program's
+// saturation converges at 106K e-nodes instead of reaching 200K: the limit
+// is set to 50K here to keep testing the stop.
 //
-// RUN: tile-opt %s --tile-optimize="extract-timeout=0 report=%t.json" -o %t.opt.mlir 2>&1 | FileCheck %s
+// RUN: tile-opt %s --tile-optimize="extract-timeout=0 max-nodes=50000 report=%t.json" -o %t.opt.mlir 2>&1 | FileCheck %s
 // CHECK: remark: extraction of @fuzz (round 1) stopped at extract-timeout=0.00 s, with 0 candidate(s)
 // CHECK: remark: extraction found no candidate of @fuzz: the input is kept as the only candidate
 // RUN: FileCheck %s --check-prefix=REPORT < %t.json

@@ -100,6 +100,10 @@ TEST_F(TileAnalysisTest, ALoopWhoseBodyIgnoresItsVariableBindsNothing) {
   EXPECT_FALSE(merged.bindsVar(m));
   EXPECT_FALSE(merged.usesVar(m));
   EXPECT_TRUE(merged.boundVars.empty());
+  // It still holds a loop: the straight-line guards (insertion 1 and 2,
+  // forwarding) keep treating it as a nest.
+  EXPECT_TRUE(merged.hasLoop);
+  EXPECT_FALSE(tg.data(classOf("u")).hasLoop);
 }
 
 TEST_F(TileAnalysisTest, AClassWithARealBinderKeepsBindingAfterAMerge) {

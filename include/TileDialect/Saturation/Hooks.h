@@ -10,6 +10,8 @@
 
 #include "TileDialect/Saturation/TileEGraph.h"
 
+#include "llvm/ADT/DenseSet.h"
+
 #include <set>
 #include <tuple>
 
@@ -20,8 +22,13 @@ namespace mlir::tileir {
 /// Returns the number of classes that gained a node.
 /// Stops adding nodes once the e-graph holds more than `maxNodes` (the
 /// runner's node limit: one call must not run far past it).
-size_t canonicalizeSequences(TileEGraph &tg,
-                             size_t maxNodes = static_cast<size_t>(-1));
+/// With `done`, a site whose classes are still canonical as when it was
+/// last handled (kept in `done`) is skipped: its right-nested form is
+/// there already.
+size_t canonicalizeSequences(
+    TileEGraph &tg, size_t maxNodes = static_cast<size_t>(-1),
+    llvm::DenseSet<std::tuple<egraph::Id, egraph::Id, egraph::Id, egraph::Id>>
+        *done = nullptr);
 
 /// Store-to-load forwarding inside a sequence: for `seq(store T v idx, next)`
 /// or `seq(store T v idx, seq(next, tail))` where `next` loads `T[idx]`, adds

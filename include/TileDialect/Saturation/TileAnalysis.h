@@ -41,6 +41,9 @@ struct ClassData {
   /// would make S's class refuse to move into another loop over m.
   llvm::SmallVector<uint32_t, 4> freeVars, boundVars;
   bool hasSeqNode = false, hasNonSeqNode = false;
+  /// Some member contains a loop (bound variables or not): the class is not
+  /// straight-line code for the insertion rules and forwarding.
+  bool hasLoop = false;
   /// Some member, or something it computes from, is a `tile.matmul`.
   bool hasMatmul = false;
 

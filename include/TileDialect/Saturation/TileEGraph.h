@@ -20,6 +20,8 @@
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/StringMap.h"
 
+#include <tuple>
+
 namespace mlir::tileir {
 
 /// The kinds of e-node operators the analysis and guards distinguish.
@@ -106,6 +108,22 @@ public:
   /// A short label for a node: `tile.loop %k`, `tile.load %Q`, ...
   std::string label(const egraph::ENode &node) const;
 
+  //===--- Memo of substitute() ------------------------------------------===//
+  /// What substitute() (Substitute.h) copied: a class and the renaming
+  /// (variables, whole variable and its extent, specialized size symbol and
+  /// value, tiles to elements).
+  using SubstitutionKey = std::tuple<egraph::Id, uint32_t, uint32_t, uint32_t,
+                                     int64_t, void *, int64_t, unsigned>;
+  /// The copy (kNoId: none) and how many nodes the class had then: a class
+  /// that grew since is copied again.
+  struct SubstitutionAnswer {
+    egraph::Id result;
+    size_t rootNodes;
+  };
+  llvm::DenseMap<SubstitutionKey, SubstitutionAnswer> &substitutionMemo() {
+    return substitutions;
+  }
+
 private:
   MLIRContext *context;
   TileAnalysis tileAnalysis;
@@ -123,6 +141,7 @@ private:
   std::vector<StringAttr> varNames, tensorNames;
   std::vector<std::optional<LoopRange>> loopRanges;
   llvm::DenseMap<Operation *, egraph::ENode> originalNodes;
+  llvm::DenseMap<SubstitutionKey, SubstitutionAnswer> substitutions;
 
   friend class TileAnalysis;
 };
