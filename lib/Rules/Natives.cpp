@@ -60,8 +60,10 @@ static bool fusionLegal(RuleContext &ctx,
 }
 
 /// InsertAfterLegal(v, b1, b2): `loop v b1; b2` == `loop v (b1; b2)`: b2
-/// is straight-line code (no loops: moving loop nests into loops is not
-/// what the rule is for, and it multiplies the e-graph), does not use v, is idempotent, and b1 never reads what b2 writes.
+/// is straight-line code (no member with a loop: nests move by the
+/// producer and recompute insertions, whose guards ask that the loop needs
+/// them), does not use v, is idempotent, and b1 never reads what b2
+/// writes.
 static bool insertAfterLegal(RuleContext &ctx,
                              llvm::ArrayRef<const PdlSlot *> args) {
   if (!isClass(args, 3))
@@ -73,8 +75,8 @@ static bool insertAfterLegal(RuleContext &ctx,
 }
 
 /// InsertBeforeLegal(v, b1, b2): `b1; loop v b2` == `loop v (b1; b2)`: b1
-/// is straight-line code, does not use v, is idempotent, and b2 never writes what b1 reads or
-/// writes.
+/// is straight-line code, does not use v, is idempotent, and b2 never
+/// writes what b1 reads or writes (it may read what b1 writes).
 static bool insertBeforeLegal(RuleContext &ctx,
                               llvm::ArrayRef<const PdlSlot *> args) {
   if (!isClass(args, 3))
@@ -155,7 +157,9 @@ static bool recomputeLegal(RuleContext &ctx,
 /// and read T (it accumulates). See recomputeLegal for the other guards.
 static bool recomputeBeforeLegal(RuleContext &ctx,
                                  llvm::ArrayRef<const PdlSlot *> args) {
-  return recomputeLegal(ctx, args) && accumulatorWriter(ctx, args[1]);
+  // The writer lookup first: it refuses almost every match, cheaply.
+  return isClass(args, 3) && accumulatorWriter(ctx, args[1]) &&
+         recomputeLegal(ctx, args);
 }
 
 /// ProducerBeforeLegal(v, b1, b2): `b1; loop v b2` == `loop v (b1; b2)`
@@ -166,11 +170,12 @@ static bool recomputeBeforeLegal(RuleContext &ctx,
 /// straight-line b1 is LoopInsertion2's. See recomputeLegal for the rest.
 static bool producerBeforeLegal(RuleContext &ctx,
                                 llvm::ArrayRef<const PdlSlot *> args) {
-  if (!recomputeLegal(ctx, args))
+  if (!isClass(args, 3))
     return false;
+  // The class's flags first: they refuse most matches, cheaply.
   const ClassData &b1 = dataOf(ctx, args[1]);
   return b1.hasLoop && !b1.hasMatmul && b1.hasNonSeqNode &&
-         isIdempotent(ctx.tg, b1);
+         recomputeLegal(ctx, args) && isIdempotent(ctx.tg, b1);
 }
 
 /// LoopInvariant(v, body): `loop v body` == `body`.
