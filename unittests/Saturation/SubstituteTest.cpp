@@ -8,15 +8,9 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "TileDialect/IR/TileDialect.h"
-#include "TileDialect/IR/TileOps.h"
+#include "ProgramEGraph.h"
+
 #include "TileDialect/Saturation/Substitute.h"
-#include "TileDialect/Saturation/TileEGraph.h"
-
-#include "mlir/IR/BuiltinOps.h"
-#include "mlir/Parser/Parser.h"
-
-#include "gtest/gtest.h"
 
 using namespace mlir;
 using namespace mlir::tileir;
@@ -56,42 +50,16 @@ tile.program @p(%x: !tile.tensor<4x4xf32, input>,
 }
 )mlir";
 
-class SubstituteTest : public ::testing::Test {
+class SubstituteTest : public ProgramEGraphTest {
 protected:
-  SubstituteTest() : tg(&context) {
-    context.loadDialect<TileDialect>();
-    module = parseSourceString<ModuleOp>(kProgram, ParserConfig(&context));
-    if (!module)
-      return;
-    program = *module->getOps<ProgramOp>().begin();
-    added = succeeded(tg.addProgram(program));
-  }
-
-  /// The class of the op located at `loc(name)`.
-  Id classOf(StringRef name) {
-    Id found = egraph::kNoId;
-    program.walk([&](Operation *op) {
-      auto loc = dyn_cast<NameLoc>(op->getLoc());
-      if (loc && loc.getName() == name)
-        found = tg.graph().find(
-            *tg.graph().lookup(tg.getOriginalNodes().lookup(op)));
-    });
-    EXPECT_NE(found, egraph::kNoId) << "no op at loc(\"" << name.str() << "\")";
-    return found;
-  }
+  SubstituteTest() : ProgramEGraphTest(kProgram) {}
 
   Substitution renaming(StringRef from, StringRef to) {
     Substitution s;
-    s.fromVar = tg.getVarId(StringAttr::get(&context, from));
-    s.toVar = tg.getVarId(StringAttr::get(&context, to));
+    s.fromVar = varId(from);
+    s.toVar = varId(to);
     return s;
   }
-
-  MLIRContext context;
-  OwningOpRef<ModuleOp> module;
-  ProgramOp program;
-  TileEGraph tg;
-  bool added = false;
 };
 
 TEST_F(SubstituteTest, RenamesFreeOccurrences) {

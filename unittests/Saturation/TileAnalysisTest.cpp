@@ -8,14 +8,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "TileDialect/IR/TileDialect.h"
-#include "TileDialect/IR/TileOps.h"
-#include "TileDialect/Saturation/TileEGraph.h"
-
-#include "mlir/IR/BuiltinOps.h"
-#include "mlir/Parser/Parser.h"
-
-#include "gtest/gtest.h"
+#include "ProgramEGraph.h"
 
 using namespace mlir;
 using namespace mlir::tileir;
@@ -48,37 +41,11 @@ tile.program @p(%X: !tile.tensor<16xf32, input>,
 }
 )mlir";
 
-class TileAnalysisTest : public ::testing::Test {
+class TileAnalysisTest : public ProgramEGraphTest {
 protected:
-  TileAnalysisTest() : tg(&context) {
-    context.loadDialect<TileDialect>();
-    module = parseSourceString<ModuleOp>(kProgram, ParserConfig(&context));
-    if (!module)
-      return;
-    program = *module->getOps<ProgramOp>().begin();
-    added = succeeded(tg.addProgram(program));
-    m = tg.getVarId(StringAttr::get(&context, "m"));
-  }
+  TileAnalysisTest() : ProgramEGraphTest(kProgram), m(varId("m")) {}
 
-  /// The class of the op located at `loc(name)`.
-  Id classOf(StringRef name) {
-    Id found = egraph::kNoId;
-    program.walk([&](Operation *op) {
-      auto loc = dyn_cast<NameLoc>(op->getLoc());
-      if (loc && loc.getName() == name)
-        found = tg.graph().find(
-            *tg.graph().lookup(tg.getOriginalNodes().lookup(op)));
-    });
-    EXPECT_NE(found, egraph::kNoId) << "no op at loc(\"" << name.str() << "\")";
-    return found;
-  }
-
-  MLIRContext context;
-  OwningOpRef<ModuleOp> module;
-  ProgramOp program;
-  TileEGraph tg;
-  bool added = false;
-  uint32_t m = ~0u;
+  uint32_t m;
 };
 
 TEST_F(TileAnalysisTest, ALoopWhoseBodyUsesItsVariableBindsIt) {
