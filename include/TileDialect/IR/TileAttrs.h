@@ -38,6 +38,9 @@ llvm::ArrayRef<GPUConfigKnob> getGPUConfigKnobs();
 /// The attribute name under which a program, a host function or a
 /// gpu.module carries its configuration.
 constexpr llvm::StringLiteral kGPUConfigAttrName = "tile.gpu_config";
+/// On a lowered kernel (gpu.func) of a statement configured apart: its own
+/// `pipeline_loads`, where it differs from its module's configuration.
+constexpr llvm::StringLiteral kPipelineLoadsAttrName = "tile.pipeline_loads";
 
 } // namespace mlir::tileir
 

@@ -601,6 +601,14 @@ LogicalResult TileLowerToGPUPass::lower(ProgramOp program) {
     func->setAttr(gpu::GPUDialect::getKernelFuncAttrName(), kb.getUnitAttr());
     func.setKnownBlockSizeAttr(
         kb.getDenseI32ArrayAttr({int32_t(kernel.threads), 1, 1}));
+    // A statement configured apart may pipeline its loads otherwise than
+    // the program (`--tile-pipeline-loads` reads this per kernel).
+    if (auto it = statements->statementOf.find(plan->stmts[kernel.stmt].op);
+        it != statements->statementOf.end()) {
+      unsigned own = statements->configs[it->second].getPipelineLoads();
+      if (own != c.getPipelineLoads())
+        func->setAttr(kPipelineLoadsAttrName, kb.getI64IntegerAttr(own));
+    }
     // Producers of one epilogue may run in one grid (MergeKernels).
     if (kernel.epilogue)
       func->setAttr("tile.epilogue",

@@ -46,13 +46,17 @@ struct Launch {
   /// counter) touch each other's tensors only in the epilogue, which the
   /// last of them to finish a tile runs: they are independent.
   std::optional<int64_t> epilogue;
+  /// The kernel's own load pipelining (`tile.pipeline_loads`), if any.
+  Attribute pipelineLoads;
 };
 
-/// A group of launches that becomes one kernel.
+/// A group of launches that becomes one kernel. Its members pipeline their
+/// loads alike (the merged kernel carries their `tile.pipeline_loads`).
 struct Group {
   SmallVector<unsigned> members;
   int64_t blocks = 0, threads = 0, sharedBytes = 0;
   bool mergeable = true;
+  Attribute pipelineLoads;
 };
 
 } // namespace
@@ -283,6 +287,8 @@ static void mergeGroup(MutableArrayRef<Launch> launches, const Group &group,
       createKernel(module, Block::iterator(first.kernel), loc, name,
                    b.getFunctionType(ValueRange(operands).getTypes(), {}),
                    workgroup, group.threads);
+  if (group.pipelineLoads)
+    func->setAttr(kPipelineLoadsAttrName, group.pipelineLoads);
 
   Block &entry = func.getBody().front();
   b.setInsertionPointToStart(&entry);
@@ -483,6 +489,7 @@ private:
       if (auto epilogue =
               launch.kernel->getAttrOfType<IntegerAttr>("tile.epilogue"))
         launch.epilogue = epilogue.getInt();
+      launch.pipelineLoads = launch.kernel->getAttr(kPipelineLoadsAttrName);
       for (auto [arg, v] : llvm::zip(launch.kernel.getArguments(),
                                      launch.op.getKernelOperands())) {
         if (!isa<MemRefType>(v.getType()))
@@ -534,6 +541,7 @@ private:
         }
       auto fits = [&](const Group &g) {
         return launch.mergeable && g.mergeable && g.threads == launch.threads &&
+               g.pipelineLoads == launch.pipelineLoads &&
                std::max(g.sharedBytes, launch.sharedBytes) <=
                    hostConfig.getSharedMemory() &&
                g.blocks + launch.blocks <= std::numeric_limits<int32_t>::max();
@@ -547,6 +555,7 @@ private:
         target = &groups.back();
         target->threads = launch.threads;
         target->mergeable = launch.mergeable;
+        target->pipelineLoads = launch.pipelineLoads;
       }
       target->members.push_back(i);
       target->blocks += launch.blocks;

@@ -123,13 +123,18 @@ public:
     FailureOr<GPUConfigAttr> c = resolveGPUConfig(getOperation(), config);
     if (failed(c))
       return signalPassFailure();
-    unsigned distance = c->getPipelineLoads();
-    if (distance == 0)
-      return;
-    SmallVector<scf::ForOp> loops;
-    getOperation().walk([&](scf::ForOp loop) { loops.push_back(loop); });
+    // Each kernel's distance: its own (a statement configured apart) or
+    // the module's.
+    SmallVector<std::pair<scf::ForOp, unsigned>> loops;
+    getOperation().walk([&](gpu::GPUFuncOp func) {
+      unsigned distance = c->getPipelineLoads();
+      if (auto own = func->getAttrOfType<IntegerAttr>(kPipelineLoadsAttrName))
+        distance = own.getInt();
+      if (distance)
+        func.walk([&](scf::ForOp loop) { loops.push_back({loop, distance}); });
+    });
     IRRewriter rewriter(&getContext());
-    for (scf::ForOp loop : loops) { // Innermost first (post-order walk).
+    for (auto [loop, distance] : loops) { // Innermost first (post-order).
       SetVector<Operation *> ahead = aheadOps(loop, distance);
       if (ahead.empty())
         continue;

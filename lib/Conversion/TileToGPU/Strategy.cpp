@@ -148,10 +148,12 @@ GPUConfigAttr tileir::chooseStatementConfig(Value statement,
   GPUConfigAttr own =
       withRowReductionSettings(GPUConfigAttr::get(statement.getContext()),
                                target)
-          .with("split_k", 16);
+          .with("split_k", 16)
+          .with("pipeline_loads", 0);
   // Nothing to change: the program's settings already are these.
   bool same = own.getMaxTileSize() == programConfig.getMaxTileSize() &&
               own.getMinBlocks() == programConfig.getMinBlocks() &&
-              own.getSplitK() == programConfig.getSplitK();
+              own.getSplitK() == programConfig.getSplitK() &&
+              own.getPipelineLoads() == programConfig.getPipelineLoads();
   return same ? GPUConfigAttr() : own;
 }

@@ -182,3 +182,43 @@ gpu.module @m {
     gpu.return
   }
 }
+
+// -----
+
+// A kernel's own distance (`tile.pipeline_loads`, set by the lowering for a
+// statement configured apart) replaces the module's: with the module's 1,
+// @own_off is not pipelined and @own_two loads two iterations ahead.
+// CHECK-LABEL: gpu.func @own_off
+// CHECK: scf.for {{.*}} to %c128 step %c32
+// CHECK-NEXT: vector.load %arg0
+// CHECK-LABEL: gpu.func @own_two
+// CHECK-COUNT-2: vector.load %arg0
+// CHECK: scf.for {{.*}} to %c64 step %c32
+gpu.module @own {
+  gpu.func @own_off(%in: memref<128xf32>, %out: memref<4xf32>) kernel attributes {tile.pipeline_loads = 0 : i64} {
+    %c0 = arith.constant 0 : index
+    %c32 = arith.constant 32 : index
+    %c128 = arith.constant 128 : index
+    %zero = arith.constant dense<0.0> : vector<4xf32>
+    %sum = scf.for %i = %c0 to %c128 step %c32 iter_args(%acc = %zero) -> (vector<4xf32>) {
+      %v = vector.load %in[%i] : memref<128xf32>, vector<4xf32>
+      %s = arith.addf %acc, %v : vector<4xf32>
+      scf.yield %s : vector<4xf32>
+    }
+    vector.store %sum, %out[%c0] : memref<4xf32>, vector<4xf32>
+    gpu.return
+  }
+  gpu.func @own_two(%in: memref<128xf32>, %out: memref<4xf32>) kernel attributes {tile.pipeline_loads = 2 : i64} {
+    %c0 = arith.constant 0 : index
+    %c32 = arith.constant 32 : index
+    %c128 = arith.constant 128 : index
+    %zero = arith.constant dense<0.0> : vector<4xf32>
+    %sum = scf.for %i = %c0 to %c128 step %c32 iter_args(%acc = %zero) -> (vector<4xf32>) {
+      %v = vector.load %in[%i] : memref<128xf32>, vector<4xf32>
+      %s = arith.addf %acc, %v : vector<4xf32>
+      scf.yield %s : vector<4xf32>
+    }
+    vector.store %sum, %out[%c0] : memref<4xf32>, vector<4xf32>
+    gpu.return
+  }
+}

@@ -145,7 +145,8 @@ tile.program @own(%A: !tile.tensor<64x16xf32, input>,
 // A softmax-style program (a max reduction beside its matmul): its GEMM
 // contracts over the KV length into few tiles, split up to 16 ways; the
 // statement that reduces rows without a matmul (the max) gets the norms'
-// settings on its own op and variables and tile sizes of its own (`_s1`,
+// settings, without load pipelining (softmax@V's row max on the H200: 29.0
+// -> 15.2 us, bench/results/h200-2026-11-28-pipeline-loads.md), on its own op and variables and tile sizes of its own (`_s1`,
 // the second top-level statement), so that its tiles are sized apart. The
 // option's fields override the statement's too (GIVEN); with
 // statement_configs off, or with the program's own configuration (@own
@@ -157,9 +158,9 @@ tile.program @own(%A: !tile.tensor<64x16xf32, input>,
 // SM90-NOT: gpu_config
 // SM90: %[[R:.*]] = tile.rmax %{{.*}} : !tile.tile<[tile_i_s1, tile_j_s1], f32> -> !tile.tile<[tile_i_s1], f32>
 // SM90: tile.loop %j_s1 = 0 to 512 step %tile_j_s1 body
-// SM90: tile.loop %i_s1 = 0 to 16 step %tile_i_s1 body %{{.*}} {tile.gpu_config = #tile.gpu_config<max_tile_size = 1024, min_blocks = 264, element_loops = false, split_k = 16>}
+// SM90: tile.loop %i_s1 = 0 to 16 step %tile_i_s1 body %{{.*}} {tile.gpu_config = #tile.gpu_config<max_tile_size = 1024, min_blocks = 264, element_loops = false, split_k = 16, pipeline_loads = 0>}
 // GIVEN-LABEL: tile.program @softmax_like
-// GIVEN: tile.loop %i_s1 = 0 to 16 step %tile_i_s1 body %{{.*}} {tile.gpu_config = #tile.gpu_config<max_tile_size = 1024, min_blocks = 264, element_loops = false, split_k = 2, mma = false>}
+// GIVEN: tile.loop %i_s1 = 0 to 16 step %tile_i_s1 body %{{.*}} {tile.gpu_config = #tile.gpu_config<max_tile_size = 1024, min_blocks = 264, element_loops = false, split_k = 2, mma = false, pipeline_loads = 0>}
 // NOSTMT-LABEL: tile.program @softmax_like
 // NOSTMT-NOT: _s1
 // NOSTMT: tile.yield
