@@ -397,3 +397,52 @@ gpu.module @k {
   }
 }
 }
+
+// -----
+
+// Kernels merge only with kernels that pipeline their loads alike
+// (`tile.pipeline_loads`, a statement configured apart): r_a and r_c, both
+// with 0, merge and the merged kernel keeps the attribute; r_b, with the
+// module's own (no attribute), launches alone.
+// CHECK-LABEL: func.func @pipelining
+// CHECK-DAG: gpu.launch_func @k::@r_a_c blocks
+// CHECK-DAG: gpu.launch_func @k::@r_b blocks
+// CHECK: gpu.func @r_a_c({{.*}} tile.pipeline_loads = 0 : i64
+// CHECK: gpu.func @r_b(
+// CHECK-NOT: tile.pipeline_loads
+// CHECK: gpu.return
+module attributes {gpu.container_module} {
+func.func @pipelining(%x: memref<64xf32>, %a: memref<64xf32>,
+                      %b: memref<64xf32>, %c: memref<64xf32>) {
+  %c1 = arith.constant 1 : index
+  %c4 = arith.constant 4 : index
+  %c16 = arith.constant 16 : index
+  gpu.launch_func @k::@r_a blocks in (%c4, %c1, %c1) threads in (%c16, %c1, %c1) args(%x : memref<64xf32>, %a : memref<64xf32>)
+  gpu.launch_func @k::@r_b blocks in (%c4, %c1, %c1) threads in (%c16, %c1, %c1) args(%x : memref<64xf32>, %b : memref<64xf32>)
+  gpu.launch_func @k::@r_c blocks in (%c4, %c1, %c1) threads in (%c16, %c1, %c1) args(%x : memref<64xf32>, %c : memref<64xf32>)
+  return
+}
+gpu.module @k {
+  gpu.func @r_a(%x: memref<64xf32>, %a: memref<64xf32>) kernel
+      attributes {known_block_size = array<i32: 16, 1, 1>, tile.pipeline_loads = 0 : i64} {
+    %t = gpu.thread_id x
+    %v = memref.load %x[%t] : memref<64xf32>
+    memref.store %v, %a[%t] : memref<64xf32>
+    gpu.return
+  }
+  gpu.func @r_b(%x: memref<64xf32>, %b: memref<64xf32>) kernel
+      attributes {known_block_size = array<i32: 16, 1, 1>} {
+    %t = gpu.thread_id x
+    %v = memref.load %x[%t] : memref<64xf32>
+    memref.store %v, %b[%t] : memref<64xf32>
+    gpu.return
+  }
+  gpu.func @r_c(%x: memref<64xf32>, %c: memref<64xf32>) kernel
+      attributes {known_block_size = array<i32: 16, 1, 1>, tile.pipeline_loads = 0 : i64} {
+    %t = gpu.thread_id x
+    %v = memref.load %x[%t] : memref<64xf32>
+    memref.store %v, %c[%t] : memref<64xf32>
+    gpu.return
+  }
+}
+}
