@@ -9,11 +9,11 @@
 
 #include "TileDialect/IR/TileOps.h"
 
-#include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/IR/Threading.h"
 #include "llvm/Support/Format.h"
 
 #include <cmath>
+#include <functional>
 
 using namespace mlir;
 using namespace mlir::tileir;
@@ -78,7 +78,7 @@ run(ProgramOp program, std::vector<HostTensor> &tensors,
 /// second run).
 static bool hasConversion(Operation *root) {
   WalkResult walk = root->walk([](Operation *op) {
-    return isa<arith::TruncFOp, arith::SIToFPOp, arith::UIToFPOp, CastOp>(op)
+    return isRoundingConversion(op) || isa<CastOp>(op)
                ? WalkResult::interrupt()
                : WalkResult::advance();
   });
@@ -143,29 +143,36 @@ CandidateChecker::CandidateChecker(
   }
   // The program and, with `linalg`, the function on the same inputs, at
   // once on the context's threads; for a reference with conversions, also
-  // the kernels' reference (task 2: the reference with rounding casts).
+  // the kernels' reference: the same with its conversions rounded.
   bool converts = linalg ? hasConversion(linalg) : hasConversion(reference);
   LogicalResult programRun = success(), kernelRun = success();
   FailureOr<std::vector<HostTensor>> expected = std::vector<HostTensor>();
   FailureOr<std::vector<HostTensor>> kernelExpected = std::vector<HostTensor>();
-  std::vector<HostTensor> kernelTensors = converts ? *ref
-                                                   : std::vector<HostTensor>();
+  std::vector<HostTensor> kernelTensors;
   bool programTimedOut = false, linalgTimedOut = false, kernelTimedOut = false;
-  parallelFor(reference.getContext(), 0, converts ? 3 : linalg ? 2 : 1,
-              [&](size_t task) {
-                if (task == 0)
-                  programRun = run(reference, *ref, deadline, programTimedOut);
-                else if (task == 1 && linalg)
-                  expected = interpretLinalgFunction(
-                      linalg, args, Precision::F64, deadline, &linalgTimedOut);
-                else if (task == 2 && linalg)
-                  kernelExpected = interpretLinalgFunction(
-                      linalg, args, Precision::F64Casts, deadline,
-                      &kernelTimedOut);
-                else if (task == 2)
-                  kernelRun = run(reference, kernelTensors, deadline,
-                                  kernelTimedOut, Precision::F64Casts);
-              });
+  SmallVector<std::function<void()>, 3> tasks;
+  tasks.push_back([&] {
+    programRun = run(reference, *ref, deadline, programTimedOut);
+  });
+  if (linalg)
+    tasks.push_back([&] {
+      expected = interpretLinalgFunction(linalg, args, Precision::F64,
+                                         deadline, &linalgTimedOut);
+    });
+  if (converts && linalg)
+    tasks.push_back([&] {
+      kernelExpected = interpretLinalgFunction(
+          linalg, args, Precision::F64Casts, deadline, &kernelTimedOut);
+    });
+  if (converts && !linalg) {
+    kernelTensors = *ref;
+    tasks.push_back([&] {
+      kernelRun = run(reference, kernelTensors, deadline, kernelTimedOut,
+                      Precision::F64Casts);
+    });
+  }
+  parallelFor(reference.getContext(), 0, tasks.size(),
+              [&](size_t task) { tasks[task](); });
   if (programTimedOut || linalgTimedOut || kernelTimedOut) {
     error = std::string("the check's time budget ran out while running ") +
             (programTimedOut || (kernelTimedOut && !linalg)

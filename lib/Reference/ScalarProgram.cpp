@@ -3,6 +3,8 @@
 #include "ScalarProgram.h"
 #include "Environment.h"
 
+#include "TileDialect/Reference/LinalgInterpreter.h"
+
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/Math/IR/Math.h"
@@ -82,6 +84,10 @@ static std::optional<ScalarOpcode> getOpcode(Operation *op) {
       .Default([](Operation *) { return std::nullopt; });
 }
 
+bool mlir::tileir::isRoundingConversion(Operation *op) {
+  return isa<arith::TruncFOp, arith::SIToFPOp, arith::UIToFPOp>(op);
+}
+
 bool ScalarProgram::isScalarOp(Operation *op) {
   if (op->getNumRegions() != 0 || !getOpcode(op))
     return false;
@@ -129,8 +135,7 @@ public:
              << "has result type " << type
              << ", which the reference evaluator does not support";
     bool rounds = precision == Precision::F32 ||
-                  (roundsConversions(precision) &&
-                   isa<arith::TruncFOp, arith::SIToFPOp, arith::UIToFPOp>(op));
+                  (roundsConversions(precision) && isRoundingConversion(op));
     if (!rounds || *kind == ElementKind::F64)
       return int8_t(-1);
     return static_cast<int8_t>(*kind);

@@ -28,8 +28,7 @@ Saturation::run(ProgramOp program, const SaturateOptions &options) {
   for (const auto &rule : sat->rules.getRules())
     runner.addRule(rule.get());
   TileEGraph &tg = sat->tg;
-  auto canonicalized = std::make_shared<
-      llvm::DenseSet<std::tuple<egraph::Id, egraph::Id, egraph::Id, egraph::Id>>>();
+  auto canonicalized = std::make_shared<SequenceSites>();
   if (options.canonicalizeSequences)
     runner.addHook([&tg, canonicalized,
                     maxNodes = options.limits.maxNodes](egraph::EGraph &) {

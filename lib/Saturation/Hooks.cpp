@@ -10,9 +10,8 @@ using namespace mlir::tileir;
 using egraph::ENode;
 using egraph::Id;
 
-size_t mlir::tileir::canonicalizeSequences(
-    TileEGraph &tg, size_t maxNodes,
-    llvm::DenseSet<std::tuple<Id, Id, Id, Id>> *done) {
+size_t mlir::tileir::canonicalizeSequences(TileEGraph &tg, size_t maxNodes,
+                                           SequenceSites *done) {
   egraph::EGraph &eg = tg.graph();
   uint32_t seqOp = tg.getOpId(OperationName("tile.seq", tg.getContext()));
   Type stmt = StmtType::get(tg.getContext());

@@ -112,7 +112,7 @@ FailureOr<Id> Substituter::visit(Id c) {
   size_t numNodes = eg.getClass(c).nodes.size();
   if (s.classes.empty()) {
     key.emplace(c, s.fromVar, s.toVar, s.wholeVar, s.wholeExtent,
-                const_cast<void *>(s.sizeSymbol.getAsOpaquePointer()),
+                s.sizeSymbol.getAsOpaquePointer(),
                 s.sizeValue, unsigned(s.tileToElem));
     auto &memo = tg.substitutionMemo();
     auto it = memo.find(*key);

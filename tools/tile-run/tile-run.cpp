@@ -513,7 +513,8 @@ int main(int argc, char **argv) {
 
   if (maxTileSize < 1)
     return fail("--max-tile-size must be at least 1");
-  if (!parsePrecision(precision) ||
+  std::optional<Precision> programPrecision = parsePrecision(precision);
+  if (!programPrecision ||
       (!referencePrecision.empty() && !parsePrecision(referencePrecision)))
     return fail("--precision and --reference-precision take f64, f64-casts "
                 "or f32");
@@ -641,8 +642,7 @@ int main(int argc, char **argv) {
                        inputInits, tileSizes, givenSizes);
 
   FailureOr<std::vector<HostTensor>> outputs =
-      run(*runnable, tensorsOf(*runnable), *parsePrecision(precision),
-          tileSizes);
+      run(*runnable, tensorsOf(*runnable), *programPrecision, tileSizes);
   if (failed(outputs))
     return kExitBadInput;
 
@@ -651,8 +651,7 @@ int main(int argc, char **argv) {
     for (unsigned i = 0; i < std::max(1u, unsigned(repetitions)); ++i) {
       std::vector<HostTensor> fresh = tensorsOf(*runnable);
       auto start = std::chrono::steady_clock::now();
-      (void)run(*runnable, std::move(fresh), *parsePrecision(precision),
-                tileSizes);
+      (void)run(*runnable, std::move(fresh), *programPrecision, tileSizes);
       micros.push_back(std::chrono::duration<double, std::micro>(
                            std::chrono::steady_clock::now() - start)
                            .count());

@@ -30,6 +30,10 @@ FailureOr<std::vector<HostTensor>> interpretLinalgFunction(
     std::optional<std::chrono::steady_clock::time_point> deadline = {},
     bool *timedOut = nullptr);
 
+/// Whether `op` converts a scalar to a float type in a way Precision::F64Casts
+/// rounds (arith.truncf, sitofp, uitofp).
+bool isRoundingConversion(Operation *op);
+
 /// Bytes the evaluation of `func` holds on the host at most: its arguments
 /// and every tensor its ops produce (HostMemory.h).
 uint64_t linalgHostBytes(func::FuncOp func);

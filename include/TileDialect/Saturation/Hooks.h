@@ -25,10 +25,11 @@ namespace mlir::tileir {
 /// With `done`, a site whose classes are still canonical as when it was
 /// last handled (kept in `done`) is skipped: its right-nested form is
 /// there already.
-size_t canonicalizeSequences(
-    TileEGraph &tg, size_t maxNodes = static_cast<size_t>(-1),
-    llvm::DenseSet<std::tuple<egraph::Id, egraph::Id, egraph::Id, egraph::Id>>
-        *done = nullptr);
+using SequenceSites =
+    llvm::DenseSet<std::tuple<egraph::Id, egraph::Id, egraph::Id, egraph::Id>>;
+size_t canonicalizeSequences(TileEGraph &tg,
+                             size_t maxNodes = static_cast<size_t>(-1),
+                             SequenceSites *done = nullptr);
 
 /// Store-to-load forwarding inside a sequence: for `seq(store T v idx, next)`
 /// or `seq(store T v idx, seq(next, tail))` where `next` loads `T[idx]`, adds

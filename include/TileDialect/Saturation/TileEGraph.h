@@ -112,8 +112,9 @@ public:
   /// What substitute() (Substitute.h) copied: a class and the renaming
   /// (variables, whole variable and its extent, specialized size symbol and
   /// value, tiles to elements).
-  using SubstitutionKey = std::tuple<egraph::Id, uint32_t, uint32_t, uint32_t,
-                                     int64_t, void *, int64_t, unsigned>;
+  using SubstitutionKey =
+      std::tuple<egraph::Id, uint32_t, uint32_t, uint32_t, int64_t,
+                 const void *, int64_t, unsigned>;
   /// The copy (kNoId: none) and how many nodes the class had then: a class
   /// that grew since is copied again.
   struct SubstitutionAnswer {
