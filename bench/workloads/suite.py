@@ -77,6 +77,10 @@ PROGRAMS = {
         "swiglu_linear", "Llama-3-8B MLP with nn.Linear's [out, in] "
         "weights, decode",
         dict(M=16, D=4096, F=14336), dict(M=4, D=16, F=32)),
+    "swiglu_linear_llama8b_m256": (
+        "swiglu_linear", "Llama-3-8B MLP with nn.Linear's [out, in] "
+        "weights, prefill",
+        dict(M=256, D=4096, F=14336), dict(M=24, D=16, F=32)),
     "swiglu_qwen7b_m16": (
         "swiglu", "Qwen2.5-7B MLP, decode",
         dict(M=16, D=3584, F=18944), dict(M=4, D=24, F=40)),

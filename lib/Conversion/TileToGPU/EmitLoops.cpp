@@ -55,6 +55,9 @@ std::pair<Value, Value> KernelEmitter::iterationBounds(unsigned id) {
 }
 
 void KernelEmitter::emitPerElementLoop(const StmtNode &loop) {
+  if (kernel.blockMatmul && &loop == &plan.stmts[kernel.body] &&
+      emitBlockMatmul(loop))
+    return;
   bool split = kernel.splitChunks > 1 && &loop == &plan.stmts[kernel.body];
   if ((split ||
        kernel.slicedLoops.contains(unsigned(&loop - plan.stmts.data()))) &&

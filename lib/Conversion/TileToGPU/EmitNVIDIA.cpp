@@ -37,8 +37,20 @@ Value nvidia::mmaStep(OpBuilder &b, Location loc, Value a,
                       ArrayRef<Value> bValues, Value acc) {
   auto type = VectorType::get({2, 2}, Float16Type::get(b.getContext()));
   Value bFragment = vector::FromElementsOp::create(b, loc, type, bValues);
+  return mmaFragments(b, loc, a, bFragment, acc);
+}
+
+Value nvidia::mmaFragments(OpBuilder &b, Location loc, Value a,
+                           Value bFragment, Value acc) {
   return nvgpu::MmaSyncOp::create(b, loc, a, bFragment, acc,
                                   ArrayRef<int64_t>{16, 8, 16});
+}
+
+Value nvidia::loadMatrices(OpBuilder &b, Location loc, Value shared,
+                           Value offset, bool transpose) {
+  auto type = VectorType::get({4, 2}, Float16Type::get(b.getContext()));
+  return nvgpu::LdMatrixOp::create(b, loc, type, shared, ValueRange{offset},
+                                   transpose, /*numTiles=*/4);
 }
 
 Value nvidia::tf32AFragment(OpBuilder &b, Location loc,

@@ -26,6 +26,17 @@ Value aFragment(OpBuilder &b, Location loc, ArrayRef<Value> rowG,
 /// column g at mma's k indices 2t, 2t + 1, 2t + 8, 2t + 9.
 Value mmaStep(OpBuilder &b, Location loc, Value a, ArrayRef<Value> bValues,
               Value acc);
+/// `acc + A B` on the matrix units from whole fragments: A vector<4x2xf16>,
+/// B vector<2x2xf16>.
+Value mmaFragments(OpBuilder &b, Location loc, Value a, Value bFragment,
+                   Value acc);
+/// Four 8 x 8 f16 matrices of the workgroup buffer `shared` (1-D) with one
+/// `ldmatrix.x4` (`transpose`: `.trans`): lane l gives the address
+/// `offset` of row l mod 8 of matrix l / 8, and receives row g, elements
+/// 2t and 2t + 1 of each (`.trans`: column g, rows 2t and 2t + 1), as a
+/// vector<4x2xf16>.
+Value loadMatrices(OpBuilder &b, Location loc, Value shared, Value offset,
+                   bool transpose);
 /// tf32 (m16n8k8) forms: the left operand's fragment from f32 values
 /// (a0 .. a3: rows g, g + 8 at k = t, then at k = t + 4), rounded to
 /// tf32; one step with the right operand's two f16 values (k = t, t + 4).

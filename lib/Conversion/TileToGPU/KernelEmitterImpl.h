@@ -17,6 +17,7 @@
 //   EmitStores.cpp             stores, lanes stored as vectors, transposes
 //   EmitSplitAccumulation.cpp  split accumulations, k slices, atomic adds
 //   EmitWarpLoop.cpp           warp loops (FlashAttention-style)
+//   EmitBlockMatmul.cpp        matmul tiles staged in shared memory
 //   EmitNVIDIA.cpp             NVIDIA-only ops (EmitNVIDIA.h)
 //
 //===----------------------------------------------------------------------===//
@@ -345,6 +346,16 @@ private:
   /// warp's result holds the block's.
   SmallVector<Value> reduceWarpSums(ArrayRef<Value> sums, Value lane,
                                     Value warpId);
+
+  //===--------------------------------------------------------------------===//
+  // Block matmuls (EmitBlockMatmul.cpp)
+  //===--------------------------------------------------------------------===//
+
+  /// The kernel's block matmul (`Kernel::blockMatmul`): false, emitting
+  /// nothing, when its operands do not load in aligned 16-byte runs or the
+  /// block's threads do not divide their runs (the loop then runs as any
+  /// element loop).
+  bool emitBlockMatmul(const interp::StmtNode &loop);
 
   /// The state emitted over.
   EmissionContext &cx;

@@ -238,6 +238,7 @@ LogicalResult TileLowerToGPUPass::lower(ProgramOp program) {
     o.fissionBlocks = from.getFissionBlocks();
     o.mma = from.getMma();
     o.warpLoops = from.getWarpLoops();
+    o.blockMatmul = from.getBlockMatmul();
     o.tf32 = from.getTf32();
     o.vectorAtomics = from.getVectorAtomics();
     o.tensorKinds = kinds;

@@ -61,6 +61,7 @@ static Kernel buildKernel(const Plan &plan,
       !elementSplit && kernel.parts.size() == 1 && !kernel.parts.front().loop)
     planSlicedLoops(plan, aliases, options, kernel);
   planWarpLoop(plan, aliases, options, kernel);
+  planBlockMatmul(plan, aliases, options, kernel);
   kernel.maxLanes = std::max(1u, options.threadElements);
   kernel.minBlocks = options.minBlocks;
   kernel.matrixUnits = options.mma;

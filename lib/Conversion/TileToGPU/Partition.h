@@ -109,6 +109,36 @@ struct WarpLoop {
   bool reduceInBlock = false;
 };
 
+/// A block matmul (`block_matmul`): an element loop `S = S + A B` (S f32, A
+/// and B f16 loads, B possibly the transpose of one: nn.Linear's [N, K]
+/// weights) over tiles of m x n outputs, m and n multiples of 64, run by the
+/// whole block: each step stages `kStage` columns of A and rows of B in
+/// shared memory (two stages, the next step's global loads issued before
+/// the current step's matrix-unit work), every warp computes its
+/// (m / warpsM) x (n / warpsN) part of the tile in `mma.sync` registers
+/// from `ldmatrix` fragments, and the sums are stored (added atomically
+/// when the loop is split, `Kernel::splitChunks`).
+struct BlockMatmul {
+  /// The accumulation store, its matmul addend, and the f16 loads of A and
+  /// of B (the [n, k] load with `bTransposed`).
+  unsigned store = 0, matmul = 0, a = 0, b = 0;
+  bool bTransposed = false;
+  /// The tile: m x n outputs, k per iteration of the loop.
+  int64_t m = 0, n = 0, k = 0;
+  int64_t kStage = 32;
+  unsigned warpsM = 1, warpsN = 1;
+
+  /// f16 elements of one stage: A's m rows and B's kStage rows (or, with
+  /// `bTransposed`, n rows), each padded by 8 elements so that the eight
+  /// 16-byte rows an `ldmatrix` reads fall in distinct banks.
+  int64_t aRowStride() const { return kStage + 8; }
+  int64_t bRowStride() const { return bTransposed ? kStage + 8 : n + 8; }
+  int64_t aStageElements() const { return m * aRowStride(); }
+  int64_t stageElements() const {
+    return aStageElements() + (bTransposed ? n : kStage) * bRowStride();
+  }
+};
+
 /// One statement of a kernel's body. A part with a loop runs iteration b of
 /// that loop on block b (blocks past its trip count skip it).
 struct KernelPart {
@@ -210,6 +240,8 @@ struct Kernel {
   llvm::SmallVector<unsigned> tensors;
   /// The kernel's body as a warp loop (`WarpLoop`), if it is one.
   std::optional<WarpLoop> warpLoop;
+  /// The kernel's body as a block matmul (`BlockMatmul`), if it is one.
+  std::optional<BlockMatmul> blockMatmul;
   /// Tensors that hold zeros when the kernel starts and that it accumulates
   /// in registers in one element loop run once per block, touching them
   /// nowhere else: the loop starts from zero instead of loading them
@@ -250,6 +282,9 @@ struct PartitionOptions {
   bool mma = false;
   /// Whether, with `mma`, loops may run as `Kernel::warpLoop`.
   bool warpLoops = true;
+  /// Whether, with `mma`, matmul element loops may run as
+  /// `Kernel::blockMatmul`.
+  bool blockMatmul = false;
   /// Whether a warp loop's f32 products of its tiles by f16 loads (cast up)
   /// may run on the matrix units as tf32 (m16n8k8), the tiles rounded to
   /// tf32 (10 mantissa bits, as f16 has); else only f16 products qualify.

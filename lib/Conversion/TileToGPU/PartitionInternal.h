@@ -13,6 +13,7 @@
 //   PartitionKSlices.cpp       k slices, reduce lanes and sliced loops
 //                              (`planKSlices`, `planSlicedLoops`)
 //   PartitionWarpLoops.cpp     warp loops (`planWarpLoop`)
+//   PartitionBlockMatmul.cpp   block matmuls (`planBlockMatmul`)
 //
 //===----------------------------------------------------------------------===//
 
@@ -209,6 +210,14 @@ void planSlicedLoops(const interp::Plan &plan,
 void planWarpLoop(const interp::Plan &plan,
                   llvm::ArrayRef<std::pair<unsigned, unsigned>> aliases,
                   const PartitionOptions &options, Kernel &kernel);
+
+/// Runs the kernel's body as a block matmul (`Kernel::blockMatmul`) when
+/// `mma` and `block_matmul` allow and it is one (PartitionBlockMatmul.cpp):
+/// in place of the k slices, k lanes or sliced loop planned for it, with
+/// its own threads and f16 shared memory.
+void planBlockMatmul(const interp::Plan &plan,
+                     llvm::ArrayRef<std::pair<unsigned, unsigned>> aliases,
+                     const PartitionOptions &options, Kernel &kernel);
 
 } // namespace mlir::tileir::gpu_lowering
 

@@ -18,17 +18,42 @@
 using namespace mlir;
 using namespace mlir::tileir;
 
+/// Whether `matmul` multiplies f16 operands into an f32 result.
+static bool isHalfMatmul(MatmulOp matmul) {
+  auto elementType = [](Value v) {
+    return cast<TileType>(v.getType()).getElementType();
+  };
+  return elementType(matmul.getLhs()).isF16() &&
+         elementType(matmul.getRhs()).isF16() &&
+         elementType(matmul.getResult()).isF32();
+}
+
+/// Whether `store` accumulates an f16 matmul into a matrix of prefill size
+/// (`ProgramShape::prefillGemms`).
+static bool isPrefillGemm(StoreOp store) {
+  auto add = store.getValue().getDefiningOp<AddOp>();
+  if (!add || !llvm::any_of(add->getOperands(), [](Value operand) {
+        auto matmul = operand.getDefiningOp<MatmulOp>();
+        return matmul && isHalfMatmul(matmul);
+      }))
+    return false;
+  auto type = cast<TensorRefType>(store.getTensor().getType());
+  ArrayRef<int64_t> shape = type.getShape();
+  return type.getElementType().isF32() && shape.size() >= 2 &&
+         llvm::all_of(shape.drop_back(2), [](int64_t d) { return d == 1; }) &&
+         shape.end()[-2] >= kPrefillGemmExtent &&
+         shape.back() >= kPrefillGemmExtent;
+}
+
 /// Counts what `op` adds to `shape`'s matmuls and reductions.
 static void countOp(Operation *op, ProgramShape &shape) {
   if (auto matmul = dyn_cast<MatmulOp>(op)) {
     ++shape.matmuls;
-    auto elementType = [](Value v) {
-      return cast<TileType>(v.getType()).getElementType();
-    };
-    if (elementType(matmul.getLhs()).isF16() &&
-        elementType(matmul.getRhs()).isF16() &&
-        elementType(matmul.getResult()).isF32())
+    if (isHalfMatmul(matmul))
       ++shape.halfMatmuls;
+  } else if (auto store = dyn_cast<StoreOp>(op)) {
+    if (isPrefillGemm(store))
+      ++shape.prefillGemms;
   } else if (isa<RSumOp>(op)) {
     ++shape.reductions;
   } else if (isa<RMaxOp, RMinOp>(op)) {
@@ -65,6 +90,18 @@ static GPUConfigAttr withRowReductionSettings(GPUConfigAttr config,
   return config.with("max_tile_size", 1024)
       .with("min_blocks", 2 * target.getComputeUnits())
       .with("element_loops", false);
+}
+
+/// GEMMs of prefill size (128 rows or more): block matmuls of 128 x 128
+/// tiles, as few as two blocks per SM (the tiles would otherwise shrink
+/// below what a block matmul takes). On the H200 Llama-3-8B's MLP at 256
+/// rows went from 1057 to 389 us, RMSNorm and a 4096 x 4096 projection at
+/// 512 rows from 217 to 102 (bench/results/h200-2026-11-28-block-matmul.md).
+static GPUConfigAttr withPrefillGemmSettings(GPUConfigAttr config,
+                                             const GPUTarget &target) {
+  return config.with("max_tile_size", 128)
+      .with("min_blocks", 2 * target.getComputeUnits())
+      .with("block_matmul", true);
 }
 
 /// The power of two nearest `n` (ties up).
@@ -114,10 +151,17 @@ GPUConfigAttr tileir::chooseGPUConfig(ProgramOp program,
     // 2026-11-28); two blocks per SM at least.
     config = withRowReductionSettings(config, target);
   }
-  // f16 matmuls accumulating in f32 on the matrix units, and
-  // FlashAttention-style loops of them one warp per iteration.
+  // f16 matmuls accumulating in f32 on the matrix units, FlashAttention-
+  // style loops of them one warp per iteration, and matmul tiles of 64 x 64
+  // or more staged through shared memory (block matmuls).
   config = config.with("mma", shape.halfMatmuls > 0 && target.hasMatrixUnits())
-               .with("warp_loops", true);
+               .with("warp_loops", true)
+               .with("block_matmul", true);
+  // A program that is one GEMM of prefill size takes its settings
+  // (`withPrefillGemmSettings`); in a program of several statements the
+  // GEMM's statements take them apart (`chooseStatementConfig`).
+  if (shape.prefillGemms > 0 && getTopLevelStatements(program).size() == 1)
+    config = withPrefillGemmSettings(config, target);
   config = config.with("vector_atomics", target.hasVectorAtomics());
   // A kernel launching its prefetching successor early: up to 4 blocks
   // per SM, what fits beside it.
@@ -130,6 +174,16 @@ GPUConfigAttr tileir::chooseStatementConfig(Value statement,
                                             const ProgramShape &program,
                                             GPUConfigAttr programConfig,
                                             const GPUTarget &target) {
+  // A GEMM of prefill size beside other statements (a norm, an
+  // elementwise epilogue) is lowered apart: 128-wide tiles made the M=512
+  // RMSNorm's kernels 37-65% slower.
+  if (analyzeStatementShape(statement).prefillGemms > 0) {
+    if (!programConfig.getMma())
+      return {};
+    GPUConfigAttr own =
+        withPrefillGemmSettings(programConfig.without("tile_sizes"), target);
+    return own == programConfig ? GPUConfigAttr() : target.restrict(own);
+  }
   // Only softmax-style programs of GEMMs (a max reduction; element loops,
   // 64-wide tiles) have their statements that reduce rows without a matmul
   // lowered apart. Measured on the H200 (bench/results/

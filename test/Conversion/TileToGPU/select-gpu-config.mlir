@@ -17,14 +17,14 @@
 // to the nearest power of two), split accumulations, loads run ahead;
 // vector reductions and early launches only on sm_90.
 // SM90-LABEL: tile.program @gemm
-// SM90-SAME: tile.gpu_config = #tile.gpu_config<max_tile_size = 64, min_blocks = 2048, block_size = 256, shared_memory = 49152, thread_elements = 32, k_slices = 4, split_k = 4, mma = true, warp_loops = true, vector_atomics = true, pipeline_loads = 1, early_launch_blocks = 528>
+// SM90-SAME: tile.gpu_config = #tile.gpu_config<max_tile_size = 64, min_blocks = 2048, block_size = 256, shared_memory = 49152, thread_elements = 32, k_slices = 4, split_k = 4, mma = true, warp_loops = true, block_matmul = true, vector_atomics = true, pipeline_loads = 1, early_launch_blocks = 528>
 // SM80-LABEL: tile.program @gemm
-// SM80-SAME: #tile.gpu_config<max_tile_size = 64, min_blocks = 2048, {{.*}}split_k = 4, mma = true, warp_loops = true, vector_atomics = false, pipeline_loads = 1, early_launch_blocks = 0>
+// SM80-SAME: #tile.gpu_config<max_tile_size = 64, min_blocks = 2048, {{.*}}split_k = 4, mma = true, warp_loops = true, block_matmul = true, vector_atomics = false, pipeline_loads = 1, early_launch_blocks = 0>
 // GFX942-LABEL: tile.program @gemm
-// GFX942-SAME: #tile.gpu_config<max_tile_size = 64, min_blocks = 4096, {{.*}}split_k = 4, mma = false, warp_loops = true, vector_atomics = false, pipeline_loads = 1, early_launch_blocks = 0>
+// GFX942-SAME: #tile.gpu_config<max_tile_size = 64, min_blocks = 4096, {{.*}}split_k = 4, mma = false, warp_loops = true, block_matmul = true, vector_atomics = false, pipeline_loads = 1, early_launch_blocks = 0>
 // The config option overrides the strategy field by field.
 // GIVEN-LABEL: tile.program @gemm
-// GIVEN-SAME: #tile.gpu_config<max_tile_size = 64, min_blocks = 2048, {{.*}}split_k = 2, mma = false, warp_loops = true, vector_atomics = true,
+// GIVEN-SAME: #tile.gpu_config<max_tile_size = 64, min_blocks = 2048, {{.*}}split_k = 2, mma = false, warp_loops = true, block_matmul = true, vector_atomics = true,
 tile.program @gemm(%A: !tile.tensor<16x256xf16, input>,
                    %B: !tile.tensor<256x512xf16, input>,
                    %C: !tile.tensor<16x512xf32, output>) {
@@ -84,7 +84,7 @@ tile.program @gemm_f32(%A: !tile.tensor<16x256xf32, input>,
 // (no element loops) in tiles up to 1024, two blocks per SM, nothing split,
 // no matrix units.
 // SM90-LABEL: tile.program @rowsum
-// SM90-SAME: #tile.gpu_config<max_tile_size = 1024, min_blocks = 264, block_size = 256, shared_memory = 49152, element_loops = false, mma = false, warp_loops = true, vector_atomics = true, early_launch_blocks = 528>
+// SM90-SAME: #tile.gpu_config<max_tile_size = 1024, min_blocks = 264, block_size = 256, shared_memory = 49152, element_loops = false, mma = false, warp_loops = true, block_matmul = true, vector_atomics = true, early_launch_blocks = 528>
 // SM80-LABEL: tile.program @rowsum
 // SM80-SAME: #tile.gpu_config<max_tile_size = 1024, min_blocks = 216,
 // GFX942-LABEL: tile.program @rowsum
@@ -239,4 +239,109 @@ tile.program @norm_gemm(%A: !tile.tensor<16x256xf16, input>,
   %li = tile.loop %i = 0 to 16 step %ti body %lj
   %seq = tile.seq %si, %li
   tile.yield %seq
+}
+
+// -----
+
+// A GEMM of prefill size (256 x 256 outputs): block matmuls of 128 x 128
+// tiles, as few as two blocks per SM (sm_90: 264; sm_80: 216).
+// SM90-LABEL: tile.program @prefill_gemm
+// SM90-SAME: #tile.gpu_config<max_tile_size = 128, min_blocks = 264, {{.*}}mma = true, warp_loops = true, block_matmul = true,
+// SM80-LABEL: tile.program @prefill_gemm
+// SM80-SAME: #tile.gpu_config<max_tile_size = 128, min_blocks = 216, {{.*}}mma = true, warp_loops = true, block_matmul = true,
+tile.program @prefill_gemm(%A: !tile.tensor<256x512xf16, input>,
+                           %B: !tile.tensor<512x256xf16, input>,
+                           %C: !tile.tensor<256x256xf32, output>) {
+  %i = tile.var "i"
+  %j = tile.var "j"
+  %k = tile.var "k"
+  %ti = tile.size "tile_i"
+  %tj = tile.size "tile_j"
+  %tk = tile.size "tile_k"
+  %xi = tile.tile %i
+  %xj = tile.tile %j
+  %xk = tile.tile %k
+  %a = tile.load %A[%xi, %xk] : !tile.tensor<256x512xf16, input> -> !tile.tile<[tile_i, tile_k], f16>
+  %b = tile.load %B[%xk, %xj] : !tile.tensor<512x256xf16, input> -> !tile.tile<[tile_k, tile_j], f16>
+  %m = tile.matmul %a, %b : !tile.tile<[tile_i, tile_k], f16>, !tile.tile<[tile_k, tile_j], f16> -> !tile.tile<[tile_i, tile_j], f32>
+  %c = tile.load %C[%xi, %xj] : !tile.tensor<256x256xf32, output> -> !tile.tile<[tile_i, tile_j], f32>
+  %n = tile.add %c, %m : !tile.tile<[tile_i, tile_j], f32>
+  %s = tile.store %n, %C[%xi, %xj] : !tile.tile<[tile_i, tile_j], f32>, !tile.tensor<256x256xf32, output>
+  %lk = tile.loop %k = 0 to 512 step %tk body %s
+  %lj = tile.loop %j = 0 to 256 step %tj body %lk
+  %li = tile.loop %i = 0 to 256 step %ti body %lj
+  tile.yield %li
+}
+
+// -----
+
+// Beside another statement (an elementwise epilogue), the prefill GEMM is
+// configured apart (`_s0`); the epilogue keeps the program's 64-wide tiles.
+// Batched matmuls (attention's heads) are not GEMMs of prefill size.
+// SM90-LABEL: tile.program @prefill_gemm_epilogue
+// SM90-SAME: #tile.gpu_config<max_tile_size = 64, min_blocks = 2048,
+// SM90: tile.loop %i_s0 = 0 to 256 step %tile_i_s0 body %{{.*}} {tile.gpu_config = #tile.gpu_config<max_tile_size = 128, min_blocks = 264, {{.*}}block_matmul = true,
+// SM90-NOT: gpu_config
+// SM90: tile.yield
+// SM90-LABEL: tile.program @batched
+// SM90-SAME: #tile.gpu_config<max_tile_size = 64, min_blocks = 2048,
+// SM90-NOT: gpu_config
+// SM90: tile.yield
+tile.program @prefill_gemm_epilogue(%A: !tile.tensor<256x512xf16, input>,
+                                    %B: !tile.tensor<512x256xf16, input>,
+                                    %C: !tile.tensor<256x256xf32, intermediate>,
+                                    %O: !tile.tensor<256x256xf16, output>) {
+  %i = tile.var "i"
+  %j = tile.var "j"
+  %k = tile.var "k"
+  %ti = tile.size "tile_i"
+  %tj = tile.size "tile_j"
+  %tk = tile.size "tile_k"
+  %xi = tile.tile %i
+  %xj = tile.tile %j
+  %xk = tile.tile %k
+  %a = tile.load %A[%xi, %xk] : !tile.tensor<256x512xf16, input> -> !tile.tile<[tile_i, tile_k], f16>
+  %b = tile.load %B[%xk, %xj] : !tile.tensor<512x256xf16, input> -> !tile.tile<[tile_k, tile_j], f16>
+  %m = tile.matmul %a, %b : !tile.tile<[tile_i, tile_k], f16>, !tile.tile<[tile_k, tile_j], f16> -> !tile.tile<[tile_i, tile_j], f32>
+  %c = tile.load %C[%xi, %xj] : !tile.tensor<256x256xf32, intermediate> -> !tile.tile<[tile_i, tile_j], f32>
+  %n = tile.add %c, %m : !tile.tile<[tile_i, tile_j], f32>
+  %s = tile.store %n, %C[%xi, %xj] : !tile.tile<[tile_i, tile_j], f32>, !tile.tensor<256x256xf32, intermediate>
+  %lk = tile.loop %k = 0 to 512 step %tk body %s
+  %lj = tile.loop %j = 0 to 256 step %tj body %lk
+  %li = tile.loop %i = 0 to 256 step %ti body %lj
+  %c2 = tile.load %C[%xi, %xj] : !tile.tensor<256x256xf32, intermediate> -> !tile.tile<[tile_i, tile_j], f32>
+  %h = tile.cast %c2 : !tile.tile<[tile_i, tile_j], f32> -> !tile.tile<[tile_i, tile_j], f16>
+  %t = tile.store %h, %O[%xi, %xj] : !tile.tile<[tile_i, tile_j], f16>, !tile.tensor<256x256xf16, output>
+  %ej = tile.loop %j = 0 to 256 step %tj body %t
+  %ei = tile.loop %i = 0 to 256 step %ti body %ej
+  %seq = tile.seq %li, %ei
+  tile.yield %seq
+}
+
+tile.program @batched(%A: !tile.tensor<8x256x128xf16, input>,
+                      %B: !tile.tensor<8x128x256xf16, input>,
+                      %C: !tile.tensor<8x256x256xf32, output>) {
+  %h = tile.var "h"
+  %i = tile.var "i"
+  %j = tile.var "j"
+  %k = tile.var "k"
+  %th = tile.size "tile_h"
+  %ti = tile.size "tile_i"
+  %tj = tile.size "tile_j"
+  %tk = tile.size "tile_k"
+  %xh = tile.tile %h
+  %xi = tile.tile %i
+  %xj = tile.tile %j
+  %xk = tile.tile %k
+  %a = tile.load %A[%xh, %xi, %xk] : !tile.tensor<8x256x128xf16, input> -> !tile.tile<[tile_h, tile_i, tile_k], f16>
+  %b = tile.load %B[%xh, %xk, %xj] : !tile.tensor<8x128x256xf16, input> -> !tile.tile<[tile_h, tile_k, tile_j], f16>
+  %m = tile.matmul %a, %b : !tile.tile<[tile_h, tile_i, tile_k], f16>, !tile.tile<[tile_h, tile_k, tile_j], f16> -> !tile.tile<[tile_h, tile_i, tile_j], f32>
+  %c = tile.load %C[%xh, %xi, %xj] : !tile.tensor<8x256x256xf32, output> -> !tile.tile<[tile_h, tile_i, tile_j], f32>
+  %n = tile.add %c, %m : !tile.tile<[tile_h, tile_i, tile_j], f32>
+  %s = tile.store %n, %C[%xh, %xi, %xj] : !tile.tile<[tile_h, tile_i, tile_j], f32>, !tile.tensor<8x256x256xf32, output>
+  %lk = tile.loop %k = 0 to 128 step %tk body %s
+  %lj = tile.loop %j = 0 to 256 step %tj body %lk
+  %li = tile.loop %i = 0 to 256 step %ti body %lj
+  %lh = tile.loop %h = 0 to 8 step %th body %li
+  tile.yield %lh
 }

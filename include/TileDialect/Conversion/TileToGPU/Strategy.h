@@ -25,9 +25,17 @@ struct ProgramShape {
   /// Reductions (rsum, rmax, rmin), and those of them that are rmax or
   /// rmin (a softmax's statistic).
   unsigned reductions = 0, extremumReductions = 0;
+  /// Accumulations `S = S + A B` of such f16 matmuls into f32 tensors of
+  /// one matrix (leading dimensions of 1) with at least
+  /// `kPrefillGemmExtent` rows and columns: GEMMs of prefill size, which
+  /// run as block matmuls (`block_matmul`) in 128-wide tiles.
+  unsigned prefillGemms = 0;
   /// Elements of the largest tensor.
   int64_t largestTensor = 0;
 };
+
+/// Rows and columns from which a GEMM's output is of prefill size.
+constexpr int64_t kPrefillGemmExtent = 128;
 
 /// The facts of `program` the strategy uses.
 ProgramShape analyzeProgramShape(ProgramOp program);
@@ -52,8 +60,11 @@ ProgramShape analyzeStatementShape(Value statement);
 
 /// The fields of one top-level statement's configuration that differ from
 /// its program's (`programConfig`, chosen by `chooseGPUConfig` for a
-/// program of shape `program`), or null when the program's suit it. A statement that reduces rows without a
-/// matmul (a softmax's max and sum) in a softmax-style program of GEMMs
+/// program of shape `program`), or null when the program's suit it. A
+/// statement with a GEMM of prefill size (`ProgramShape::prefillGemms`)
+/// in a program of other statements takes tiles up to 128 wide, as few as
+/// two blocks per SM and block matmuls. A statement that reduces rows
+/// without a matmul (a softmax's max and sum) in a softmax-style program of GEMMs
 /// takes the norm programs' settings (tiles up to 1024 wide reduced by the
 /// whole block, two blocks per SM), its sums split up to 16 ways.
 GPUConfigAttr chooseStatementConfig(Value statement,
