@@ -148,6 +148,8 @@ FailureOr<runtime::Artifact> tileir::compileArtifact(
     k.block[0] = constant(launch.getBlockSizeX());
     k.block[1] = constant(launch.getBlockSizeY());
     k.block[2] = constant(launch.getBlockSizeZ());
+    if (Value bytes = launch.getDynamicSharedMemorySize())
+      k.sharedMemBytes = unsigned(getConstantIntValue(bytes).value_or(0));
     for (Value operand : launch.getKernelOperands())
       k.args.push_back(cast<BlockArgument>(operand).getArgNumber());
     artifact.kernels.push_back(std::move(k));

@@ -35,52 +35,38 @@ bool KernelEmitter::emitBlockMatmul(const StmtNode &loop) {
   Value steps = mul(div(span, loop.step), subs);
   Value lastStep = arith::SubIOp::create(b, loc, steps, index(1));
 
-  // The runs of step `s` this thread moves: A's rows along k, B's rows (or
-  // with `bTransposed`, its [n, k] rows along k).
-  auto loadStep = [&](Value s) {
+  // Copies the runs of step `s` this thread moves into stage `stage` (rows
+  // padded): A's rows along k, B's rows (or with `bTransposed`, its
+  // [n, k] rows along k); returns their tokens.
+  auto copyStep = [&](Value s, Value stage) {
     cx.vars[loop.var] = add(first, mul(div(s, subs), loop.step));
     Value k0 = mul(rem(s, subs), mm.kStage);
-    SmallVector<Value> runs;
+    Value base = mul(stage, mm.stageElements());
+    SmallVector<Value> tokens;
+    auto copy = [&](unsigned id, Value flat, Value offset) {
+      const ExprNode &node = plan.exprs[id];
+      tokens.push_back(nvidia::asyncCopy16(
+          b, loc, cx.sharedHalf, add(base, offset),
+          cx.tensorArgs[node.access.tensor],
+          tensorOffset(node.access, node.shape, flat)));
+    };
     for (int64_t p = 0; p < aRuns / threads; ++p) {
       Value q = add(tid, index(p * threads));
-      Value flat = add(mul(div(q, runsPerRow), mm.k),
-                       add(k0, mul(rem(q, runsPerRow), 8)));
-      runs.push_back(halfRun(mm.a, flat, 8));
+      Value row = div(q, runsPerRow), column = mul(rem(q, runsPerRow), 8);
+      copy(mm.a, add(mul(row, mm.k), add(k0, column)),
+           add(mul(row, mm.aRowStride()), column));
     }
+    int64_t bRunsPerRow = mm.bTransposed ? runsPerRow : mm.n / 8;
     for (int64_t p = 0; p < bRuns / threads; ++p) {
       Value q = add(tid, index(p * threads));
-      Value flat =
-          mm.bTransposed
-              ? add(mul(div(q, runsPerRow), mm.k),
-                    add(k0, mul(rem(q, runsPerRow), 8)))
-              : add(mul(add(k0, div(q, mm.n / 8)), mm.n),
-                    mul(rem(q, mm.n / 8), 8));
-      runs.push_back(halfRun(mm.b, flat, 8));
+      Value row = div(q, bRunsPerRow), column = mul(rem(q, bRunsPerRow), 8);
+      Value flat = mm.bTransposed ? add(mul(row, mm.k), add(k0, column))
+                                  : add(mul(add(k0, row), mm.n), column);
+      copy(mm.b, flat,
+           add(index(mm.aStageElements()),
+               add(mul(row, mm.bRowStride()), column)));
     }
-    return runs;
-  };
-  // Those runs into stage `stage` of the shared buffer, rows padded.
-  auto storeStage = [&](Value stage, ArrayRef<Value> runs) {
-    Value base = mul(stage, mm.stageElements());
-    for (auto [p, value] : llvm::enumerate(runs)) {
-      bool isA = int64_t(p) < aRuns / threads;
-      int64_t i = isA ? p : p - aRuns / threads;
-      Value q = add(tid, index(i * threads));
-      Value offset;
-      if (isA || mm.bTransposed)
-        offset = add(mul(div(q, runsPerRow), isA ? mm.aRowStride()
-                                                 : mm.bRowStride()),
-                     mul(rem(q, runsPerRow), 8));
-      else
-        offset = add(mul(div(q, mm.n / 8), mm.bRowStride()),
-                     mul(rem(q, mm.n / 8), 8));
-      if (!isA)
-        offset = add(offset, index(mm.aStageElements()));
-      vector::StoreOp::create(b, loc, value, cx.sharedHalf,
-                              ValueRange{add(base, offset)},
-                              /*nontemporal=*/false,
-                              /*alignment=*/llvm::MaybeAlign(16));
-    }
+    return tokens;
   };
   // Lane l addresses row l mod 8 of matrix l / 8 of an ldmatrix.x4.
   Value row8 = rem(lane, 8), matrix = div(lane, 8);
@@ -131,22 +117,30 @@ bool KernelEmitter::emitBlockMatmul(const StmtNode &loop) {
     return next;
   };
 
-  // The first step staged, then per step: the next step's loads issued,
-  // this step's products, the next step stored into the other stage.
-  storeStage(index(0), loadStep(index(0)));
-  gpu::BarrierOp::create(b, loc);
+  // The first `stages - 1` steps in flight, one group each; then per
+  // step s: wait for its group, a barrier (its stage is complete, and every
+  // warp is done with the stage of step s - 1), the copies of step
+  // s + stages - 1 into that stage, this step's products. Steps past the
+  // last copy the last one again (their stages are not read).
+  int64_t stages = mm.stages;
+  auto copyAhead = [&](Value s) {
+    Value step = arith::MinUIOp::create(b, loc, s, lastStep);
+    return nvidia::asyncGroup(b, loc, copyStep(step, rem(s, stages)));
+  };
+  Value group;
+  for (int64_t p = 0; p + 1 < stages; ++p)
+    group = copyAhead(index(p));
   SmallVector<Value> inits(tilesM * tilesN, nvidia::zeroAccumulator(b, loc));
   auto stepLoop = scf::ForOp::create(
       b, loc, index(0), steps, index(1), inits,
       [&](OpBuilder &, Location, Value s, ValueRange accs) {
-        Value following = add(s, index(1));
-        SmallVector<Value> runs = loadStep(
-            arith::MinUIOp::create(b, loc, following, lastStep));
-        SmallVector<Value> next = computeStage(rem(s, 2), accs);
-        storeStage(rem(following, 2), runs);
+        nvidia::asyncWait(b, loc, group, int32_t(stages - 2));
         gpu::BarrierOp::create(b, loc);
-        scf::YieldOp::create(b, loc, next);
+        copyAhead(add(s, index(stages - 1)));
+        scf::YieldOp::create(b, loc, computeStage(rem(s, stages), accs));
       });
+  // No copy may be in flight when the block exits.
+  nvidia::asyncWait(b, loc, group, 0);
 
   // Accumulator (i, j) element (r, h) is row 16 i + g + 8 r, column
   // 8 j + 2 t + h of the warp's part. Stored where this block is the only

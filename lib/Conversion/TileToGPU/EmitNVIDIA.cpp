@@ -46,6 +46,24 @@ Value nvidia::mmaFragments(OpBuilder &b, Location loc, Value a,
                                   ArrayRef<int64_t>{16, 8, 16});
 }
 
+Value nvidia::asyncCopy16(OpBuilder &b, Location loc, Value dst,
+                          Value dstOffset, Value src, Value srcOffset) {
+  auto token = nvgpu::DeviceAsyncTokenType::get(b.getContext());
+  return nvgpu::DeviceAsyncCopyOp::create(
+      b, loc, token, dst, ValueRange{dstOffset}, src, ValueRange{srcOffset},
+      b.getIndexAttr(8), /*srcElements=*/Value(), b.getUnitAttr());
+}
+
+Value nvidia::asyncGroup(OpBuilder &b, Location loc, ValueRange tokens) {
+  auto token = nvgpu::DeviceAsyncTokenType::get(b.getContext());
+  return nvgpu::DeviceAsyncCreateGroupOp::create(b, loc, token, tokens);
+}
+
+void nvidia::asyncWait(OpBuilder &b, Location loc, Value group,
+                       int32_t pending) {
+  nvgpu::DeviceAsyncWaitOp::create(b, loc, group, b.getI32IntegerAttr(pending));
+}
+
 Value nvidia::loadMatrices(OpBuilder &b, Location loc, Value shared,
                            Value offset, bool transpose) {
   auto type = VectorType::get({4, 2}, Float16Type::get(b.getContext()));

@@ -37,6 +37,16 @@ Value mmaFragments(OpBuilder &b, Location loc, Value a, Value bFragment,
 /// vector<4x2xf16>.
 Value loadMatrices(OpBuilder &b, Location loc, Value shared, Value offset,
                    bool transpose);
+/// Copies the 8 f16 elements (16 bytes, both ends aligned) at `srcOffset`
+/// of global `src` to `dstOffset` of workgroup `dst` with `cp.async`
+/// (bypassing L1), returning its token.
+Value asyncCopy16(OpBuilder &b, Location loc, Value dst, Value dstOffset,
+                  Value src, Value srcOffset);
+/// Commits the `cp.async` copies of `tokens` as one group, returning it.
+Value asyncGroup(OpBuilder &b, Location loc, ValueRange tokens);
+/// Waits until at most `pending` of the thread's committed groups are in
+/// flight (`cp.async.wait_group`); `group` is the last one committed.
+void asyncWait(OpBuilder &b, Location loc, Value group, int32_t pending);
 /// tf32 (m16n8k8) forms: the left operand's fragment from f32 values
 /// (a0 .. a3: rows g, g + 8 at k = t, then at k = t + 4), rounded to
 /// tf32; one step with the right operand's two f16 values (k = t, t + 4).

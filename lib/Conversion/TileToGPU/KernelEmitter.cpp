@@ -59,8 +59,22 @@ void KernelEmitter::run() {
     cx.counters = entry.getArgument(arg++);
   if (kernel.sharedElements)
     cx.shared = cx.func.getWorkgroupAttributions().front();
-  if (kernel.sharedHalfElements)
+  if (kernel.sharedHalfElements && kernel.dynamicSharedHalf) {
+    // The launch's dynamic shared memory, viewed as the f16 buffer.
+    auto workgroup =
+        gpu::AddressSpaceAttr::get(b.getContext(), gpu::AddressSpace::Workgroup);
+    Value bytes = gpu::DynamicSharedMemoryOp::create(
+        b, loc,
+        MemRefType::get({ShapedType::kDynamic}, b.getI8Type(), AffineMap(),
+                        workgroup));
+    cx.sharedHalf = memref::ViewOp::create(
+        b, loc,
+        MemRefType::get({kernel.sharedHalfElements}, b.getF16Type(),
+                        AffineMap(), workgroup),
+        bytes, index(0), ValueRange{});
+  } else if (kernel.sharedHalfElements) {
     cx.sharedHalf = cx.func.getWorkgroupAttributions().back();
+  }
 
   cx.threadId = gpu::ThreadIdOp::create(b, loc, gpu::Dimension::x);
   cx.vars.assign(plan.numVars, Value());

@@ -592,7 +592,7 @@ LogicalResult TileLowerToGPUPass::lower(ProgramOp program) {
       workgroup.push_back(MemRefType::get(
           {kernel.sharedElements}, Float32Type::get(ctx), AffineMap(),
           gpu::AddressSpaceAttr::get(ctx, gpu::AddressSpace::Workgroup)));
-    if (kernel.sharedHalfElements)
+    if (kernel.sharedHalfElements && !kernel.dynamicSharedHalf)
       workgroup.push_back(MemRefType::get(
           {kernel.sharedHalfElements}, Float16Type::get(ctx), AffineMap(),
           gpu::AddressSpaceAttr::get(ctx, gpu::AddressSpace::Workgroup)));
@@ -620,7 +620,13 @@ LogicalResult TileLowerToGPUPass::lower(ProgramOp program) {
         hb, loc, func,
         gpu::KernelDim3{indexConstant(kernel.numBlocks), one, one},
         gpu::KernelDim3{indexConstant(kernel.threads), one, one},
-        /*dynamicSharedMemorySize=*/Value(), operands);
+        /*dynamicSharedMemorySize=*/
+        kernel.dynamicSharedHalf
+            ? arith::ConstantIntOp::create(hb, loc, hb.getI32Type(),
+                                           kernel.sharedHalfElements * 2)
+                  .getResult()
+            : Value(),
+        operands);
     ++numKernels;
     numGridLoops += kernel.grid.size() +
                     (kernel.parts.front().loop ? kernel.parts.size() : 0);

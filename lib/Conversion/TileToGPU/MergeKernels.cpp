@@ -40,6 +40,8 @@ struct Launch {
   /// A member clearing a buffer (`zero_in_kernels`), named apart.
   bool zero = false;
   int64_t blocks = 0, threads = 0, sharedBytes = 0;
+  /// Bytes of dynamic shared memory the launch gives (block matmuls' stages).
+  int64_t dynamicBytes = 0;
   /// Alias classes (of host buffers) read and written.
   llvm::SmallDenseSet<unsigned> reads, writes;
   /// The producers of one split epilogue (`tile.epilogue`, its first
@@ -54,7 +56,7 @@ struct Launch {
 /// loads alike (the merged kernel carries their `tile.pipeline_loads`).
 struct Group {
   SmallVector<unsigned> members;
-  int64_t blocks = 0, threads = 0, sharedBytes = 0;
+  int64_t blocks = 0, threads = 0, sharedBytes = 0, dynamicBytes = 0;
   bool mergeable = true;
   Attribute pipelineLoads;
 };
@@ -109,15 +111,20 @@ static int64_t constantOf(Value v) {
 }
 
 /// Whether `launch` can be one member of a merged kernel: a synchronous 1-D
-/// launch of constant size without clusters or dynamic shared memory, of a
+/// launch of constant size (and dynamic shared memory) without clusters, of a
 /// one-block kernel with a known 1-D block size whose only grid-dependent
 /// ops are `gpu.block_id x` and `gpu.grid_dim x`.
 static bool mergeable(Launch &launch) {
   gpu::LaunchFuncOp op = launch.op;
   gpu::GPUFuncOp kernel = launch.kernel;
   if (!kernel || op.getAsyncToken() || !op.getAsyncDependencies().empty() ||
-      op.hasClusterSize() || op.getDynamicSharedMemorySize())
+      op.hasClusterSize())
     return false;
+  if (Value dynamic = op.getDynamicSharedMemorySize()) {
+    launch.dynamicBytes = constantOf(dynamic);
+    if (launch.dynamicBytes < 0)
+      return false;
+  }
   launch.blocks = constantOf(op.getGridSizeX());
   launch.threads = constantOf(op.getBlockSizeX());
   if (launch.blocks < 1 || launch.threads < 1 ||
@@ -187,7 +194,8 @@ static gpu::GPUFuncOp createKernel(gpu::GPUModuleOp module, Block::iterator at,
 /// A 1-D launch of `func` with `operands` before `before`.
 static gpu::LaunchFuncOp createLaunch(gpu::GPUFuncOp func, int64_t blocks,
                                       int64_t threads, ValueRange operands,
-                                      Operation *before) {
+                                      Operation *before,
+                                      int64_t dynamicBytes = 0) {
   OpBuilder host(before);
   Location loc = func.getLoc();
   auto constant = [&](int64_t v) {
@@ -197,7 +205,12 @@ static gpu::LaunchFuncOp createLaunch(gpu::GPUFuncOp func, int64_t blocks,
   return gpu::LaunchFuncOp::create(
       host, loc, func, gpu::KernelDim3{constant(blocks), one, one},
       gpu::KernelDim3{constant(threads), one, one},
-      /*dynamicSharedMemorySize=*/Value(), operands);
+      /*dynamicSharedMemorySize=*/
+      dynamicBytes ? arith::ConstantIntOp::create(host, loc, host.getI32Type(),
+                                                  dynamicBytes)
+                         .getResult()
+                   : Value(),
+      operands);
 }
 
 /// Elements each thread of a zeroing member clears.
@@ -336,7 +349,9 @@ static void mergeGroup(MutableArrayRef<Launch> launches, const Group &group,
   }
   gpu::ReturnOp::create(b, loc);
 
-  createLaunch(func, group.blocks, group.threads, operands, before);
+  // Members' `gpu.dynamic_shared_memory` ops, cloned, share the launch's.
+  createLaunch(func, group.blocks, group.threads, operands, before,
+               group.dynamicBytes);
 }
 
 namespace {
@@ -544,6 +559,7 @@ private:
                g.pipelineLoads == launch.pipelineLoads &&
                std::max(g.sharedBytes, launch.sharedBytes) <=
                    hostConfig.getSharedMemory() &&
+               (g.dynamicBytes == 0) == (launch.dynamicBytes == 0) &&
                g.blocks + launch.blocks <= std::numeric_limits<int32_t>::max();
       };
       Group *target = nullptr;
@@ -560,6 +576,8 @@ private:
       target->members.push_back(i);
       target->blocks += launch.blocks;
       target->sharedBytes = std::max(target->sharedBytes, launch.sharedBytes);
+      target->dynamicBytes =
+          std::max(target->dynamicBytes, launch.dynamicBytes);
     }
     if (hostConfig.getZeroInKernels())
       addZeroMembers(host, launches, groups, classes);

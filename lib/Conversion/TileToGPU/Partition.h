@@ -38,6 +38,10 @@ struct GridLoop {
   int64_t start = 0, step = 1, trips = 1;
 };
 
+/// Most bytes of dynamic shared memory a kernel takes: what two blocks per
+/// SM leave each on sm_90 (228 KiB), within sm_80's 163 KiB per block.
+constexpr int64_t kMaxDynamicSharedBytes = 96 * 1024;
+
 /// Where a tile value's buffer lives.
 struct Buffer {
   bool shared = false;
@@ -113,11 +117,12 @@ struct WarpLoop {
 /// and B f16 loads, B possibly the transpose of one: nn.Linear's [N, K]
 /// weights) over tiles of m x n outputs, m and n multiples of 64, run by the
 /// whole block: each step stages `kStage` columns of A and rows of B in
-/// shared memory (two stages, the next step's global loads issued before
-/// the current step's matrix-unit work), every warp computes its
-/// (m / warpsM) x (n / warpsN) part of the tile in `mma.sync` registers
-/// from `ldmatrix` fragments, and the sums are stored (added atomically
-/// when the loop is split, `Kernel::splitChunks`).
+/// shared memory (`stages` stages in the kernel's f16 buffer, dynamic
+/// shared memory, filled by `cp.async` copies of 16 bytes a thread issued
+/// `stages - 1` steps ahead of the step that reads them), every warp
+/// computes its (m / warpsM) x (n / warpsN) part of the tile in `mma.sync`
+/// registers from `ldmatrix` fragments, and the sums are stored (added
+/// atomically when the loop is split, `Kernel::splitChunks`).
 struct BlockMatmul {
   /// The accumulation store, its matmul addend, and the f16 loads of A and
   /// of B (the [n, k] load with `bTransposed`).
@@ -125,7 +130,10 @@ struct BlockMatmul {
   bool bTransposed = false;
   /// The tile: m x n outputs, k per iteration of the loop.
   int64_t m = 0, n = 0, k = 0;
-  int64_t kStage = 32;
+  int64_t kStage = 64;
+  /// Stages in flight: `cp.async` copies run this many steps ahead, less
+  /// one.
+  int64_t stages = 4;
   unsigned warpsM = 1, warpsN = 1;
 
   /// f16 elements of one stage: A's m rows and B's kStage rows (or, with
@@ -236,6 +244,10 @@ struct Kernel {
   /// Shared memory (f32 and f16 buffers) and per-block global scratch (f32),
   /// in elements.
   int64_t sharedElements = 0, sharedHalfElements = 0, scratchElements = 0;
+  /// Whether the f16 buffer is dynamic shared memory (the launch's, up to
+  /// `kMaxDynamicSharedBytes`, opted into by the runtime beyond 48 KiB)
+  /// instead of a static workgroup buffer: a block matmul's stages.
+  bool dynamicSharedHalf = false;
   /// The tensors the kernel reads or writes, by argument number, ascending.
   llvm::SmallVector<unsigned> tensors;
   /// The kernel's body as a warp loop (`WarpLoop`), if it is one.

@@ -36,7 +36,7 @@ static bool isHalfLoad(const Plan &plan, unsigned id,
 /// The block matmul of element loop `id`, warps not yet chosen: its body
 /// one accumulation `S = S + A B` (`getSplitAddend`) whose matmul has f16
 /// loads as operands (B possibly transposed), one batch, and m, n multiples
-/// of 64 and k of the stage's 32.
+/// of 64 and k of the stage's (`BlockMatmul::kStage`).
 static std::optional<BlockMatmul>
 getBlockMatmul(const Plan &plan, unsigned id,
                ArrayRef<std::pair<unsigned, unsigned>> aliases,
@@ -95,12 +95,19 @@ void gpu_lowering::planBlockMatmul(
   block->warpsM = unsigned(block->m / warpRows);
   block->warpsN = unsigned(block->n / 32);
   unsigned threads = 32 * block->warpsM * block->warpsN;
-  int64_t shared = 2 * block->stageElements();
-  if (threads > 1024 || kernel.sharedElements * 4 + shared * 2 >
-                            options.sharedMemoryBytes)
+  // The stages live in dynamic shared memory (the kernel's f16 buffer);
+  // fewer stages where they would not fit.
+  while (block->stages > 2 &&
+         block->stages * block->stageElements() * 2 > kMaxDynamicSharedBytes)
+    --block->stages;
+  int64_t shared = block->stages * block->stageElements();
+  if (threads > 1024 || kernel.sharedHalfElements ||
+      shared * 2 > kMaxDynamicSharedBytes ||
+      kernel.sharedElements * 4 > options.sharedMemoryBytes)
     return;
   kernel.threads = threads;
-  kernel.sharedHalfElements = std::max(kernel.sharedHalfElements, shared);
+  kernel.sharedHalfElements = shared;
+  kernel.dynamicSharedHalf = true;
   // The block's warps take the place of the k slices and lanes planned for
   // the element loop.
   kernel.kSlices = 1;

@@ -93,14 +93,15 @@ static GPUConfigAttr withRowReductionSettings(GPUConfigAttr config,
 }
 
 /// GEMMs of prefill size (128 rows or more): block matmuls of 128 x 128
-/// tiles, as few as two blocks per SM (the tiles would otherwise shrink
-/// below what a block matmul takes). On the H200 Llama-3-8B's MLP at 256
-/// rows went from 1057 to 389 us, RMSNorm and a 4096 x 4096 projection at
-/// 512 rows from 217 to 102 (bench/results/h200-2026-11-28-block-matmul.md).
+/// tiles, split only below one block per SM (the tiles would otherwise
+/// shrink below what a block matmul takes, and splits add their sums
+/// atomically). On the H200 Llama-3-8B's MLP at 256 rows went from 1057 to
+/// about 380 us, RMSNorm and a 4096 x 4096 projection at 512 rows from 217
+/// to about 82 (bench/results/h200-2026-11-28-block-matmul.md).
 static GPUConfigAttr withPrefillGemmSettings(GPUConfigAttr config,
                                              const GPUTarget &target) {
   return config.with("max_tile_size", 128)
-      .with("min_blocks", 2 * target.getComputeUnits())
+      .with("min_blocks", target.getComputeUnits())
       .with("block_matmul", true);
 }
 

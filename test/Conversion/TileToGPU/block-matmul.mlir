@@ -5,24 +5,31 @@
 
 // Block matmuls (`block_matmul`, docs/GPULowering.md): a GEMM tile of
 // 128 x 128 outputs runs on 8 warps of 64 x 32, A and B staged through
-// shared memory 32 k at a time in two stages (128 x 40 and 32 x 136 f16
-// elements each: rows padded by 8), read as fragments with ldmatrix (B
+// dynamic shared memory 64 k at a time in two stages (128 x 72 and 64 x 136
+// f16 elements each: rows padded by 8; 71680 bytes, given by the launch),
+// copied with cp.async one step ahead, read as fragments with ldmatrix (B
 // transposed as it is read), on the matrix units. One block writes the
 // whole tile of a zero accumulator: the sums are stored as runs of two.
 // Split (SPLIT), each block adds its chunk's sums atomically. Without
 // block_matmul or mma (OFF), the element loop's code.
 // CHECK-LABEL: func.func @gemm
-// CHECK: gpu.launch_func @gemm_kernels::@gemm_k0 blocks in (%c1, %c1, %c1) threads in (%c256, %c1, %c1)
+// CHECK: gpu.launch_func @gemm_kernels::@gemm_k0 blocks in (%c1, %c1, %c1) threads in (%c256, %c1, %c1) dynamic_shared_memory_size %c71680_i32
 // CHECK: gpu.func @gemm_k0
-// CHECK-SAME: workgroup(%{{.*}} : memref<18944xf16, #gpu.address_space<workgroup>>)
-// CHECK-COUNT-4: vector.load %arg{{[0-9]}}[%{{.*}}] {alignment = 16 : i64} : memref<{{[0-9]+}}xf16>, vector<8xf16>
-// CHECK: gpu.barrier
+// CHECK-NOT: workgroup
+// CHECK: gpu.dynamic_shared_memory
+// CHECK: memref.view {{.*}} to memref<35840xf16, #gpu.address_space<workgroup>>
+// CHECK-COUNT-4: nvgpu.device_async_copy {{.*}}, 8 {bypassL1}
+// CHECK: nvgpu.device_async_create_group
 // CHECK: scf.for
+// CHECK: nvgpu.device_async_wait %{{.*}} {numGroups = 0 : i32}
+// CHECK: gpu.barrier
+// CHECK-COUNT-4: nvgpu.device_async_copy
+// CHECK: nvgpu.device_async_create_group
 // CHECK: nvgpu.ldmatrix {{.*}} {numTiles = 4 : i32, transpose = false}
 // CHECK: nvgpu.ldmatrix {{.*}} {numTiles = 4 : i32, transpose = true}
 // CHECK: nvgpu.mma.sync
-// CHECK: gpu.barrier
 // CHECK: scf.yield
+// CHECK: nvgpu.device_async_wait %{{.*}} {numGroups = 0 : i32}
 // CHECK: vector.store %{{.*}} : memref<16384xf32>, vector<2xf32>
 // CHECK-NOT: atomic
 // CHECK: gpu.return
@@ -60,13 +67,15 @@ tile.program @gemm(%A: !tile.tensor<128x256xf16, input>,
 // -----
 
 // nn.Linear's [N, K] weights (B the transpose of a load): B's [n, k] rows
-// are staged as they are (64 x 40 per stage beside A's 64 x 40) and read
-// with ldmatrix untransposed; a 64 x 64 tile runs on 4 warps of 32 x 32.
+// are staged as they are (64 x 72 per stage beside A's 64 x 72) and read
+// with ldmatrix untransposed; a 64 x 64 tile runs on 4 warps of 32 x 32,
+// in four stages (copies three steps ahead; 4 x 9216 f16 elements).
 // CHECK-LABEL: func.func @linear
-// CHECK: threads in (%c128, %c1, %c1)
+// CHECK: threads in (%c128, %c1, %c1) dynamic_shared_memory_size %c73728_i32
 // CHECK: gpu.func @linear_k0
-// CHECK-SAME: workgroup(%{{.*}} : memref<10240xf16, #gpu.address_space<workgroup>>)
+// CHECK-COUNT-3: nvgpu.device_async_create_group
 // CHECK: scf.for
+// CHECK: nvgpu.device_async_wait %{{.*}} {numGroups = 2 : i32}
 // CHECK-NOT: transpose = true
 // CHECK: nvgpu.ldmatrix {{.*}} {numTiles = 4 : i32, transpose = false}
 // CHECK-NOT: transpose = true

@@ -446,3 +446,60 @@ gpu.module @k {
   }
 }
 }
+
+// -----
+
+// Launches with dynamic shared memory (block matmuls' stages) merge with
+// each other, the merged launch giving the most any member takes (each
+// member's gpu.dynamic_shared_memory reads it); not with launches without.
+// CHECK-LABEL: func.func @dynamic
+// CHECK: gpu.launch_func @k::@d_a_b blocks in (%{{.*}}, %{{.*}}, %{{.*}}) threads in (%{{.*}}, %{{.*}}, %{{.*}}) dynamic_shared_memory_size %c512_i32{{.*}} args(%arg0 : memref<64xf32>, %arg1 : memref<64xf32>, %arg2 : memref<64xf32>)
+// CHECK: gpu.launch_func @k::@d_c blocks
+// CHECK-NOT: dynamic_shared_memory_size
+// CHECK: return
+// CHECK: gpu.func @d_a_b
+// CHECK-COUNT-2: gpu.dynamic_shared_memory
+module attributes {gpu.container_module} {
+func.func @dynamic(%x: memref<64xf32>, %a: memref<64xf32>,
+                   %b: memref<64xf32>, %c: memref<64xf32>) {
+  %c1 = arith.constant 1 : index
+  %c4 = arith.constant 4 : index
+  %c16 = arith.constant 16 : index
+  %small = arith.constant 256 : i32
+  %large = arith.constant 512 : i32
+  gpu.launch_func @k::@d_a blocks in (%c4, %c1, %c1) threads in (%c16, %c1, %c1) dynamic_shared_memory_size %small args(%x : memref<64xf32>, %a : memref<64xf32>)
+  gpu.launch_func @k::@d_b blocks in (%c4, %c1, %c1) threads in (%c16, %c1, %c1) dynamic_shared_memory_size %large args(%x : memref<64xf32>, %b : memref<64xf32>)
+  gpu.launch_func @k::@d_c blocks in (%c4, %c1, %c1) threads in (%c16, %c1, %c1) args(%x : memref<64xf32>, %c : memref<64xf32>)
+  return
+}
+gpu.module @k {
+  gpu.func @d_a(%x: memref<64xf32>, %a: memref<64xf32>) kernel attributes {known_block_size = array<i32: 16, 1, 1>} {
+    %t = gpu.thread_id x
+    %s = gpu.dynamic_shared_memory : memref<?xi8, #gpu.address_space<workgroup>>
+    %c0 = arith.constant 0 : index
+    %w = memref.view %s[%c0][] : memref<?xi8, #gpu.address_space<workgroup>> to memref<16xf32, #gpu.address_space<workgroup>>
+    %v = memref.load %x[%t] : memref<64xf32>
+    memref.store %v, %w[%t] : memref<16xf32, #gpu.address_space<workgroup>>
+    %u = memref.load %w[%t] : memref<16xf32, #gpu.address_space<workgroup>>
+    memref.store %u, %a[%t] : memref<64xf32>
+    gpu.return
+  }
+  gpu.func @d_b(%x: memref<64xf32>, %b: memref<64xf32>) kernel attributes {known_block_size = array<i32: 16, 1, 1>} {
+    %t = gpu.thread_id x
+    %s = gpu.dynamic_shared_memory : memref<?xi8, #gpu.address_space<workgroup>>
+    %c0 = arith.constant 0 : index
+    %w = memref.view %s[%c0][] : memref<?xi8, #gpu.address_space<workgroup>> to memref<16xf32, #gpu.address_space<workgroup>>
+    %v = memref.load %x[%t] : memref<64xf32>
+    memref.store %v, %w[%t] : memref<16xf32, #gpu.address_space<workgroup>>
+    %u = memref.load %w[%t] : memref<16xf32, #gpu.address_space<workgroup>>
+    memref.store %u, %b[%t] : memref<64xf32>
+    gpu.return
+  }
+  gpu.func @d_c(%x: memref<64xf32>, %c: memref<64xf32>) kernel attributes {known_block_size = array<i32: 16, 1, 1>} {
+    %t = gpu.thread_id x
+    %v = memref.load %x[%t] : memref<64xf32>
+    memref.store %v, %c[%t] : memref<64xf32>
+    gpu.return
+  }
+}
+}

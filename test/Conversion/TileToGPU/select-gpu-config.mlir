@@ -244,11 +244,11 @@ tile.program @norm_gemm(%A: !tile.tensor<16x256xf16, input>,
 // -----
 
 // A GEMM of prefill size (256 x 256 outputs): block matmuls of 128 x 128
-// tiles, as few as two blocks per SM (sm_90: 264; sm_80: 216).
+// tiles, split only below one block per SM (sm_90: 132; sm_80: 108).
 // SM90-LABEL: tile.program @prefill_gemm
-// SM90-SAME: #tile.gpu_config<max_tile_size = 128, min_blocks = 264, {{.*}}mma = true, warp_loops = true, block_matmul = true,
+// SM90-SAME: #tile.gpu_config<max_tile_size = 128, min_blocks = 132, {{.*}}mma = true, warp_loops = true, block_matmul = true,
 // SM80-LABEL: tile.program @prefill_gemm
-// SM80-SAME: #tile.gpu_config<max_tile_size = 128, min_blocks = 216, {{.*}}mma = true, warp_loops = true, block_matmul = true,
+// SM80-SAME: #tile.gpu_config<max_tile_size = 128, min_blocks = 108, {{.*}}mma = true, warp_loops = true, block_matmul = true,
 tile.program @prefill_gemm(%A: !tile.tensor<256x512xf16, input>,
                            %B: !tile.tensor<512x256xf16, input>,
                            %C: !tile.tensor<256x256xf32, output>) {
@@ -280,7 +280,7 @@ tile.program @prefill_gemm(%A: !tile.tensor<256x512xf16, input>,
 // Batched matmuls (attention's heads) are not GEMMs of prefill size.
 // SM90-LABEL: tile.program @prefill_gemm_epilogue
 // SM90-SAME: #tile.gpu_config<max_tile_size = 64, min_blocks = 2048,
-// SM90: tile.loop %i_s0 = 0 to 256 step %tile_i_s0 body %{{.*}} {tile.gpu_config = #tile.gpu_config<max_tile_size = 128, min_blocks = 264, {{.*}}block_matmul = true,
+// SM90: tile.loop %i_s0 = 0 to 256 step %tile_i_s0 body %{{.*}} {tile.gpu_config = #tile.gpu_config<max_tile_size = 128, min_blocks = 132, {{.*}}block_matmul = true,
 // SM90-NOT: gpu_config
 // SM90: tile.yield
 // SM90-LABEL: tile.program @batched
