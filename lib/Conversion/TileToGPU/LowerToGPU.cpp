@@ -338,6 +338,8 @@ LogicalResult TileLowerToGPUPass::lower(ProgramOp program) {
   // gave that kernel its blocks, and smaller tiles would make it read its
   // operands more often (but for batch dimensions, which every operand
   // moves with, and for k lanes short of a cache line, `kLanesShort`).
+  // So are those of a block matmul, split or not: its tiles shrunk below
+  // 64 x 64 are no block matmul.
   // The symbolic size a grid loop steps by, if any.
   auto sizeSymbol = [&](const GridLoop &g) -> StringAttr {
     auto size = cast<LoopOp>(plan->stmts[g.stmt].op)
@@ -354,7 +356,8 @@ LogicalResult TileLowerToGPUPass::lower(ProgramOp program) {
     for (const Kernel &kernel : kernels) {
       // (A matmul whose k lanes a smaller tile of outputs would widen
       // re-reads only its few rows of A: its tiles may shrink.)
-      if (kernel.splitChunks == 1 || kernel.kLanesShort)
+      if ((kernel.splitChunks == 1 && !kernel.blockMatmul) ||
+          kernel.kLanesShort)
         continue;
       // A batch dimension (every load moves with it: attention's heads)
       // re-reads nothing when its tiles shrink.

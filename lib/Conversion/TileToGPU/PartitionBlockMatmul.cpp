@@ -105,6 +105,20 @@ void gpu_lowering::planBlockMatmul(
       shared * 2 > kMaxDynamicSharedBytes ||
       kernel.sharedElements * 4 > options.sharedMemoryBytes)
     return;
+  // A split whose chunks are short adds about as many bytes atomically as
+  // it reads: m n f32 sums per chunk against (m + n) k f16 operands. A
+  // block matmul keeps a split only where a chunk's k is at least
+  // 8 m n / (m + n) (512 for 128 x 128 tiles); decode attention's scores
+  // (k = d = 128) were split in two chunks of 64 and ran 42 us on the H200
+  // for 25 MB.
+  if (kernel.splitChunks > 1 &&
+      kernel.chunkTrips * block->k * (block->m + block->n) <
+          8 * block->m * block->n) {
+    kernel.numBlocks /= kernel.splitChunks;
+    kernel.splitChunks = 1;
+    kernel.chunkTrips = 0;
+    kernel.splitAddend = 0;
+  }
   kernel.threads = threads;
   kernel.sharedHalfElements = shared;
   kernel.dynamicSharedHalf = true;

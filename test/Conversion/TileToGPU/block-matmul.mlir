@@ -10,7 +10,8 @@
 // copied with cp.async one step ahead, read as fragments with ldmatrix (B
 // transposed as it is read), on the matrix units. One block writes the
 // whole tile of a zero accumulator: the sums are stored as runs of two.
-// Split (SPLIT), each block adds its chunk's sums atomically. Without
+// Split in 4 chunks of 512 k (prefix SPLIT), each block adds its sums
+// atomically. Without
 // block_matmul or mma (OFF), the element loop's code.
 // CHECK-LABEL: func.func @gemm
 // CHECK: gpu.launch_func @gemm_kernels::@gemm_k0 blocks in (%c1, %c1, %c1) threads in (%c256, %c1, %c1) dynamic_shared_memory_size %c71680_i32
@@ -34,14 +35,14 @@
 // CHECK-NOT: atomic
 // CHECK: gpu.return
 // SPLIT-LABEL: func.func @gemm
-// SPLIT: threads in (%c256, %c1, %c1)
+// SPLIT: blocks in (%c4, %c1, %c1) threads in (%c256, %c1, %c1)
 // SPLIT: nvgpu.mma.sync
 // SPLIT: memref.atomic_rmw addf
 // OFF-LABEL: func.func @gemm
 // OFF-NOT: nvgpu.ldmatrix
 // OFF: gpu.return
-tile.program @gemm(%A: !tile.tensor<128x256xf16, input>,
-                   %B: !tile.tensor<256x128xf16, input>,
+tile.program @gemm(%A: !tile.tensor<128x2048xf16, input>,
+                   %B: !tile.tensor<2048x128xf16, input>,
                    %C: !tile.tensor<128x128xf32, output>) {
   %i = tile.var "i"
   %j = tile.var "j"
@@ -52,13 +53,13 @@ tile.program @gemm(%A: !tile.tensor<128x256xf16, input>,
   %xi = tile.tile %i
   %xj = tile.tile %j
   %xk = tile.tile %k
-  %a = tile.load %A[%xi, %xk] : !tile.tensor<128x256xf16, input> -> !tile.tile<[tile_i, tile_k], f16>
-  %b = tile.load %B[%xk, %xj] : !tile.tensor<256x128xf16, input> -> !tile.tile<[tile_k, tile_j], f16>
+  %a = tile.load %A[%xi, %xk] : !tile.tensor<128x2048xf16, input> -> !tile.tile<[tile_i, tile_k], f16>
+  %b = tile.load %B[%xk, %xj] : !tile.tensor<2048x128xf16, input> -> !tile.tile<[tile_k, tile_j], f16>
   %m = tile.matmul %a, %b : !tile.tile<[tile_i, tile_k], f16>, !tile.tile<[tile_k, tile_j], f16> -> !tile.tile<[tile_i, tile_j], f32>
   %c = tile.load %C[%xi, %xj] : !tile.tensor<128x128xf32, output> -> !tile.tile<[tile_i, tile_j], f32>
   %n = tile.add %c, %m : !tile.tile<[tile_i, tile_j], f32>
   %s = tile.store %n, %C[%xi, %xj] : !tile.tile<[tile_i, tile_j], f32>, !tile.tensor<128x128xf32, output>
-  %lk = tile.loop %k = 0 to 256 step %tk body %s
+  %lk = tile.loop %k = 0 to 2048 step %tk body %s
   %lj = tile.loop %j = 0 to 128 step %tj body %lk
   %li = tile.loop %i = 0 to 128 step %ti body %lj
   tile.yield %li
@@ -82,6 +83,12 @@ tile.program @gemm(%A: !tile.tensor<128x256xf16, input>,
 // CHECK: nvgpu.mma.sync
 // CHECK-NOT: transpose = true
 // CHECK: scf.yield
+// A split into chunks whose k is short against the tile (two of 128 for
+// 64 x 64 outputs: m n f32 sums added per 2 (m + n) k bytes read) is undone.
+// SPLIT-LABEL: func.func @linear
+// SPLIT: blocks in (%c1, %c1, %c1) threads in (%c128, %c1, %c1)
+// SPLIT-NOT: atomic
+// SPLIT: gpu.return
 // OFF-LABEL: func.func @linear
 // OFF-NOT: nvgpu.ldmatrix
 // OFF: gpu.return
