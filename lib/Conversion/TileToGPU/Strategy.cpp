@@ -144,12 +144,20 @@ GPUConfigAttr tileir::chooseGPUConfig(ProgramOp program,
                  .with("k_slices", 4)
                  .with("thread_elements", 32)
                  .with("pipeline_loads", 1);
+  } else if (shape.reductions > 0) {
+    // Norms: a row's statistic is an element loop over 256-wide tiles of
+    // the row, split across up to 4 blocks (their sums added atomically) and
+    // cut among adjacent threads (`reduce_lanes`), until about 8 blocks per
+    // SM. On the H200, over ten RMSNorm and LayerNorm sizes (M = 16 to
+    // 2048, D = 2048 to 8192), 1.0-2.5x faster than the whole block reducing
+    // 1024-wide tiles, never slower (LayerNorm at M=512, D=4096: 15.6 ->
+    // 9.5 us; bench/results/h200-2026-11-28-norms.md).
+    config = config.with("max_tile_size", 256)
+                 .with("min_blocks", nearestPowerOf2(8 * units))
+                 .with("split_k", 4);
   } else {
-    // Norms and elementwise chains: a row's statistic is reduced by the
-    // whole block (buffered, group reductions) in tiles up to 1024 wide,
-    // not by one thread per row (element loops): the M=512 RMSNorm and
-    // LayerNorm over 4096 columns ran 8.5x and 7.7x faster (bench/results,
-    // 2026-11-28); two blocks per SM at least.
+    // Elementwise chains: tiles up to 1024 wide, two blocks per SM at
+    // least.
     config = withRowReductionSettings(config, target);
   }
   // f16 matmuls accumulating in f32 on the matrix units, FlashAttention-

@@ -80,15 +80,16 @@ tile.program @gemm_f32(%A: !tile.tensor<16x256xf32, input>,
 
 // -----
 
-// A row sum (a norm's statistic) and no matmul: reduced by whole blocks
-// (no element loops) in tiles up to 1024, two blocks per SM, nothing split,
-// no matrix units.
+// A row sum (a norm's statistic) and no matmul: element loops over tiles
+// up to 256 wide, split up to 4 ways until about 8 blocks per SM (the power
+// of two nearest: 1024 on sm_90 and sm_80, 2048 on gfx942), no matrix
+// units.
 // SM90-LABEL: tile.program @rowsum
-// SM90-SAME: #tile.gpu_config<max_tile_size = 1024, min_blocks = 264, block_size = 256, shared_memory = 49152, element_loops = false, mma = false, warp_loops = true, block_matmul = true, vector_atomics = true, early_launch_blocks = 528>
+// SM90-SAME: #tile.gpu_config<max_tile_size = 256, min_blocks = 1024, block_size = 256, shared_memory = 49152, split_k = 4, mma = false, warp_loops = true, block_matmul = true, vector_atomics = true, early_launch_blocks = 528>
 // SM80-LABEL: tile.program @rowsum
-// SM80-SAME: #tile.gpu_config<max_tile_size = 1024, min_blocks = 216,
+// SM80-SAME: #tile.gpu_config<max_tile_size = 256, min_blocks = 1024,
 // GFX942-LABEL: tile.program @rowsum
-// GFX942-SAME: #tile.gpu_config<max_tile_size = 1024, min_blocks = 608,
+// GFX942-SAME: #tile.gpu_config<max_tile_size = 256, min_blocks = 2048,
 tile.program @rowsum(%A: !tile.tensor<64x16xf32, input>,
                      %B: !tile.tensor<64xf32, output>) {
   %i = tile.var "i"
@@ -112,9 +113,9 @@ tile.program @rowsum(%A: !tile.tensor<64x16xf32, input>,
 // The program's own attribute overrides the strategy; the config option
 // overrides both. Features the target lacks are turned off whoever asked.
 // SM90-LABEL: tile.program @own
-// SM90-SAME: #tile.gpu_config<max_tile_size = 8, min_blocks = 264, {{.*}}split_k = 4,
+// SM90-SAME: #tile.gpu_config<max_tile_size = 8, min_blocks = 1024, {{.*}}split_k = 4,
 // GIVEN-LABEL: tile.program @own
-// GIVEN-SAME: #tile.gpu_config<max_tile_size = 8, min_blocks = 264, {{.*}}split_k = 2,
+// GIVEN-SAME: #tile.gpu_config<max_tile_size = 8, min_blocks = 1024, {{.*}}split_k = 2,
 // GFX942-LABEL: tile.program @own
 // GFX942-SAME: mma = false,{{.*}}vector_atomics = false
 tile.program @own(%A: !tile.tensor<64x16xf32, input>,
@@ -344,4 +345,26 @@ tile.program @batched(%A: !tile.tensor<8x256x128xf16, input>,
   %li = tile.loop %i = 0 to 256 step %ti body %lj
   %lh = tile.loop %h = 0 to 8 step %th body %li
   tile.yield %lh
+}
+
+// -----
+
+// Elementwise only (no matmul, no reduction): tiles up to 1024 wide, two
+// blocks per SM, whole blocks per tile.
+// SM90-LABEL: tile.program @scale
+// SM90-SAME: #tile.gpu_config<max_tile_size = 1024, min_blocks = 264, block_size = 256, shared_memory = 49152, element_loops = false, mma = false,
+tile.program @scale(%A: !tile.tensor<64x16xf32, input>,
+                    %B: !tile.tensor<64x16xf32, output>) {
+  %i = tile.var "i"
+  %j = tile.var "j"
+  %ti = tile.size "tile_i"
+  %tj = tile.size "tile_j"
+  %xi = tile.tile %i
+  %xj = tile.tile %j
+  %a = tile.load %A[%xi, %xj] : !tile.tensor<64x16xf32, input> -> !tile.tile<[tile_i, tile_j], f32>
+  %e = tile.exp %a : !tile.tile<[tile_i, tile_j], f32>
+  %s = tile.store %e, %B[%xi, %xj] : !tile.tile<[tile_i, tile_j], f32>, !tile.tensor<64x16xf32, output>
+  %lj = tile.loop %j = 0 to 16 step %tj body %s
+  %l = tile.loop %i = 0 to 64 step %ti body %lj
+  tile.yield %l
 }
