@@ -14,8 +14,9 @@ of every knob that helped, together. Each variant is compiled (in parallel,
 `tile-run --compile-only`), checked against the linalg reference on the
 device and timed there with CUDA graphs (`tile-gpu-run --graph`: warm-up,
 repetitions, median and spread); a variant whose check fails never wins,
-and one far slower than the best so far after a short run is not timed
-further. The winner goes into the tuning cache, keyed by program hash, chip,
+one far slower than the best so far after a short run is not timed
+further, and one whose kernels and launches are an earlier variant's is
+not run. The winner goes into the tuning cache, keyed by program hash, chip,
 device and compiler version, with its time, spread and the runners-up; the
 write merges under a lock and replaces the file atomically. `tile-run
 --tuning`, `--tile-select-gpu-config="tuning=..."` and the lowering
@@ -37,6 +38,7 @@ import argparse
 import concurrent.futures
 import datetime
 import fcntl
+import hashlib
 import json
 import os
 import re
@@ -56,6 +58,7 @@ MATMUL_KNOBS = {
     "max_tile_size": [32, 64, 128],
     "pipeline_loads": [0, 1, 2],
     "mma": ["true", "false"],
+    "block_matmul": ["true", "false"],
 }
 ROW_KNOBS = {
     "max_tile_size": [256, 512, 1024],
@@ -309,6 +312,25 @@ def check_emulated(bin_dir, program, reference, name, fields, inject):
     return ok, note
 
 
+def kernels_digest(art):
+    """A digest of what an artifact runs: its binary and its launches (the
+    manifest's kernel lines); None if it cannot be read."""
+    try:
+        with open(os.path.join(art, "manifest.txt")) as f:
+            lines = f.read().splitlines()
+        binary = next(l.split(None, 1)[1] for l in lines
+                      if l.startswith("binary "))
+        h = hashlib.sha256()
+        with open(os.path.join(art, binary), "rb") as f:
+            h.update(f.read())
+        for l in lines:
+            if l.startswith("kernel "):
+                h.update(l.encode())
+        return h.hexdigest()
+    except (OSError, StopIteration):
+        return None
+
+
 def measure(runner, art, name, repetitions, inject):
     """(passed, median, min, max, kernels, note) of one artifact."""
     cmd = [runner, art, "--graph", "--repetitions", str(repetitions),
@@ -480,14 +502,22 @@ def tune(args):
         return vname, fields, art, error, vprogram, pname, vhash
     with concurrent.futures.ThreadPoolExecutor(args.jobs) as pool:
         built = list(pool.map(build, variants))
+    # Variants whose kernels and launches are those of an earlier one (a
+    # knob that changes nothing for this program) are not run again.
+    first_of = {}
     for vname, fields, art, error, vprogram, pname, vhash in built:
+        digest = None if error else kernels_digest(art)
+        same = first_of.get(digest) if digest else None
+        if digest and not same:
+            first_of[digest] = vname
         meta["variants"].append({"variant": vname, "gpu_config":
                                  config_text(fields), "artifact":
                                  os.path.relpath(art, work),
                                  "program": os.path.relpath(vprogram, work),
                                  "program_name": pname, "program_hash": vhash,
-                                 "compile_error": error})
-        log("compiled %s%s" % (vname, ": " + error[0] if error else ""))
+                                 "compile_error": error, "same_as": same})
+        log("compiled %s%s" % (vname, ": " + error[0] if error else
+                               " (the kernels of %s)" % same if same else ""))
     with open(os.path.join(work, "tune.json"), "w") as f:
         json.dump(meta, f, indent=1)
     if args.prepare:
@@ -511,19 +541,23 @@ def measure_dir(args, work, start=None):
         raise ToolError("no tile-gpu-run: pass --runner")
     results, best = [], None
     todo = list(meta["variants"])
-    for i, v in enumerate(todo):
+
+    def run_variant(i, v):
+        nonlocal best
         r = {"variant": v["variant"], "gpu_config": v["gpu_config"],
              "program": v.get("program", "program.mlir"),
              "program_name": v.get("program_name", meta["program"]),
              "program_hash": v.get("program_hash", meta["program_hash"])}
         if v.get("compile_error"):
             r.update(passed=False, note="compile: " + v["compile_error"][0])
-            results.append(r)
-            continue
+            return r
+        if v.get("same_as"):
+            r.update(passed=False,
+                     note="not run: the kernels of " + v["same_as"])
+            return r
         if time.monotonic() - start > args.budget:
             r.update(passed=False, note="not run: budget spent")
-            results.append(r)
-            continue
+            return r
         art = os.path.join(work, v["artifact"])
         # A short run first; far slower than the best so far: dropped.
         passed, us, lo, hi, kernels, note = measure(
@@ -544,7 +578,10 @@ def measure_dir(args, work, start=None):
         log("[%d/%d] %s: %s" % (i + 1, len(todo), v["variant"],
                                 "%.1f us" % us if us is not None else "-")
             + ("" if passed else " FAIL"))
-        results.append(r)
+        return r
+
+    for i, v in enumerate(todo):
+        results.append(run_variant(i, v))
         # Round two, once round one is done: the helpful knobs together.
         if i + 1 == len(todo) and not any("+" in t["variant"] for t in todo):
             for cname, fields in combined(results):

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """A stand-in for tile-gpu-run in tile-tune's tests: deterministic times by
 variant name (the artifact directory's), every check passing; --probe names
-a fake device. Base 100 us; split_k=8 takes 10 off, thread_elements=8 5,
+a fake device. Base 100 us; split_k=8 takes 10 off, pipeline_loads=0 5,
 k_slices=16 makes it 50 (the test injects that one's check failing), an
 optimizer's candidate 40."""
 import os
@@ -14,7 +14,7 @@ name = os.path.basename(sys.argv[1].rstrip("/"))
 us = 100.0
 if "split_k=8" in name:
     us -= 10
-if "thread_elements=8" in name:
+if "pipeline_loads=0" in name:
     us -= 5
 if "k_slices=16" in name:
     us = 50.0
