@@ -4,7 +4,7 @@
 // RUN: tile-opt %s --split-input-file --tile-lower-to-gpu="config={mma = false, block_matmul = true, max_tile_size = 128, min_blocks = 1}" --canonicalize --cse | FileCheck %s --check-prefix=OFF
 
 // Block matmuls (`block_matmul`, docs/GPULowering.md): a GEMM tile of
-// 128 x 128 outputs runs on 8 warps of 64 x 32, A and B staged through
+// 128 x 128 outputs runs on 4 warps of 64 x 64, A and B staged through
 // dynamic shared memory 64 k at a time in two stages (128 x 72 and 64 x 136
 // f16 elements each: rows padded by 8; 71680 bytes, given by the launch),
 // copied with cp.async one step ahead, read as fragments with ldmatrix (B
@@ -14,7 +14,7 @@
 // atomically. Without
 // block_matmul or mma (OFF), the element loop's code.
 // CHECK-LABEL: func.func @gemm
-// CHECK: gpu.launch_func @gemm_kernels::@gemm_k0 blocks in (%c1, %c1, %c1) threads in (%c256, %c1, %c1) dynamic_shared_memory_size %c71680_i32
+// CHECK: gpu.launch_func @gemm_kernels::@gemm_k0 blocks in (%c1, %c1, %c1) threads in (%c128, %c1, %c1) dynamic_shared_memory_size %c71680_i32
 // CHECK: gpu.func @gemm_k0
 // CHECK-NOT: workgroup
 // CHECK: gpu.dynamic_shared_memory
@@ -35,7 +35,7 @@
 // CHECK-NOT: atomic
 // CHECK: gpu.return
 // SPLIT-LABEL: func.func @gemm
-// SPLIT: blocks in (%c4, %c1, %c1) threads in (%c256, %c1, %c1)
+// SPLIT: blocks in (%c4, %c1, %c1) threads in (%c128, %c1, %c1)
 // SPLIT: nvgpu.mma.sync
 // SPLIT: memref.atomic_rmw addf
 // OFF-LABEL: func.func @gemm
