@@ -17,7 +17,7 @@ bool KernelEmitter::emitBlockMatmul(const StmtNode &loop) {
   int64_t threads = kernel.threads;
   // Each thread moves whole 16-byte runs of both operands per step.
   int64_t aRuns = mm.m * mm.kStage / 8, bRuns = mm.n * mm.kStage / 8;
-  if (!loadsHalf(mm.a, 8) || !loadsHalf(mm.b, 8) || aRuns % threads != 0 ||
+  if (!loadsRun(mm.a, 8) || !loadsRun(mm.b, 8) || aRuns % threads != 0 ||
       bRuns % threads != 0)
     return false;
   Value tid = cx.threadId;

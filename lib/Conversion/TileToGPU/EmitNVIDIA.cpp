@@ -42,8 +42,42 @@ Value nvidia::mmaStep(OpBuilder &b, Location loc, Value a,
 
 Value nvidia::mmaFragments(OpBuilder &b, Location loc, Value a,
                            Value bFragment, Value acc) {
-  return nvgpu::MmaSyncOp::create(b, loc, a, bFragment, acc,
-                                  ArrayRef<int64_t>{16, 8, 16});
+  if (!cast<VectorType>(a.getType()).getElementType().isBF16())
+    return nvgpu::MmaSyncOp::create(b, loc, a, bFragment, acc,
+                                    ArrayRef<int64_t>{16, 8, 16});
+  // bf16: nvgpu's conversion does not take it, so the instruction itself.
+  // Each row of a fragment (two bf16, the lower index in the low half) is
+  // one b32 register; the accumulator's four f32 in row-major order.
+  Type i32 = b.getI32Type(), f32 = b.getF32Type();
+  SmallVector<Value> args;
+  auto pack = [&](Value fragment, int64_t rows) {
+    for (int64_t r = 0; r < rows; ++r) {
+      Value pair = vector::ExtractOp::create(b, loc, fragment, r);
+      Value word = vector::BitCastOp::create(
+          b, loc, VectorType::get({1}, i32), pair);
+      args.push_back(vector::ExtractOp::create(b, loc, word, 0));
+    }
+  };
+  pack(a, 4);
+  pack(bFragment, 2);
+  for (int64_t i = 0; i < 4; ++i)
+    args.push_back(vector::ExtractOp::create(
+        b, loc, acc, ArrayRef<int64_t>{i / 2, i % 2}));
+  auto result = LLVM::LLVMStructType::getLiteral(
+      b.getContext(), SmallVector<Type>(4, f32));
+  auto mma = LLVM::InlineAsmOp::create(
+      b, loc, result, args,
+      "mma.sync.aligned.m16n8k16.row.col.f32.bf16.bf16.f32 "
+      "{$0, $1, $2, $3}, {$4, $5, $6, $7}, {$8, $9}, {$10, $11, $12, $13};",
+      "=f,=f,=f,=f,r,r,r,r,r,r,f,f,f,f", /*has_side_effects=*/false,
+      /*is_align_stack=*/false, LLVM::TailCallKind::None,
+      /*asm_dialect=*/nullptr, /*operand_attrs=*/nullptr);
+  SmallVector<Value> sums;
+  for (int64_t i = 0; i < 4; ++i)
+    sums.push_back(
+        LLVM::ExtractValueOp::create(b, loc, mma.getResult(0), i));
+  return vector::FromElementsOp::create(
+      b, loc, VectorType::get({2, 2}, f32), sums);
 }
 
 Value nvidia::asyncCopy16(OpBuilder &b, Location loc, Value dst,
@@ -66,7 +100,8 @@ void nvidia::asyncWait(OpBuilder &b, Location loc, Value group,
 
 Value nvidia::loadMatrices(OpBuilder &b, Location loc, Value shared,
                            Value offset, bool transpose) {
-  auto type = VectorType::get({4, 2}, Float16Type::get(b.getContext()));
+  auto type = VectorType::get(
+      {4, 2}, cast<MemRefType>(shared.getType()).getElementType());
   return nvgpu::LdMatrixOp::create(b, loc, type, shared, ValueRange{offset},
                                    transpose, /*numTiles=*/4);
 }

@@ -27,14 +27,15 @@ Value aFragment(OpBuilder &b, Location loc, ArrayRef<Value> rowG,
 Value mmaStep(OpBuilder &b, Location loc, Value a, ArrayRef<Value> bValues,
               Value acc);
 /// `acc + A B` on the matrix units from whole fragments: A vector<4x2xf16>,
-/// B vector<2x2xf16>.
+/// B vector<2x2xf16> (`nvgpu.mma.sync`), or both bf16 (`mma.sync` m16n8k16
+/// bf16 as inline PTX: nvgpu's conversion does not take bf16).
 Value mmaFragments(OpBuilder &b, Location loc, Value a, Value bFragment,
                    Value acc);
-/// Four 8 x 8 f16 matrices of the workgroup buffer `shared` (1-D) with one
-/// `ldmatrix.x4` (`transpose`: `.trans`): lane l gives the address
-/// `offset` of row l mod 8 of matrix l / 8, and receives row g, elements
-/// 2t and 2t + 1 of each (`.trans`: column g, rows 2t and 2t + 1), as a
-/// vector<4x2xf16>.
+/// Four 8 x 8 matrices of 16-bit elements of the workgroup buffer `shared`
+/// (1-D, f16 or bf16) with one `ldmatrix.x4` (`transpose`: `.trans`): lane
+/// l gives the address `offset` of row l mod 8 of matrix l / 8, and
+/// receives row g, elements 2t and 2t + 1 of each (`.trans`: column g, rows
+/// 2t and 2t + 1), as a vector<4x2x(element)>.
 Value loadMatrices(OpBuilder &b, Location loc, Value shared, Value offset,
                    bool transpose);
 /// Copies the 8 f16 elements (16 bytes, both ends aligned) at `srcOffset`

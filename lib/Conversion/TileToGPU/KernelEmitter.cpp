@@ -67,10 +67,14 @@ void KernelEmitter::run() {
         b, loc,
         MemRefType::get({ShapedType::kDynamic}, b.getI8Type(), AffineMap(),
                         workgroup));
+    // (bf16 for a block matmul of bf16 operands.)
+    Type element = kernel.blockMatmul && kernel.blockMatmul->bf16
+                       ? Type(b.getBF16Type())
+                       : Type(b.getF16Type());
     cx.sharedHalf = memref::ViewOp::create(
         b, loc,
-        MemRefType::get({kernel.sharedHalfElements}, b.getF16Type(),
-                        AffineMap(), workgroup),
+        MemRefType::get({kernel.sharedHalfElements}, element, AffineMap(),
+                        workgroup),
         bytes, index(0), ValueRange{});
   } else if (kernel.sharedHalfElements) {
     cx.sharedHalf = cx.func.getWorkgroupAttributions().back();

@@ -114,8 +114,8 @@ struct WarpLoop {
 };
 
 /// A block matmul (`block_matmul`): an element loop `S = S + A B` (S f32, A
-/// and B f16 loads, B possibly the transpose of one: nn.Linear's [N, K]
-/// weights) over tiles of m x n outputs, m and n multiples of 64, run by the
+/// and B loads of f16, or both of bf16, B possibly the transpose of one:
+/// nn.Linear's [N, K] weights) over tiles of m x n outputs, m and n multiples of 64, run by the
 /// whole block: each step stages `kStage` columns of A and rows of B in
 /// shared memory (`stages` stages in the kernel's f16 buffer, dynamic
 /// shared memory, filled by `cp.async` copies of 16 bytes a thread issued
@@ -128,6 +128,8 @@ struct BlockMatmul {
   /// of B (the [n, k] load with `bTransposed`).
   unsigned store = 0, matmul = 0, a = 0, b = 0;
   bool bTransposed = false;
+  /// Whether A and B hold bf16 (else f16): the stages then hold bf16.
+  bool bf16 = false;
   /// The tile: m x n outputs, k per iteration of the loop.
   int64_t m = 0, n = 0, k = 0;
   int64_t kStage = 64;

@@ -24,18 +24,18 @@ static unsigned belowAliases(const Plan &plan, unsigned id) {
   return id;
 }
 
-/// Whether `id` is a load of an f16 tensor.
+/// Whether `id` is a load of a tensor of 16-bit floats of `kind` (f16 or
+/// bf16).
 static bool isHalfLoad(const Plan &plan, unsigned id,
-                       ArrayRef<ElementKind> kinds) {
+                       ArrayRef<ElementKind> kinds, ElementKind kind) {
   const ExprNode &node = plan.exprs[id];
-  return node.kind == Kind::Load && node.elementKind == ElementKind::F16 &&
-         node.access.tensor < kinds.size() &&
-         kinds[node.access.tensor] == ElementKind::F16;
+  return node.kind == Kind::Load && node.elementKind == kind &&
+         node.access.tensor < kinds.size() && kinds[node.access.tensor] == kind;
 }
 
 /// The block matmul of element loop `id`, warps not yet chosen: its body
-/// one accumulation `S = S + A B` (`getSplitAddend`) whose matmul has f16
-/// loads as operands (B possibly transposed), one batch, and m, n multiples
+/// one accumulation `S = S + A B` (`getSplitAddend`) whose matmul has loads
+/// of f16 (or of bf16) as both operands (B possibly transposed), one batch, and m, n multiples
 /// of 64 and k of the stage's (`BlockMatmul::kStage`).
 static std::optional<BlockMatmul>
 getBlockMatmul(const Plan &plan, unsigned id,
@@ -61,17 +61,20 @@ getBlockMatmul(const Plan &plan, unsigned id,
   if (block.m % 64 != 0 || block.n % 64 != 0 || block.k % block.kStage != 0)
     return std::nullopt;
   block.a = belowAliases(plan, matmul.operands[0]);
-  if (!isHalfLoad(plan, block.a, kinds))
+  ElementKind kind = plan.exprs[block.a].elementKind;
+  if ((kind != ElementKind::F16 && kind != ElementKind::BF16) ||
+      !isHalfLoad(plan, block.a, kinds, kind))
     return std::nullopt;
+  block.bf16 = kind == ElementKind::BF16;
   block.b = belowAliases(plan, matmul.operands[1]);
-  if (!isHalfLoad(plan, block.b, kinds)) {
+  if (!isHalfLoad(plan, block.b, kinds, kind)) {
     std::optional<unsigned> source =
         getTransposedOperand(plan, matmul.operands[1]);
     if (!source)
       return std::nullopt;
     block.b = belowAliases(plan, *source);
     block.bTransposed = true;
-    if (!isHalfLoad(plan, block.b, kinds))
+    if (!isHalfLoad(plan, block.b, kinds, kind))
       return std::nullopt;
   }
   return block;

@@ -18,13 +18,16 @@
 using namespace mlir;
 using namespace mlir::tileir;
 
-/// Whether `matmul` multiplies f16 operands into an f32 result.
+/// Whether `matmul` multiplies f16 operands (or bf16 ones) into an f32
+/// result. (Of the matrix-unit paths, bf16 takes only block matmuls; the
+/// others check for f16 themselves.)
 static bool isHalfMatmul(MatmulOp matmul) {
   auto elementType = [](Value v) {
     return cast<TileType>(v.getType()).getElementType();
   };
-  return elementType(matmul.getLhs()).isF16() &&
-         elementType(matmul.getRhs()).isF16() &&
+  Type lhs = elementType(matmul.getLhs());
+  return (lhs.isF16() || lhs.isBF16()) &&
+         elementType(matmul.getRhs()) == lhs &&
          elementType(matmul.getResult()).isF32();
 }
 

@@ -368,3 +368,34 @@ tile.program @scale(%A: !tile.tensor<64x16xf32, input>,
   %l = tile.loop %i = 0 to 64 step %ti body %lj
   tile.yield %l
 }
+
+// -----
+
+// bf16 GEMMs take the matrix units too (block matmuls are the path that
+// runs them; the others check for f16 themselves), at prefill size with the
+// same settings as f16.
+// SM90-LABEL: tile.program @prefill_gemm_bf16
+// SM90-SAME: #tile.gpu_config<max_tile_size = 128, min_blocks = 132, {{.*}}mma = true, warp_loops = true, block_matmul = true,
+tile.program @prefill_gemm_bf16(%A: !tile.tensor<256x512xbf16, input>,
+                                %B: !tile.tensor<512x256xbf16, input>,
+                                %C: !tile.tensor<256x256xf32, output>) {
+  %i = tile.var "i"
+  %j = tile.var "j"
+  %k = tile.var "k"
+  %ti = tile.size "tile_i"
+  %tj = tile.size "tile_j"
+  %tk = tile.size "tile_k"
+  %xi = tile.tile %i
+  %xj = tile.tile %j
+  %xk = tile.tile %k
+  %a = tile.load %A[%xi, %xk] : !tile.tensor<256x512xbf16, input> -> !tile.tile<[tile_i, tile_k], bf16>
+  %b = tile.load %B[%xk, %xj] : !tile.tensor<512x256xbf16, input> -> !tile.tile<[tile_k, tile_j], bf16>
+  %m = tile.matmul %a, %b : !tile.tile<[tile_i, tile_k], bf16>, !tile.tile<[tile_k, tile_j], bf16> -> !tile.tile<[tile_i, tile_j], f32>
+  %c = tile.load %C[%xi, %xj] : !tile.tensor<256x256xf32, output> -> !tile.tile<[tile_i, tile_j], f32>
+  %n = tile.add %c, %m : !tile.tile<[tile_i, tile_j], f32>
+  %s = tile.store %n, %C[%xi, %xj] : !tile.tile<[tile_i, tile_j], f32>, !tile.tensor<256x256xf32, output>
+  %lk = tile.loop %k = 0 to 512 step %tk body %s
+  %lj = tile.loop %j = 0 to 256 step %tj body %lk
+  %li = tile.loop %i = 0 to 256 step %ti body %lj
+  tile.yield %li
+}

@@ -19,8 +19,7 @@ namespace mlir::tileir {
 
 /// What the strategy reads off a program.
 struct ProgramShape {
-  /// Matmuls, and those with f16 (or bf16) operands and an f32 result whose
-  /// tensor extents the matrix units' 16x16 fragments fit.
+  /// Matmuls, and those with f16 (or bf16) operands and an f32 result.
   unsigned matmuls = 0, halfMatmuls = 0;
   /// Reductions (rsum, rmax, rmin), and those of them that are rmax or
   /// rmin (a softmax's statistic).
