@@ -93,10 +93,7 @@ static std::optional<Copy> getCopy(const Plan &plan, const Kernel &kernel,
   const StmtNode &store = plan.stmts[id];
   if (store.kind != StmtNode::Kind::Store)
     return std::nullopt;
-  unsigned e = store.first;
-  while (plan.exprs[e].kind == Kind::Alias)
-    e = plan.exprs[e].operands.front();
-  const ExprNode &load = plan.exprs[e];
+  const ExprNode &load = plan.exprs[skipAliases(plan, store.first)];
   if (load.kind != Kind::Load)
     return std::nullopt;
   Copy copy{load.access.tensor, store.access.tensor};

@@ -32,11 +32,9 @@ bool KernelEmitter::loadsHalf(unsigned id, int64_t count) const {
 }
 
 Value KernelEmitter::halfRun(unsigned id, Value flat0, int64_t count) {
-  const ExprNode *node = &plan.exprs[id];
-  while (node->kind == Kind::Alias)
-    node = &plan.exprs[node->operands[0]];
-  return loadVector(node->access.tensor,
-                    tensorOffset(node->access, node->shape, flat0), count);
+  const ExprNode &node = plan.exprs[skipAliases(plan, id)];
+  return loadVector(node.access.tensor,
+                    tensorOffset(node.access, node.shape, flat0), count);
 }
 
 bool KernelEmitter::computesHalf(unsigned id) const {

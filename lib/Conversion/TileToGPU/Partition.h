@@ -372,6 +372,10 @@ void forEachLaneMatmul(const interp::Plan &plan, unsigned id,
 std::optional<unsigned> getWarpProductLoad(const interp::Plan &plan,
                                            unsigned matmul, bool tf32);
 
+/// The expression below `id`'s aliases (exact casts, copies the plan
+/// shares): `id` itself when it is no alias.
+unsigned skipAliases(const interp::Plan &plan, unsigned id);
+
 /// The operand of expression `id` when `id` is the transpose of it (a
 /// permute `[0, ..., r-3, r-1, r-2]` or a transpose of the last two
 /// dimensions): B^T of `A B^T`, whose k runs along the operand's rows.

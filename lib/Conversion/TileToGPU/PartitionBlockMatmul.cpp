@@ -17,13 +17,6 @@ using namespace mlir::tileir::gpu_lowering;
 
 using Kind = ExprNode::Kind;
 
-/// The node below `id`'s aliases (exact casts, copies the plan shares).
-static unsigned belowAliases(const Plan &plan, unsigned id) {
-  while (plan.exprs[id].kind == Kind::Alias)
-    id = plan.exprs[id].operands[0];
-  return id;
-}
-
 /// Whether `id` is a load of a tensor of 16-bit floats of `kind` (f16 or
 /// bf16).
 static bool isHalfLoad(const Plan &plan, unsigned id,
@@ -60,19 +53,19 @@ getBlockMatmul(const Plan &plan, unsigned id,
   block.n = matmul.sizes[3];
   if (block.m % 64 != 0 || block.n % 64 != 0 || block.k % block.kStage != 0)
     return std::nullopt;
-  block.a = belowAliases(plan, matmul.operands[0]);
+  block.a = skipAliases(plan, matmul.operands[0]);
   ElementKind kind = plan.exprs[block.a].elementKind;
   if ((kind != ElementKind::F16 && kind != ElementKind::BF16) ||
       !isHalfLoad(plan, block.a, kinds, kind))
     return std::nullopt;
   block.bf16 = kind == ElementKind::BF16;
-  block.b = belowAliases(plan, matmul.operands[1]);
+  block.b = skipAliases(plan, matmul.operands[1]);
   if (!isHalfLoad(plan, block.b, kinds, kind)) {
     std::optional<unsigned> source =
         getTransposedOperand(plan, matmul.operands[1]);
     if (!source)
       return std::nullopt;
-    block.b = belowAliases(plan, *source);
+    block.b = skipAliases(plan, *source);
     block.bTransposed = true;
     if (!isHalfLoad(plan, block.b, kinds, kind))
       return std::nullopt;

@@ -41,18 +41,13 @@ static bool isElementwiseOver(const Plan &plan, unsigned id,
 
 std::optional<unsigned>
 gpu_lowering::getWarpProductLoad(const Plan &plan, unsigned matmul, bool tf32) {
-  auto below = [&](unsigned e) {
-    while (plan.exprs[e].kind == Kind::Alias)
-      e = plan.exprs[e].operands[0];
-    return e;
-  };
   const ExprNode &node = plan.exprs[matmul];
   if (node.kind != Kind::Matmul || node.elementKind != ElementKind::F32)
     return std::nullopt;
   // An exact cast (f16 to f32) is an alias in the plan.
   ElementKind left = plan.exprs[node.operands[0]].elementKind;
   ElementKind rightKind = plan.exprs[node.operands[1]].elementKind;
-  unsigned right = below(node.operands[1]);
+  unsigned right = skipAliases(plan, node.operands[1]);
   bool half = left == ElementKind::F16 && rightKind == ElementKind::F16;
   bool wide = tf32 && left == ElementKind::F32 && rightKind == ElementKind::F32;
   if ((!half && !wide) || plan.exprs[right].kind != Kind::Load ||

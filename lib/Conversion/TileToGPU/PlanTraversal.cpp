@@ -146,6 +146,12 @@ bool gpu_lowering::storesReduction(const Plan &plan, unsigned id) {
   return reduces;
 }
 
+unsigned gpu_lowering::skipAliases(const Plan &plan, unsigned id) {
+  while (plan.exprs[id].kind == Kind::Alias)
+    id = plan.exprs[id].operands[0];
+  return id;
+}
+
 std::optional<unsigned> gpu_lowering::getTransposedOperand(const Plan &plan,
                                                            unsigned id) {
   const ExprNode &node = plan.exprs[id];
@@ -177,9 +183,7 @@ int64_t gpu_lowering::getKLaneWidth(const Plan &plan, unsigned id,
   std::optional<unsigned> source = getTransposedOperand(plan, node.operands[1]);
   if (!source)
     return 0;
-  const ExprNode *load = &plan.exprs[*source];
-  while (load->kind == Kind::Alias)
-    load = &plan.exprs[load->operands[0]];
+  const ExprNode *load = &plan.exprs[skipAliases(plan, *source)];
   if (load->kind != Kind::Load || load->access.tensor >= tensorKinds.size())
     return 0;
   // The matrix units' rows: multiples of 16 of f16 operands.
