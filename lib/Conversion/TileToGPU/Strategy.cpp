@@ -31,8 +31,8 @@ static bool isHalfMatmul(MatmulOp matmul) {
          elementType(matmul.getResult()).isF32();
 }
 
-/// Whether `store` accumulates an f16 matmul into a matrix of prefill size
-/// (`ProgramShape::prefillGemms`).
+/// Whether `store` accumulates an f16 (or bf16) matmul into a matrix of
+/// prefill size (`ProgramShape::prefillGemms`).
 static bool isPrefillGemm(StoreOp store) {
   auto add = store.getValue().getDefiningOp<AddOp>();
   if (!add || !llvm::any_of(add->getOperands(), [](Value operand) {
@@ -99,8 +99,8 @@ static GPUConfigAttr withRowReductionSettings(GPUConfigAttr config,
 /// tiles, split only below one block per SM (the tiles would otherwise
 /// shrink below what a block matmul takes, and splits add their sums
 /// atomically). On the H200 Llama-3-8B's MLP at 256 rows went from 1057 to
-/// about 380 us, RMSNorm and a 4096 x 4096 projection at 512 rows from 217
-/// to about 82 (bench/results/h200-2026-11-28-block-matmul.md).
+/// 330 us, RMSNorm and a 4096 x 4096 projection at 512 rows from 217 to 70
+/// (bench/results/h200-2026-11-28-default-path-2.md).
 static GPUConfigAttr withPrefillGemmSettings(GPUConfigAttr config,
                                              const GPUTarget &target) {
   return config.with("max_tile_size", 128)
@@ -186,10 +186,11 @@ GPUConfigAttr tileir::chooseStatementConfig(Value statement,
                                             const ProgramShape &program,
                                             GPUConfigAttr programConfig,
                                             const GPUTarget &target) {
+  ProgramShape shape = analyzeStatementShape(statement);
   // A GEMM of prefill size beside other statements (a norm, an
   // elementwise epilogue) is lowered apart: 128-wide tiles made the M=512
   // RMSNorm's kernels 37-65% slower.
-  if (analyzeStatementShape(statement).prefillGemms > 0) {
+  if (shape.prefillGemms > 0) {
     if (!programConfig.getMma())
       return {};
     GPUConfigAttr own =
@@ -205,7 +206,6 @@ GPUConfigAttr tileir::chooseStatementConfig(Value statement,
   // a max (up to 13% slower) did not, and keep the program's settings.
   if (program.extremumReductions == 0)
     return {};
-  ProgramShape shape = analyzeStatementShape(statement);
   if (shape.matmuls > 0 || shape.reductions == 0 ||
       !programConfig.getElementLoops())
     return {};

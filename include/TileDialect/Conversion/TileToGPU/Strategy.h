@@ -24,8 +24,8 @@ struct ProgramShape {
   /// Reductions (rsum, rmax, rmin), and those of them that are rmax or
   /// rmin (a softmax's statistic).
   unsigned reductions = 0, extremumReductions = 0;
-  /// Accumulations `S = S + A B` of such f16 matmuls into f32 tensors of
-  /// one matrix (leading dimensions of 1) with at least
+  /// Accumulations `S = S + A B` of such f16 (or bf16) matmuls into f32
+  /// tensors of one matrix (leading dimensions of 1) with at least
   /// `kPrefillGemmExtent` rows and columns: GEMMs of prefill size, which
   /// run as block matmuls (`block_matmul`) in 128-wide tiles.
   unsigned prefillGemms = 0;
