@@ -17,17 +17,17 @@ using namespace mlir::tileir::gpu_lowering;
 using Kind = ExprNode::Kind;
 
 //===----------------------------------------------------------------------===//
-// Operands as f16 runs
+// Operands as f16 or bf16 runs
 //===----------------------------------------------------------------------===//
 
 bool KernelEmitter::loadsHalf(unsigned id, int64_t count) const {
   const ExprNode &node = plan.exprs[id];
-  if (node.elementKind != ElementKind::F16)
+  if (!isHalfKind(node.elementKind))
     return false;
   if (node.kind == Kind::Alias)
     return loadsHalf(node.operands[0], count);
   return node.kind == Kind::Load &&
-         tensorKinds[node.access.tensor] == ElementKind::F16 &&
+         tensorKinds[node.access.tensor] == node.elementKind &&
          loadsRun(id, count);
 }
 
@@ -38,7 +38,7 @@ Value KernelEmitter::halfRun(unsigned id, Value flat0, int64_t count) {
 }
 
 bool KernelEmitter::computesHalf(unsigned id) const {
-  if (plan.exprs[id].elementKind != ElementKind::F16)
+  if (!isHalfKind(plan.exprs[id].elementKind))
     return false;
   if (loadsHalf(id, 4))
     return true;
@@ -67,11 +67,11 @@ bool KernelEmitter::computesHalf(unsigned id) const {
 Value KernelEmitter::halfOperandRun(unsigned id, Value flat0, int64_t count) {
   if (loadsHalf(id, count))
     return halfRun(id, flat0, count);
-  auto f16 = Float16Type::get(b.getContext());
+  Type half = getStorageType(b.getContext(), plan.exprs[id].elementKind);
   SmallVector<Value> halves;
   for (Value x : elementRun(id, flat0, count))
-    halves.push_back(arith::TruncFOp::create(b, loc, f16, x));
-  return vector::FromElementsOp::create(b, loc, VectorType::get({count}, f16),
+    halves.push_back(arith::TruncFOp::create(b, loc, half, x));
+  return vector::FromElementsOp::create(b, loc, VectorType::get({count}, half),
                                         halves);
 }
 
@@ -90,6 +90,8 @@ bool KernelEmitter::fitsMatrixUnits(unsigned id, const LaneBlock &block) const {
   const ExprNode &node = plan.exprs[id];
   int64_t width = block.width;
   return node.kind == Kind::Matmul && node.elementKind == ElementKind::F32 &&
+         plan.exprs[node.operands[0]].elementKind ==
+             plan.exprs[node.operands[1]].elementKind &&
          (width == 4 || width == 8 || width == 16) &&
          node.sizes[3] == block.rowLength && node.sizes[1] % 16 == 0 &&
          node.sizes[2] % 16 == 0 && block.rowLength % (4 * width) == 0 &&

@@ -26,7 +26,7 @@ Value nvidia::zeroAccumulator(OpBuilder &b, Location loc) {
 
 Value nvidia::aFragment(OpBuilder &b, Location loc, ArrayRef<Value> rowG,
                         ArrayRef<Value> rowG8) {
-  auto type = VectorType::get({4, 2}, Float16Type::get(b.getContext()));
+  auto type = VectorType::get({4, 2}, rowG[0].getType());
   return vector::FromElementsOp::create(b, loc, type,
                                         ValueRange{rowG[0], rowG[1], rowG8[0],
                                                    rowG8[1], rowG[2], rowG[3],
@@ -35,7 +35,7 @@ Value nvidia::aFragment(OpBuilder &b, Location loc, ArrayRef<Value> rowG,
 
 Value nvidia::mmaStep(OpBuilder &b, Location loc, Value a,
                       ArrayRef<Value> bValues, Value acc) {
-  auto type = VectorType::get({2, 2}, Float16Type::get(b.getContext()));
+  auto type = VectorType::get({2, 2}, bValues[0].getType());
   Value bFragment = vector::FromElementsOp::create(b, loc, type, bValues);
   return mmaFragments(b, loc, a, bFragment, acc);
 }

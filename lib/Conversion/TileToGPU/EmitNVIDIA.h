@@ -17,13 +17,13 @@ namespace mlir::tileir::gpu_lowering::nvidia {
 
 /// A zero m16n8k16 accumulator (vector<2x2xf32>).
 Value zeroAccumulator(OpBuilder &b, Location loc);
-/// The m16n8k16 A fragment of lane (g, t) from its four f16 values of
-/// rows g and g + 8: mma's k indices 2t, 2t + 1 are `rowG[0..1]` and
+/// The m16n8k16 A fragment of lane (g, t) from its four f16 (or four bf16)
+/// values of rows g and g + 8: mma's k indices 2t, 2t + 1 are `rowG[0..1]` and
 /// `rowG8[0..1]`, 2t + 8, 2t + 9 are `rowG[2..3]` and `rowG8[2..3]`.
 Value aFragment(OpBuilder &b, Location loc, ArrayRef<Value> rowG,
                 ArrayRef<Value> rowG8);
-/// `acc + A B` on the matrix units, B the four f16 values of lane (g, t)'s
-/// column g at mma's k indices 2t, 2t + 1, 2t + 8, 2t + 9.
+/// `acc + A B` on the matrix units, B the four f16 or bf16 values (A's kind)
+/// of lane (g, t)'s column g at mma's k indices 2t, 2t + 1, 2t + 8, 2t + 9.
 Value mmaStep(OpBuilder &b, Location loc, Value a, ArrayRef<Value> bValues,
               Value acc);
 /// `acc + A B` on the matrix units from whole fragments: A vector<4x2xf16>,
@@ -50,7 +50,8 @@ Value asyncGroup(OpBuilder &b, Location loc, ValueRange tokens);
 void asyncWait(OpBuilder &b, Location loc, Value group, int32_t pending);
 /// tf32 (m16n8k8) forms: the left operand's fragment from f32 values
 /// (a0 .. a3: rows g, g + 8 at k = t, then at k = t + 4), rounded to
-/// tf32; one step with the right operand's two f16 values (k = t, t + 4).
+/// tf32; one step with the right operand's two f16 or bf16 values (k = t,
+/// t + 4), which tf32 holds exactly.
 Value tf32AFragment(OpBuilder &b, Location loc, ArrayRef<Value> values);
 Value tf32MmaStep(OpBuilder &b, Location loc, Value a, ArrayRef<Value> halves,
                   Value acc);

@@ -37,7 +37,6 @@ bool KernelEmitter::emitWarpLoop(const StmtNode &loop) {
   if (!fits)
     return false;
 
-  auto f16 = Float16Type::get(b.getContext());
   auto at = [&](Value vec, ArrayRef<int64_t> i) -> Value {
     return vector::ExtractOp::create(b, loc, vec, i);
   };
@@ -93,11 +92,12 @@ bool KernelEmitter::emitWarpLoop(const StmtNode &loop) {
           // for the step are w t + 4s + q (q < 4). tf32 (m16n8k8): k index
           // t is column w t + 2s and t + 4 is w t + 2s + 1 (rows
           // w t + 2s + q, q < 2).
-          bool tf32 =
-              plan.exprs[node.operands[0]].elementKind == ElementKind::F32;
+          ElementKind left = plan.exprs[node.operands[0]].elementKind;
+          bool tf32 = left == ElementKind::F32;
           int64_t rowsPerStep = tf32 ? 2 : 4;
           auto half = [&](int64_t r, int64_t i) -> Value {
-            return arith::TruncFOp::create(b, loc, f16, x[r * width + i]);
+            return arith::TruncFOp::create(
+                b, loc, getStorageType(b.getContext(), left), x[r * width + i]);
           };
           SmallVector<Value> aFragments;
           for (int64_t i = 0; i < width; i += rowsPerStep)

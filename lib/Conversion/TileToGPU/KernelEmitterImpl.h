@@ -237,27 +237,29 @@ private:
   // Matmuls on the matrix units (EmitMatrixUnits.cpp)
   //===--------------------------------------------------------------------===//
 
-  /// Whether `halfRun(id, ., count)` may be used: `id` is an f16 tensor's
-  /// load whose runs of `count` load as vectors.
+  /// Whether `halfRun(id, ., count)` may be used: `id` is a load of an f16
+  /// (bf16) tensor as f16 (bf16) whose runs of `count` load as vectors.
+  /// ("Half" here is either 16-bit float the matrix units take.)
   bool loadsHalf(unsigned id, int64_t count) const;
-  /// Elements flat0 .. flat0 + count - 1 of `id` as one vector of f16
-  /// (`loadsHalf(id, count)`).
+  /// Elements flat0 .. flat0 + count - 1 of `id` as one vector of its
+  /// 16-bit kind (`loadsHalf(id, count)`).
   Value halfRun(unsigned id, Value flat0, int64_t count);
-  /// Whether `id` is f16 and computable element by element for a matrix
+  /// Whether `id` is f16 or bf16 and computable element by element for a matrix
   /// unit's left operand: a vector load (`loadsHalf(id, 4)`), or an
   /// expression of loads of tensors not carried in registers, constants,
   /// elementwise ops, copies and casts (a prologue: no reductions or
   /// matmuls, which would be recomputed per element).
   bool computesHalf(unsigned id) const;
   /// Elements flat0 .. flat0 + count - 1 of `id` (`computesHalf(id)`) as
-  /// one vector of f16: `halfRun` when they load as one, else computed.
+  /// one vector of its 16-bit kind: `halfRun` when they load as one, else
+  /// computed and rounded.
   Value halfOperandRun(unsigned id, Value flat0, int64_t count);
   /// The load under `id` when `id` is the transpose (a permute swapping the
-  /// last two dimensions) of an f16 load whose runs of 4 along its innermost
+  /// last two dimensions) of an f16 or bf16 load whose runs of 4 along its innermost
   /// dimension load as vectors: B^T of Q K^T, read along k.
   std::optional<unsigned> transposedHalf(unsigned id) const;
   /// Whether matmul `id` can compute the lanes of the matrix-unit block
-  /// `block`: f16 operands loaded as vectors (A along k, 4 at a time; B
+  /// `block`: f16 operands, or bf16 ones, loaded as vectors (A along k, 4 at a time; B
   /// along its rows, width / 2 at a time, or, transposed, along k, 4 at a
   /// time), an f32 result, rows of the block's length, m and k multiples of
   /// 16, width 4, 8 or 16.

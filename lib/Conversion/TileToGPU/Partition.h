@@ -372,6 +372,12 @@ void forEachLaneMatmul(const interp::Plan &plan, unsigned id,
 std::optional<unsigned> getWarpProductLoad(const interp::Plan &plan,
                                            unsigned matmul, bool tf32);
 
+/// Whether `kind` is one of the 16-bit floats the matrix units multiply
+/// (mma.sync m16n8k16: f16 or bf16; both operands of one kind).
+inline bool isHalfKind(ElementKind kind) {
+  return kind == ElementKind::F16 || kind == ElementKind::BF16;
+}
+
 /// The expression below `id`'s aliases (exact casts, copies the plan
 /// shares): `id` itself when it is no alias.
 unsigned skipAliases(const interp::Plan &plan, unsigned id);

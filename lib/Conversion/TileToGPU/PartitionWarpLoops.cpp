@@ -48,10 +48,10 @@ gpu_lowering::getWarpProductLoad(const Plan &plan, unsigned matmul, bool tf32) {
   ElementKind left = plan.exprs[node.operands[0]].elementKind;
   ElementKind rightKind = plan.exprs[node.operands[1]].elementKind;
   unsigned right = skipAliases(plan, node.operands[1]);
-  bool half = left == ElementKind::F16 && rightKind == ElementKind::F16;
+  bool half = isHalfKind(left) && rightKind == left;
   bool wide = tf32 && left == ElementKind::F32 && rightKind == ElementKind::F32;
   if ((!half && !wide) || plan.exprs[right].kind != Kind::Load ||
-      plan.exprs[right].elementKind != ElementKind::F16)
+      !isHalfKind(plan.exprs[right].elementKind))
     return std::nullopt;
   return right;
 }
@@ -88,7 +88,7 @@ getWarpLoop(const Plan &plan, unsigned id,
     return std::nullopt;
   int64_t columns = shape.back();
   auto isHalf = [&](unsigned e) {
-    return plan.exprs[e].elementKind == ElementKind::F16;
+    return isHalfKind(plan.exprs[e].elementKind);
   };
   // Whether expression `e` reads the tiles stored so far only at their
   // regions and no other tile's tensor.
@@ -117,7 +117,8 @@ getWarpLoop(const Plan &plan, unsigned id,
          kind != ElementKind::BF16) ||
         !isElementwiseOver(plan, store.first, shape, /*matmuls=*/true))
       return std::nullopt;
-    // The matmuls: 16-row f32 results from f16 operands, reading no tile.
+    // The matmuls: 16-row f32 results from f16 or bf16 operands (one kind),
+    // reading no tile.
     bool fits = true, matmul = false;
     forEachLaneMatmul(plan, store.first, [&](unsigned e) {
       const ExprNode &node = plan.exprs[e];
@@ -125,7 +126,9 @@ getWarpLoop(const Plan &plan, unsigned id,
       fits &= node.elementKind == ElementKind::F32 && node.sizes[0] == 1 &&
               node.sizes[1] == 16 && node.sizes[2] % 16 == 0 &&
               node.sizes[3] == columns && isHalf(node.operands[0]) &&
-              isHalf(node.operands[1]) && readsTilesOnly(e, true);
+              plan.exprs[node.operands[1]].elementKind ==
+                  plan.exprs[node.operands[0]].elementKind &&
+              readsTilesOnly(e, true);
     });
     // A tile's own tensor is read by later statements only.
     tiles.push_back(&store.access);

@@ -186,12 +186,10 @@ int64_t gpu_lowering::getKLaneWidth(const Plan &plan, unsigned id,
   const ExprNode *load = &plan.exprs[skipAliases(plan, *source)];
   if (load->kind != Kind::Load || load->access.tensor >= tensorKinds.size())
     return 0;
-  // The matrix units' rows: multiples of 16 of f16 operands.
-  auto isHalf = [&](unsigned e) {
-    return plan.exprs[e].elementKind == ElementKind::F16;
-  };
-  if (mma && node.sizes[1] % 16 == 0 && isHalf(node.operands[0]) &&
-      isHalf(node.operands[1]))
+  // The matrix units' rows: multiples of 16 of f16 or bf16 operands.
+  ElementKind left = plan.exprs[node.operands[0]].elementKind;
+  if (mma && node.sizes[1] % 16 == 0 && isHalfKind(left) &&
+      plan.exprs[node.operands[1]].elementKind == left)
     return 0;
   // 16 bytes of the stored elements.
   int64_t width = 0;

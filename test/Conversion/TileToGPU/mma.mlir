@@ -6,7 +6,9 @@
 // RUN: tile-opt %s --split-input-file --tile-lower-to-gpu="config={mma = true, thread_elements = 16, max_tile_size = 0}" --canonicalize --cse | FileCheck %s --check-prefix=SYNC
 // RUN: tile-opt %s --split-input-file --tile-lower-to-gpu="config={thread_elements = 16, max_tile_size = 0}" --canonicalize --cse | FileCheck %s --check-prefix=NOSYNC
 // RUN: %if cuda-toolkit %{ tile-opt %s --split-input-file --tile-lower-to-nvvm="format=isa config={mma = true, thread_elements = 16}" | FileCheck %s --check-prefix=SYNCPTX %}
+// RUN: not tile-run %s --entry sync_bf16 --device emulate --gpu-config="mma = true, thread_elements = 16" 2>&1 | FileCheck %s --check-prefix=EMULATE
 // GPU: PASS
+// EMULATE: error: 'llvm.inline_asm' op exchanges registers across a warp's threads
 
 // With mma, a matmul of f16 tiles into f32 with sizes that are multiples of
 // 16 is computed by warps on the matrix units: the operands are staged as
@@ -143,6 +145,75 @@ tile.program @sync_transposed(%X: !tile.tensor<16x64xf16, input>,
   %wt = tile.load %W[%tn, %tk] : !tile.tensor<128x64xf16, input> -> !tile.tile<[tile_n, tile_k], f16>
   %w = tile.permute %wt [1, 0] : !tile.tile<[tile_n, tile_k], f16> -> !tile.tile<[tile_k, tile_n], f16>
   %mm = tile.matmul %x, %w : !tile.tile<[16, tile_k], f16>, !tile.tile<[tile_k, tile_n], f16> -> !tile.tile<[16, tile_n], f32>
+  %s = tile.load %S[%full, %tn] : !tile.tensor<16x128xf32, output> -> !tile.tile<[16, tile_n], f32>
+  %a = tile.add %s, %mm : !tile.tile<[16, tile_n], f32>
+  %st = tile.store %a, %S[%full, %tn] : !tile.tile<[16, tile_n], f32>, !tile.tensor<16x128xf32, output>
+  %lk = tile.loop %k = 0 to 64 step %sk body %st
+  %ln = tile.loop %n = 0 to 128 step %sn body %lk
+  tile.yield %ln
+}
+
+// -----
+
+// bf16 operands take the same lanes (bf16 loads, one mma.sync m16n8k16 per
+// tile and step), the instruction as inline PTX (nvgpu's conversion does
+// not type bf16). Here B is nn.Linear's [n, k] weight.
+// SYNC-LABEL: gpu.func @sync_bf16_k0
+// SYNC-COUNT-2: vector.load %arg0{{.*}} : memref<1024xbf16>, vector<8xbf16>
+// SYNC-COUNT-4: vector.load %arg1{{.*}} : memref<8192xbf16>, vector<8xbf16>
+// SYNC-NOT: vector.load
+// SYNC-COUNT-8: llvm.inline_asm "mma.sync.aligned.m16n8k16.row.col.f32.bf16.bf16.f32
+// SYNC-NOT: mma.sync
+// SYNC: gpu.return
+// NOSYNC-LABEL: gpu.func @sync_bf16_k0
+// NOSYNC-NOT: mma.sync
+// NOSYNC: gpu.return
+// SYNCPTX: mma.sync.aligned.m16n8k16.row.col.f32.bf16.bf16.f32
+tile.program @sync_bf16(%X: !tile.tensor<16x64xbf16, input>,
+                   %W: !tile.tensor<128x64xbf16, input>,
+                   %S: !tile.tensor<16x128xf32, output>) attributes {tile.tile_sizes = {tile_n = 32, tile_k = 32}} {
+  %n = tile.var "n"
+  %k = tile.var "k"
+  %sn = tile.size "tile_n"
+  %sk = tile.size "tile_k"
+  %full = tile.full
+  %tn = tile.tile %n
+  %tk = tile.tile %k
+  %x = tile.load %X[%full, %tk] : !tile.tensor<16x64xbf16, input> -> !tile.tile<[16, tile_k], bf16>
+  %wt = tile.load %W[%tn, %tk] : !tile.tensor<128x64xbf16, input> -> !tile.tile<[tile_n, tile_k], bf16>
+  %w = tile.permute %wt [1, 0] : !tile.tile<[tile_n, tile_k], bf16> -> !tile.tile<[tile_k, tile_n], bf16>
+  %mm = tile.matmul %x, %w : !tile.tile<[16, tile_k], bf16>, !tile.tile<[tile_k, tile_n], bf16> -> !tile.tile<[16, tile_n], f32>
+  %s = tile.load %S[%full, %tn] : !tile.tensor<16x128xf32, output> -> !tile.tile<[16, tile_n], f32>
+  %a = tile.add %s, %mm : !tile.tile<[16, tile_n], f32>
+  %st = tile.store %a, %S[%full, %tn] : !tile.tile<[16, tile_n], f32>, !tile.tensor<16x128xf32, output>
+  %lk = tile.loop %k = 0 to 64 step %sk body %st
+  %ln = tile.loop %n = 0 to 128 step %sn body %lk
+  tile.yield %ln
+}
+
+// -----
+
+// A computed left operand is rounded to bf16 when B is bf16: here A is
+// X * 2 (elementwise), B row-major ([k, n]) with runs of 4 per row.
+// SYNC-LABEL: gpu.func @sync_bf16_computed_k0
+// SYNC: arith.truncf {{.*}} : f32 to bf16
+// SYNC: llvm.inline_asm "mma.sync.aligned.m16n8k16.row.col.f32.bf16.bf16.f32
+// SYNC-NOT: nvgpu.mma.sync
+// SYNC: gpu.return
+tile.program @sync_bf16_computed(%X: !tile.tensor<16x64xbf16, input>,
+                   %W: !tile.tensor<64x128xbf16, input>,
+                   %S: !tile.tensor<16x128xf32, output>) attributes {tile.tile_sizes = {tile_n = 32, tile_k = 32}} {
+  %n = tile.var "n"
+  %k = tile.var "k"
+  %sn = tile.size "tile_n"
+  %sk = tile.size "tile_k"
+  %full = tile.full
+  %tn = tile.tile %n
+  %tk = tile.tile %k
+  %x = tile.load %X[%full, %tk] : !tile.tensor<16x64xbf16, input> -> !tile.tile<[16, tile_k], bf16>
+  %x2 = tile.add %x, %x : !tile.tile<[16, tile_k], bf16>
+  %w = tile.load %W[%tk, %tn] : !tile.tensor<64x128xbf16, input> -> !tile.tile<[tile_k, tile_n], bf16>
+  %mm = tile.matmul %x2, %w : !tile.tile<[16, tile_k], bf16>, !tile.tile<[tile_k, tile_n], bf16> -> !tile.tile<[16, tile_n], f32>
   %s = tile.load %S[%full, %tn] : !tile.tensor<16x128xf32, output> -> !tile.tile<[16, tile_n], f32>
   %a = tile.add %s, %mm : !tile.tile<[16, tile_n], f32>
   %st = tile.store %a, %S[%full, %tn] : !tile.tile<[16, tile_n], f32>, !tile.tensor<16x128xf32, output>
