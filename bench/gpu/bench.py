@@ -727,9 +727,9 @@ def short(e):
 MM32 = None  # mm32_out_dtype where torch has out_dtype, else mm32_cast
 
 
-def probe_out_dtype(device):
+def probe_out_dtype(device, dtype):
     try:
-        a = torch.randn(4, 8, device=device, dtype=torch.float16)
+        a = torch.randn(4, 8, device=device, dtype=dtype)
         r = torch.mm(a, a.t(), out_dtype=torch.float32)
         rb = torch.bmm(a[None], a.t()[None], out_dtype=torch.float32)
         ok = r.dtype == torch.float32 and rb.dtype == torch.float32
@@ -912,7 +912,7 @@ def write_report(report, out_dir, stem):
                      " (separate runs; each floor uses its own run's)")),
          "",
          "Made by `%s`. Times are us per call. PyTorch: one call captured in "
-         "a CUDA graph, median of %d samples of %d replays; f16 storage, "
+         "a CUDA graph, median of %d samples of %d replays; %s storage, "
          "f32 accumulation (%s), every variant checked against eager "
          "(max_rel_err <= %g). Ours: `tile-gpu-run %s` (median of %d "
          "runs after %d warm-up runs, %s), only variants that passed count. "
@@ -921,6 +921,7 @@ def write_report(report, out_dir, stem):
          "--bytes for the suite) over the "
          "copy bandwidth." % (d["command"], d["settings"]["samples"],
                               d["settings"]["replays"],
+                              d["settings"].get("storage", "f16"),
                               d["settings"]["f32_matmul_results"], CHECK_TOL,
                               "--graph" if graph else "--time",
                               d["settings"]["runner_repetitions"],
@@ -1150,6 +1151,11 @@ def main(argv):
     p.add_argument("--f16-scores", action="store_true",
                    help="f32 matmul results (C, A1, F1a, F1b) through f16 "
                    "matmuls + cast even where torch has out_dtype")
+    p.add_argument("--dtype", choices=["f16", "bf16"], default="f16",
+                   dest="dtype_name",
+                   help="16-bit type of the PyTorch variants' tensors: bf16 "
+                   "for suite artifacts made with DTYPE=bf16 "
+                   "make-suite-artifacts.sh (f16)")
     p.add_argument("--runner-timeout", type=int, default=900)
     p.add_argument("--merge", action="store_true",
                    help="merge into today's result files of this device "
@@ -1191,11 +1197,11 @@ def main(argv):
                 "without a GPU)")
             return 3
         opts.device = "cuda"
-        opts.dtype = torch.float16
+        opts.dtype = getattr(torch, DTYPES[opts.dtype_name])
         torch.backends.cuda.matmul.allow_fp16_reduced_precision_reduction = \
             False
         MM32 = (mm32_out_dtype if not opts.f16_scores
-                and probe_out_dtype("cuda") else mm32_cast)
+                and probe_out_dtype("cuda", opts.dtype) else mm32_cast)
     opts.samples = opts.samples or (10 if opts.quick else 50)
     opts.replays = opts.replays or (3 if opts.quick else 10)
     warmup, reps = (2, 10) if opts.quick else (10, 100)
@@ -1211,7 +1217,7 @@ def main(argv):
             bw / 1e12, "1 GiB" if opts.device == "cuda" else "64 MiB"))
     log("f32 matmul results: %s" % ("torch.mm/bmm out_dtype=float32"
                                      if MM32 is mm32_out_dtype else
-                                     "f16 matmul + cast"))
+                                     "%s matmul + cast" % opts.dtype_name))
     arts = find_artifacts(opts.artifacts)
     if opts.artifacts and not arts:
         log("warning: no <config>-<workload>-<variant> artifact under %s"
@@ -1286,7 +1292,8 @@ def main(argv):
                             "f32_matmul_results": (
                                 "torch.mm/bmm out_dtype=float32"
                                 if MM32 is mm32_out_dtype
-                                else "f16 matmul + cast"),
+                                else "%s matmul + cast" % opts.dtype_name),
+                            "storage": opts.dtype_name,
                             "allow_fp16_reduced_precision_reduction": False})
     finish(report, entries)
     log("")

@@ -18,6 +18,8 @@
 #              bench/workloads/<SET>/ through the same default path
 #              (artifacts <SET>-<workload>-default)
 #   PROGRAMS   program names (default: all, bench/workloads/suite.py --list)
+#   DTYPE=bf16 the suite's programs with bf16 tensors instead of f16
+#              (suite.py --emit NAME --dtype bf16; full size only)
 #   SCALED=1   the scaled-down programs of test/Workloads/suite instead, with
 #              the host emulation check on
 #   BIN        directory of tile-opt and tile-run (default build/bin)
@@ -45,6 +47,15 @@ trap 'rm -rf "$tmp"' EXIT
 status=0
 for name in ${PROGRAMS:-$("$PY" "$ROOT/bench/workloads/suite.py" --list)}; do
   src=$dir/$name.mlir
+  if [ "${DTYPE:-f16}" != f16 ]; then
+    if [ "$set_" != suite ] || [ "${SCALED:-0}" = 1 ]; then
+      echo "make-suite-artifacts.sh: DTYPE is for the full-size suite" >&2
+      exit 2
+    fi
+    src=$tmp/$name.$DTYPE.mlir
+    "$PY" "$ROOT/bench/workloads/suite.py" --emit "$name" --dtype "$DTYPE" \
+      > "$src"
+  fi
   art=$OUT/$set_-$name-default
   start=$(date +%s.%N)
   if ! "$BIN/tile-opt" "$src" --convert-linalg-to-tile -o "$tmp/$name.mlir"; then

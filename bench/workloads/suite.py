@@ -28,6 +28,10 @@ Usage:
                           program (every input read once, every output
                           written once)
   suite.py --list         print the program names
+  suite.py --emit NAME [--dtype bf16]
+                          print one full-size program, its f16 tensors
+                          and casts in bf16 with --dtype bf16 (the same
+                          program as a bf16 model writes it)
 
 bench/gpu/bench.py imports this module (PROGRAMS, build, arg_specs,
 result_specs, compulsory_bytes). Python 3 standard library only.
@@ -36,6 +40,7 @@ result_specs, compulsory_bytes). Python 3 standard library only.
 import argparse
 import math
 import os
+import re
 import sys
 
 HERE = os.path.dirname(os.path.abspath(__file__))
@@ -561,6 +566,15 @@ def render(name, size):
     return text + build(name, size).text()
 
 
+def as_dtype(text, dtype):
+    """`text` (a program of this module) with its 16-bit float type
+    `dtype` ("f16" or "bf16") instead of f16: every f16 element type of a
+    tensor (`xf16`) and every f16 scalar type (casts, yields) becomes it."""
+    if dtype == "f16":
+        return text
+    return re.sub(r"(?<=[x ,(:<])f16(?![A-Za-z0-9_])", dtype, text)
+
+
 def bytes_table():
     rows = ["| program | read (MB) | written (MB) | total (MB) "
             "| at 2.92 TB/s (us) |", "|---|---|---|---|---|"]
@@ -583,7 +597,16 @@ def main(argv):
                         help="print the compulsory HBM bytes and exit")
     parser.add_argument("--list", action="store_true",
                         help="print the program names and exit")
+    parser.add_argument("--emit", metavar="NAME",
+                        help="print the full-size program NAME and exit")
+    parser.add_argument("--dtype", choices=["f16", "bf16"], default="f16",
+                        help="16-bit float type of --emit's tensors")
     args = parser.parse_args(argv)
+    if args.emit:
+        if args.emit not in PROGRAMS:
+            parser.error("no program %r (see --list)" % args.emit)
+        sys.stdout.write(as_dtype(render(args.emit, "full"), args.dtype))
+        return 0
     if args.bytes:
         sys.stdout.write(bytes_table())
         return 0
