@@ -94,6 +94,27 @@ const char *tileLastError(void);
 TileStatus tileModuleLoad(const char *artifactDir, TilePlatform platform,
                           int32_t deviceIndex, TileModule **module);
 
+/* How tileModuleLoadWithOptions loads: zero-initialize, then set fields
+ * (all zeros: tileModuleLoad's behaviour). */
+typedef struct TileLoadOptions {
+  /* Nonzero: the module allocates the outputs itself, beside its own
+   * tensors that start as zeros, so that one clear covers them all; they
+   * need no binding (tileModuleArgumentPointer gives their buffers), and
+   * binding one replaces its buffer. */
+  int32_t ownOutputs;
+  /* Nonzero: every kernel launches on its own, even where the artifact
+   * allows programmatic launches (a kernel starting as the previous one
+   * ends, inside a CUDA graph). */
+  int32_t plainLaunches;
+} TileLoadOptions;
+
+/* tileModuleLoad with `options` (null: all zeros). */
+TileStatus tileModuleLoadWithOptions(const char *artifactDir,
+                                     TilePlatform platform,
+                                     int32_t deviceIndex,
+                                     const TileLoadOptions *options,
+                                     TileModule **module);
+
 /* Frees the module's buffers and kernels. Null is allowed. */
 void tileModuleDestroy(TileModule *module);
 
@@ -123,6 +144,24 @@ TileStatus tileModuleBind(TileModule *module, int32_t index,
  * the call may be captured into a CUDA graph. Fails, launching nothing, if
  * an argument is unbound. */
 TileStatus tileModuleRun(TileModule *module, void *stream);
+
+/* The buffer argument `index` uses: the one bound, the module's own (an
+ * output under TileLoadOptions.ownOutputs), or 0 if it is unbound. */
+TileStatus tileModuleArgumentPointer(const TileModule *module, int32_t index,
+                                     uint64_t *devicePtr);
+
+/* A call in steps, for callers that time or check kernels one by one
+ * (tile-gpu-run): tileModuleRun(m, s) is tileModuleClear(m, s), then
+ * tileModuleLaunch(m, k, s) for k = 0 .. tileModuleNumKernels(m) - 1.
+ * Asynchronous, like tileModuleRun; both fail, queueing nothing, if an
+ * argument is unbound. */
+int32_t tileModuleNumKernels(const TileModule *module);
+/* Launch `kernel`'s symbol ("" if out of range); owned by the module. */
+const char *tileModuleKernelName(const TileModule *module, int32_t kernel);
+/* Clears the outputs and the intermediates that start as zeros. */
+TileStatus tileModuleClear(TileModule *module, void *stream);
+/* Launches kernel `kernel` (in the artifact's order) on its buffers. */
+TileStatus tileModuleLaunch(TileModule *module, int32_t kernel, void *stream);
 
 /* Waits for everything queued on the device. */
 TileStatus tileModuleSynchronize(TileModule *module);

@@ -1,14 +1,14 @@
 //===- CAPI.cpp - The runtime's C API (tile-c/Runtime.h) ------------------===//
 //
-// A thin layer over Module: a TileModule owns the artifact, the device and
+// A thin layer over Module: a TileModule holds the artifact, the device and
 // the module loaded on it; every entry point turns a failure into a status
-// and the thread's last-error message.
+// and the thread's last-error message. tile-gpu-run's runner is a client.
 //
 //===----------------------------------------------------------------------===//
 
 #include "tile-c/Runtime.h"
 
-#include "TileDialect/Runtime/Module.h"
+#include "TileDialect/Runtime/CAPIModule.h"
 #include "TileDialect/VersionString.h"
 
 #include <string>
@@ -16,9 +16,13 @@
 using namespace mlir::tileir;
 using namespace mlir::tileir::runtime;
 
+/// The artifact and device are the module's own (tileModuleLoad) or the
+/// caller's (loadModuleOn).
 struct TileModule {
-  Artifact artifact;
-  std::unique_ptr<Device> device;
+  Artifact ownArtifact;
+  std::unique_ptr<Device> ownDevice;
+  const Artifact *artifact = nullptr;
+  Device *device = nullptr;
   std::unique_ptr<Module> module;
 };
 
@@ -40,17 +44,38 @@ static TileStatus deviceFailure(TileModule *m, const std::string &context) {
 
 const char *tileLastError(void) { return lastError.c_str(); }
 
-TileStatus tileModuleLoad(const char *artifactDir, TilePlatform platform,
-                          int32_t deviceIndex, TileModule **out) {
+/// Loads `m`'s module on its device; on success hands `m` to `out`.
+static TileStatus loadModule(std::unique_ptr<TileModule> m,
+                             const TileLoadOptions *options,
+                             TileModule **out) {
+  ModuleOptions moduleOptions;
+  if (options) {
+    moduleOptions.ownZeroArguments = options->ownOutputs != 0;
+    moduleOptions.plainLaunch = options->plainLaunches != 0;
+  }
+  std::string error;
+  m->module = Module::load(*m->artifact, *m->device, moduleOptions, error);
+  if (!m->module)
+    return failWith(TILE_ERROR_DEVICE, error);
+  *out = m.release();
+  return ok();
+}
+
+TileStatus tileModuleLoadWithOptions(const char *artifactDir,
+                                     TilePlatform platform,
+                                     int32_t deviceIndex,
+                                     const TileLoadOptions *options,
+                                     TileModule **out) {
   if (!artifactDir || !out)
     return failWith(TILE_ERROR_INVALID_ARGUMENT,
                     "tileModuleLoad: null artifact directory or result");
   *out = nullptr;
   auto m = std::make_unique<TileModule>();
   std::string error;
-  if (!readArtifact(artifactDir, m->artifact, error))
+  if (!readArtifact(artifactDir, m->ownArtifact, error))
     return failWith(TILE_ERROR_BAD_ARTIFACT, error);
-  Platform wanted = m->artifact.platform;
+  m->artifact = &m->ownArtifact;
+  Platform wanted = m->artifact->platform;
   if (platform == TILE_PLATFORM_CUDA)
     wanted = Platform::Cuda;
   else if (platform == TILE_PLATFORM_HIP)
@@ -59,22 +84,47 @@ TileStatus tileModuleLoad(const char *artifactDir, TilePlatform platform,
     return failWith(TILE_ERROR_INVALID_ARGUMENT,
                     "tileModuleLoad: unknown platform " +
                         std::to_string(int(platform)));
-  if (wanted != m->artifact.platform)
+  if (wanted != m->artifact->platform)
     return failWith(TILE_ERROR_BAD_ARTIFACT,
                     std::string("the artifact is for ") +
-                        toString(m->artifact.platform) + ", not " +
+                        toString(m->artifact->platform) + ", not " +
                         toString(wanted));
   OpenFailure failure;
-  m->device = openDevice(wanted, deviceIndex, failure, error);
-  if (!m->device)
+  m->ownDevice = openDevice(wanted, deviceIndex, failure, error);
+  if (!m->ownDevice)
     return failWith(failure == OpenFailure::DeviceError ? TILE_ERROR_DEVICE
                                                         : TILE_ERROR_NO_DEVICE,
                     error);
-  m->module = Module::load(m->artifact, *m->device, ModuleOptions(), error);
-  if (!m->module)
-    return failWith(TILE_ERROR_DEVICE, error);
-  *out = m.release();
-  return ok();
+  m->device = m->ownDevice.get();
+  return loadModule(std::move(m), options, out);
+}
+
+TileStatus tileModuleLoad(const char *artifactDir, TilePlatform platform,
+                          int32_t deviceIndex, TileModule **out) {
+  return tileModuleLoadWithOptions(artifactDir, platform, deviceIndex,
+                                   nullptr, out);
+}
+
+TileStatus runtime::loadModuleOn(const Artifact &artifact, Device &device,
+                                 const TileLoadOptions *options,
+                                 TileModule **out) {
+  if (!out)
+    return failWith(TILE_ERROR_INVALID_ARGUMENT, "loadModuleOn: null result");
+  *out = nullptr;
+  auto m = std::make_unique<TileModule>();
+  m->artifact = &artifact;
+  m->device = &device;
+  return loadModule(std::move(m), options, out);
+}
+
+Device &runtime::getDevice(TileModule *module) { return *module->device; }
+
+const Artifact &runtime::getArtifact(const TileModule *module) {
+  return *module->artifact;
+}
+
+const Module &runtime::getModule(const TileModule *module) {
+  return *module->module;
 }
 
 void tileModuleDestroy(TileModule *module) {
@@ -86,7 +136,7 @@ void tileModuleDestroy(TileModule *module) {
 }
 
 const char *tileModuleProgram(const TileModule *module) {
-  return module ? module->artifact.program.c_str() : "";
+  return module ? module->artifact->program.c_str() : "";
 }
 
 const char *tileModuleDeviceName(const TileModule *module) {
@@ -139,7 +189,7 @@ TileStatus tileModuleArgumentInfo(const TileModule *module, int32_t index,
     return failWith(TILE_ERROR_INVALID_ARGUMENT,
                     "tileModuleArgumentInfo: null result");
   const TensorDecl &t =
-      module->artifact.tensors[module->module->getArguments()[index]];
+      module->artifact->tensors[module->module->getArguments()[index]];
   info->name = t.name.c_str();
   info->role = t.role == TensorRole::Input   ? TILE_ROLE_INPUT
                : t.role == TensorRole::Inout ? TILE_ROLE_INOUT
@@ -167,21 +217,75 @@ TileStatus tileModuleBind(TileModule *module, int32_t index,
   return ok();
 }
 
-TileStatus tileModuleRun(TileModule *module, void *stream) {
+/// Fails unless `module` is set and its arguments are all bound; then sets
+/// `stream` as the device's.
+static TileStatus prepareCall(TileModule *module, void *stream,
+                              const char *function) {
   if (!module)
-    return failWith(TILE_ERROR_INVALID_ARGUMENT, "tileModuleRun: null module");
+    return failWith(TILE_ERROR_INVALID_ARGUMENT,
+                    std::string(function) + ": null module");
   // A missing binding is the caller's mistake, not the device's.
   if (std::optional<unsigned> i = module->module->findUnbound())
     return failWith(
         TILE_ERROR_INVALID_ARGUMENT,
-        "tileModuleRun: argument '" +
-            module->artifact.tensors[module->module->getArguments()[*i]].name +
+        std::string(function) + ": argument '" +
+            module->artifact->tensors[module->module->getArguments()[*i]].name +
             "' is not bound");
   if (!module->device->setStream(stream))
-    return deviceFailure(module, "tileModuleRun: ");
+    return deviceFailure(module, std::string(function) + ": ");
+  return TILE_OK;
+}
+
+TileStatus tileModuleRun(TileModule *module, void *stream) {
+  if (TileStatus s = prepareCall(module, stream, "tileModuleRun"))
+    return s;
   if (!module->module->run())
     return failWith(TILE_ERROR_DEVICE,
                     "tileModuleRun: " + module->module->error());
+  return ok();
+}
+
+TileStatus tileModuleArgumentPointer(const TileModule *module, int32_t index,
+                                     uint64_t *devicePtr) {
+  if (TileStatus s = checkIndex(module, index, "tileModuleArgumentPointer"))
+    return s;
+  if (!devicePtr)
+    return failWith(TILE_ERROR_INVALID_ARGUMENT,
+                    "tileModuleArgumentPointer: null result");
+  *devicePtr = module->module->getBuffer(module->module->getArguments()[index]);
+  return ok();
+}
+
+int32_t tileModuleNumKernels(const TileModule *module) {
+  return module ? int32_t(module->artifact->kernels.size()) : 0;
+}
+
+const char *tileModuleKernelName(const TileModule *module, int32_t kernel) {
+  if (!module || kernel < 0 || kernel >= tileModuleNumKernels(module))
+    return "";
+  return module->artifact->kernels[kernel].symbol.c_str();
+}
+
+TileStatus tileModuleClear(TileModule *module, void *stream) {
+  if (TileStatus s = prepareCall(module, stream, "tileModuleClear"))
+    return s;
+  if (!module->module->clear())
+    return failWith(TILE_ERROR_DEVICE,
+                    "tileModuleClear: " + module->module->error());
+  return ok();
+}
+
+TileStatus tileModuleLaunch(TileModule *module, int32_t kernel, void *stream) {
+  if (module && (kernel < 0 || kernel >= tileModuleNumKernels(module)))
+    return failWith(TILE_ERROR_INVALID_ARGUMENT,
+                    "tileModuleLaunch: no kernel #" + std::to_string(kernel) +
+                        " (the artifact launches " +
+                        std::to_string(tileModuleNumKernels(module)) + ")");
+  if (TileStatus s = prepareCall(module, stream, "tileModuleLaunch"))
+    return s;
+  // The module's message names the kernel and the launch.
+  if (!module->module->launch(size_t(kernel)))
+    return failWith(TILE_ERROR_DEVICE, module->module->error());
   return ok();
 }
 

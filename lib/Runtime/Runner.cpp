@@ -2,9 +2,9 @@
 
 #include "TileDialect/Runtime/Runner.h"
 
+#include "TileDialect/Runtime/CAPIModule.h"
 #include "TileDialect/Runtime/Device.h"
 #include "TileDialect/Runtime/ElementBits.h"
-#include "TileDialect/Runtime/Module.h"
 #include "TileDialect/Runtime/Npy.h"
 #include "TileDialect/Support/Compare.h"
 
@@ -36,17 +36,29 @@ std::string runtime::shapeString(const std::vector<int64_t> &shape) {
 
 namespace {
 
-/// One artifact loaded on one device: a client of Module that owns the
-/// arguments' buffers, fills them from the seed and checks the outputs.
+/// Destroys a TileModule.
+struct ModuleDeleter {
+  void operator()(TileModule *m) const { tileModuleDestroy(m); }
+};
+using ModulePtr = std::unique_ptr<TileModule, ModuleDeleter>;
+
+/// One artifact loaded on one device: a client of the C API
+/// (tile-c/Runtime.h) that owns the arguments' buffers, fills them from the
+/// seed and checks the outputs. The module places the outputs beside its
+/// own zero-start tensors (TileLoadOptions::ownOutputs), so that one memset
+/// clears them all, as a graph replays it. Events, graph capture and
+/// synchronization are the device's (tile-gpu-run's own driver binding);
+/// the kernels, clears, buffers and copies go through the C API.
 class Runner {
 public:
-  Runner(const Artifact &artifact, Device &device, const RunOptions &options,
-         std::ostream &out, std::ostream &err)
-      : artifact(artifact), device(device), options(options), out(out),
+  Runner(ModulePtr module, const RunOptions &options, std::ostream &out,
+         std::ostream &err)
+      : module(std::move(module)), artifact(getArtifact(this->module.get())),
+        device(getDevice(this->module.get())), options(options), out(out),
         err(err) {}
 
-  /// Loads the module, allocates and binds the arguments' buffers and
-  /// prepares their values; returns an ExitStatus.
+  /// Allocates and binds the arguments' buffers and prepares their values;
+  /// returns an ExitStatus.
   int prepare();
   /// The checked run: launches, downloads, compares.
   int check();
@@ -69,16 +81,28 @@ private:
     err << options.toolName << ": " << context << device.error() << "\n";
     return kExitDeviceError;
   }
+  /// A failed C API call: its message.
   int moduleError() {
-    err << options.toolName << ": " << module->error() << "\n";
+    err << options.toolName << ": " << tileLastError() << "\n";
     return kExitDeviceError;
   }
+  /// The buffer of tensor `tensor`: an argument's through the C API, else
+  /// the module's own.
+  DevicePtr buffer(unsigned tensor) const {
+    int32_t index = tileModuleFindArgument(
+        module.get(), artifact.tensors[tensor].name.c_str());
+    uint64_t ptr = 0;
+    if (index < 0 ||
+        tileModuleArgumentPointer(module.get(), index, &ptr) != TILE_OK)
+      return getModule(module.get()).getBuffer(tensor);
+    return ptr;
+  }
 
+  ModulePtr module;
   const Artifact &artifact;
   Device &device;
   const RunOptions &options;
   std::ostream &out, &err;
-  std::unique_ptr<Module> module;
   /// Per tensor: its initial values (kept only where a sparse expected output
   /// adds to them) and their device bytes (random only).
   std::vector<HostTensor> initial;
@@ -91,22 +115,10 @@ private:
 } // namespace
 
 int Runner::prepare() {
-  // The outputs live next to the module's own zero-start tensors, so that
-  // one memset clears them all, as a graph replays it.
-  ModuleOptions moduleOptions;
-  moduleOptions.ownZeroArguments = true;
-  moduleOptions.plainLaunch = options.plainLaunch;
-  std::string error;
-  module = Module::load(artifact, device, moduleOptions, error);
-  if (!module) {
-    err << options.toolName << ": " << error << "\n";
-    return kExitDeviceError;
-  }
   std::vector<bool> sparse(artifact.tensors.size(), false);
   for (const OutputSpec &output : artifact.outputs)
     if (output.kind == ExpectedKind::Sparse)
       sparse[output.tensor] = true;
-  const std::vector<unsigned> &arguments = module->getArguments();
   for (size_t i = 0; i < artifact.tensors.size(); ++i) {
     const TensorDecl &tensor = artifact.tensors[i];
     initial.push_back(initialValues(tensor, artifact.seed));
@@ -120,17 +132,18 @@ int Runner::prepare() {
     if (!sparse[i])
       initial.back().data = std::vector<double>();
     initialBytes.push_back(std::move(bytes));
-    if (module->getBuffer(i))
+    if (buffer(i))
       continue;
     // An argument the module did not place: this runner's buffer.
-    DevicePtr ptr;
-    if (!device.allocate(tensor.byteSize(), ptr))
-      return deviceError("tensor '" + tensor.name + "': ");
-    unsigned index = std::find(arguments.begin(), arguments.end(), i) -
-                     arguments.begin();
-    if (!module->bind(index, ptr))
+    uint64_t ptr = 0;
+    if (tileModuleAllocate(module.get(), tensor.byteSize(), &ptr) != TILE_OK ||
+        tileModuleBind(module.get(),
+                       tileModuleFindArgument(module.get(),
+                                              tensor.name.c_str()),
+                       ptr) != TILE_OK)
       return moduleError();
   }
+  std::string error;
   // The caller's values replace the artifact's.
   for (const auto &[name, path] : options.inputFiles) {
     std::optional<unsigned> i = artifact.findTensor(name);
@@ -161,14 +174,14 @@ bool Runner::reset() {
     if (tensor.init.kind == TensorInit::Zero ||
         (inputsCopied && tensor.role == TensorRole::Input))
       continue;
-    if (!device.copyToDevice(module->getBuffer(i), initialBytes[i].data(),
-                             tensor.byteSize())) {
-      deviceError("tensor '" + tensor.name + "': ");
+    if (tileModuleCopyToDevice(module.get(), buffer(i), initialBytes[i].data(),
+                               tensor.byteSize()) != TILE_OK) {
+      moduleError();
       return false;
     }
   }
   inputsCopied = true;
-  if (!module->clear()) {
+  if (tileModuleClear(module.get(), nullptr) != TILE_OK) {
     moduleError();
     return false;
   }
@@ -181,7 +194,7 @@ bool Runner::reset() {
 
 bool Runner::launchAll(bool syncEach, const std::vector<EventHandle> &events,
                        bool wait) {
-  size_t numKernels = artifact.kernels.size();
+  size_t numKernels = tileModuleNumKernels(module.get());
   bool perLaunch = events.size() == numKernels + 1;
   if (!events.empty() && !device.recordEvent(events.front())) {
     deviceError("");
@@ -189,14 +202,16 @@ bool Runner::launchAll(bool syncEach, const std::vector<EventHandle> &events,
   }
   for (size_t i = 0; i < numKernels; ++i) {
     bool record = !events.empty() && (perLaunch || i + 1 == numKernels);
-    if (!module->launch(i)) {
+    if (tileModuleLaunch(module.get(), int32_t(i), nullptr) != TILE_OK) {
       moduleError();
       return false;
     }
     if ((syncEach && !device.synchronize()) ||
         (record &&
          !device.recordEvent(perLaunch ? events[i + 1] : events.back()))) {
-      deviceError("kernel '" + artifact.kernels[i].symbol + "' (launch #" +
+      deviceError(std::string("kernel '") +
+                  tileModuleKernelName(module.get(), int32_t(i)) +
+                  "' (launch #" +
                   std::to_string(i) + "): ");
       return false;
     }
@@ -213,7 +228,7 @@ int Runner::check() {
     return kExitDeviceError;
   // `zero once` tensors are left to the launches: check a second call,
   // which finds them as the first left them.
-  if (unsigned numOnce = module->getNumClearedByLaunches()) {
+  if (unsigned numOnce = getModule(module.get()).getNumClearedByLaunches()) {
     if (!reset() || !launchAll(/*syncEach=*/true, {}))
       return kExitDeviceError;
     if (!options.quiet)
@@ -229,9 +244,9 @@ int Runner::check() {
   for (const OutputSpec &output : artifact.outputs) {
     const TensorDecl &tensor = artifact.tensors[output.tensor];
     std::string bytes(tensor.byteSize(), '\0');
-    if (!device.copyToHost(bytes.data(), module->getBuffer(output.tensor),
-                           bytes.size()))
-      return deviceError("reading output '" + tensor.name + "': ");
+    if (tileModuleCopyToHost(module.get(), bytes.data(), buffer(output.tensor),
+                             bytes.size()) != TILE_OK)
+      return moduleError();
     std::vector<double> values(tensor.numElements());
     decodeElements(tensor.elementKind, bytes.data(), tensor.numElements(),
                    values.data());
@@ -291,7 +306,7 @@ static void summarize(std::vector<double> values, double &median, double &min,
 }
 
 int Runner::time() {
-  size_t numKernels = artifact.kernels.size();
+  size_t numKernels = tileModuleNumKernels(module.get());
   std::vector<EventHandle> events(numKernels + 1);
   for (EventHandle &event : events)
     if (!device.createEvent(event))
@@ -305,7 +320,7 @@ int Runner::time() {
     unsigned replays = std::max(1u, options.replays);
     if (!device.synchronize() || !device.beginCapture())
       return deviceError("graph: ");
-    if (!module->clear())
+    if (tileModuleClear(module.get(), nullptr) != TILE_OK)
       return moduleError();
     if (!launchAll(/*syncEach=*/false, {}, /*wait=*/false) ||
         !device.endCapture())
@@ -360,7 +375,7 @@ int Runner::time() {
     }
     for (size_t k = 0; k < numKernels; ++k) {
       summarize(micros[k], median, min, max);
-      out << "kernel " << artifact.kernels[k].symbol
+      out << "kernel " << tileModuleKernelName(module.get(), int32_t(k))
           << format(" median_us=%.1f\n", median);
     }
   }
@@ -371,48 +386,22 @@ int Runner::time() {
 // Entry point
 //===----------------------------------------------------------------------===//
 
-int runtime::runArtifact(const std::string &dir, const RunOptions &options,
-                         std::ostream &out, std::ostream &err) {
-  Artifact artifact;
-  std::string error;
-  if (!dir.empty() && !readArtifact(dir, artifact, error)) {
-    err << options.toolName << ": " << error << "\n";
-    return kExitBadArtifact;
-  }
-  Platform platform = options.platform.value_or(
-      dir.empty() ? Platform::Cuda : artifact.platform);
-  if (!dir.empty() && platform != artifact.platform) {
-    err << options.toolName << ": the artifact is for "
-        << toString(artifact.platform) << ", not " << toString(platform)
-        << "\n";
-    return kExitBadArtifact;
-  }
-
-  OpenFailure failure;
-  std::unique_ptr<Device> device =
-      openDevice(platform, options.deviceIndex, failure, error);
-  if (!device) {
-    err << options.toolName << ": " << error << "\n";
-    return failure == OpenFailure::DeviceError ? kExitDeviceError
-                                               : kExitNoDevice;
-  }
-  if (options.probe) {
-    const DeviceInfo &info = device->info();
-    out << "device: " << info.name << " (" << info.chip << "), driver "
-        << info.driver << "\n";
-    return kExitPass;
-  }
-  return runArtifactOn(artifact, *device, options, out, err);
+/// The load options of a runner: the outputs placed by the module.
+static TileLoadOptions loadOptions(const RunOptions &options) {
+  TileLoadOptions load{};
+  load.ownOutputs = 1;
+  load.plainLaunches = options.plainLaunch;
+  return load;
 }
 
-int runtime::runArtifactOn(const Artifact &artifact, Device &device,
-                           const RunOptions &options, std::ostream &out,
-                           std::ostream &err) {
-  const DeviceInfo &info = device.info();
+/// The checked run of a loaded module, then the timed ones if asked.
+static int runModule(ModulePtr module, const RunOptions &options,
+                     std::ostream &out, std::ostream &err) {
+  const DeviceInfo &info = getDevice(module.get()).info();
   if (!options.quiet)
     out << "device: " << info.name << " (" << info.chip << "), driver "
         << info.driver << "\n";
-  Runner runner(artifact, device, options, out, err);
+  Runner runner(std::move(module), options, out, err);
   if (int status = runner.prepare())
     return status;
   int status = runner.check();
@@ -422,4 +411,68 @@ int runtime::runArtifactOn(const Artifact &artifact, Device &device,
     if (int timeStatus = runner.time())
       return timeStatus;
   return status;
+}
+
+/// A probe: opens the device (of the artifact's platform, if one is given)
+/// and prints its line.
+static int probeDevice(const std::string &dir, const RunOptions &options,
+                       std::ostream &out, std::ostream &err) {
+  Artifact artifact;
+  std::string error;
+  if (!dir.empty() && !readArtifact(dir, artifact, error)) {
+    err << options.toolName << ": " << error << "\n";
+    return kExitBadArtifact;
+  }
+  Platform platform = options.platform.value_or(
+      dir.empty() ? Platform::Cuda : artifact.platform);
+  OpenFailure failure;
+  std::unique_ptr<Device> device =
+      openDevice(platform, options.deviceIndex, failure, error);
+  if (!device) {
+    err << options.toolName << ": " << error << "\n";
+    return failure == OpenFailure::DeviceError ? kExitDeviceError
+                                               : kExitNoDevice;
+  }
+  const DeviceInfo &info = device->info();
+  out << "device: " << info.name << " (" << info.chip << "), driver "
+      << info.driver << "\n";
+  return kExitPass;
+}
+
+int runtime::runArtifact(const std::string &dir, const RunOptions &options,
+                         std::ostream &out, std::ostream &err) {
+  if (options.probe)
+    return probeDevice(dir, options, out, err);
+  TilePlatform platform = TILE_PLATFORM_DEFAULT;
+  if (options.platform)
+    platform = *options.platform == Platform::Cuda ? TILE_PLATFORM_CUDA
+                                                   : TILE_PLATFORM_HIP;
+  TileLoadOptions load = loadOptions(options);
+  TileModule *loaded = nullptr;
+  TileStatus status = tileModuleLoadWithOptions(
+      dir.c_str(), platform, options.deviceIndex, &load, &loaded);
+  if (status != TILE_OK) {
+    err << options.toolName << ": " << tileLastError() << "\n";
+    switch (status) {
+    case TILE_ERROR_NO_DEVICE:
+      return kExitNoDevice;
+    case TILE_ERROR_DEVICE:
+      return kExitDeviceError;
+    default:
+      return kExitBadArtifact;
+    }
+  }
+  return runModule(ModulePtr(loaded), options, out, err);
+}
+
+int runtime::runArtifactOn(const Artifact &artifact, Device &device,
+                           const RunOptions &options, std::ostream &out,
+                           std::ostream &err) {
+  TileLoadOptions load = loadOptions(options);
+  TileModule *loaded = nullptr;
+  if (loadModuleOn(artifact, device, &load, &loaded) != TILE_OK) {
+    err << options.toolName << ": " << tileLastError() << "\n";
+    return kExitDeviceError;
+  }
+  return runModule(ModulePtr(loaded), options, out, err);
 }

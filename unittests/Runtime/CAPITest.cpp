@@ -144,6 +144,79 @@ TEST_F(CAPITest, RunAndReuse) {
   tileModuleDestroy(m);
 }
 
+TEST_F(CAPITest, CallInSteps) {
+  // tileModuleClear then each tileModuleLaunch, as tile-gpu-run calls them,
+  // on outputs the module places (ownOutputs): the same results as
+  // tileModuleRun, and the outputs need no binding.
+  TileLoadOptions options{};
+  options.ownOutputs = 1;
+  options.plainLaunches = 1;
+  TileModule *m = nullptr;
+  ASSERT_EQ(tileModuleLoadWithOptions(artifact.path.c_str(),
+                                      TILE_PLATFORM_DEFAULT, 0, &options, &m),
+            TILE_OK)
+      << tileLastError();
+  ASSERT_EQ(tileModuleNumKernels(m), 2);
+  EXPECT_STREQ(tileModuleKernelName(m, 0), "accumulate_f32");
+  EXPECT_STREQ(tileModuleKernelName(m, 1), "scale_row");
+  EXPECT_STREQ(tileModuleKernelName(m, 2), "");
+  EXPECT_STREQ(tileModuleKernelName(m, -1), "");
+  uint64_t pc = 0;
+  ASSERT_EQ(tileModuleArgumentPointer(m, 2, &pc), TILE_OK);
+  EXPECT_NE(pc, 0u);
+  // The inputs are unbound: their pointers are 0, and nothing launches.
+  uint64_t pa = 1;
+  ASSERT_EQ(tileModuleArgumentPointer(m, 0, &pa), TILE_OK);
+  EXPECT_EQ(pa, 0u);
+  EXPECT_EQ(tileModuleLaunch(m, 0, nullptr), TILE_ERROR_INVALID_ARGUMENT);
+  EXPECT_STREQ(tileLastError(), "tileModuleLaunch: argument 'A' is not bound");
+  EXPECT_EQ(tileModuleClear(m, nullptr), TILE_ERROR_INVALID_ARGUMENT);
+  EXPECT_STREQ(tileLastError(), "tileModuleClear: argument 'A' is not bound");
+  std::vector<float> a(32), b(32, 0.25f), kc(32, 1.5f);
+  for (int i = 0; i < 32; ++i)
+    a[i] = float(i);
+  pa = upload(m, a);
+  uint64_t pb = upload(m, b), pk = upload(m, kc);
+  ASSERT_EQ(tileModuleBind(m, 0, pa), TILE_OK);
+  ASSERT_EQ(tileModuleBind(m, 1, pb), TILE_OK);
+  ASSERT_EQ(tileModuleBind(m, 3, pk), TILE_OK);
+  for (int call = 1; call <= 2; ++call) {
+    ASSERT_EQ(tileModuleClear(m, nullptr), TILE_OK) << tileLastError();
+    for (int32_t k = 0; k < tileModuleNumKernels(m); ++k)
+      ASSERT_EQ(tileModuleLaunch(m, k, nullptr), TILE_OK) << tileLastError();
+    ASSERT_EQ(tileModuleSynchronize(m), TILE_OK);
+    std::vector<float> c = download(m, pc, 32), k = download(m, pk, 32);
+    for (int i = 0; i < 32; ++i) {
+      EXPECT_EQ(c[i], a[i] + b[i]) << "call " << call << ", element " << i;
+      EXPECT_EQ(k[i], i / 4 == 1 ? 1.5f * float(1 << call) : 1.5f)
+          << "call " << call << ", element " << i;
+    }
+  }
+  EXPECT_EQ(tileModuleLaunch(m, 2, nullptr), TILE_ERROR_INVALID_ARGUMENT);
+  EXPECT_STREQ(tileLastError(),
+               "tileModuleLaunch: no kernel #2 (the artifact launches 2)");
+  EXPECT_EQ(tileModuleArgumentPointer(m, 4, &pc), TILE_ERROR_INVALID_ARGUMENT);
+  EXPECT_EQ(tileModuleArgumentPointer(m, 0, nullptr),
+            TILE_ERROR_INVALID_ARGUMENT);
+  EXPECT_EQ(tileModuleLaunch(nullptr, 0, nullptr),
+            TILE_ERROR_INVALID_ARGUMENT);
+  EXPECT_EQ(tileModuleNumKernels(nullptr), 0);
+  tileModuleDestroy(m);
+}
+
+TEST_F(CAPITest, CallerOutputsByDefault) {
+  // Without ownOutputs (tileModuleLoad, or null options) the outputs are
+  // the caller's: unbound until bound.
+  TileModule *m = nullptr;
+  ASSERT_EQ(tileModuleLoadWithOptions(artifact.path.c_str(),
+                                      TILE_PLATFORM_DEFAULT, 0, nullptr, &m),
+            TILE_OK);
+  uint64_t pc = 1;
+  ASSERT_EQ(tileModuleArgumentPointer(m, 2, &pc), TILE_OK);
+  EXPECT_EQ(pc, 0u);
+  tileModuleDestroy(m);
+}
+
 TEST_F(CAPITest, Errors) {
   TileModule *m = nullptr;
   EXPECT_EQ(tileModuleLoad("/nonexistent", TILE_PLATFORM_DEFAULT, 0, &m),

@@ -1,7 +1,7 @@
 //===- Module.h - An artifact loaded for a caller to run ------*- C++ -*-===//
 //
 // What a program that calls the kernels needs, under the C API
-// (tile-c/Runtime.h) and tile-gpu-run alike:
+// (tile-c/Runtime.h), whose clients include tile-gpu-run's runner:
 //
 // - the artifact's kernels loaded on a device;
 // - its arguments (inputs, inouts, outputs) bound to the caller's device

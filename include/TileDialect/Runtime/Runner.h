@@ -2,7 +2,8 @@
 //
 // What tile-gpu-run does, as a library: fill the inputs from the seed, launch
 // the kernels, compare the outputs with the expected values, time the
-// kernels. No MLIR or LLVM types, so tools that link LLVM can call it too.
+// kernels; a client of the C API (tile-c/Runtime.h). No MLIR or LLVM types,
+// so tools that link LLVM can call it too.
 //
 //===----------------------------------------------------------------------===//
 

@@ -130,6 +130,37 @@ int main(int argc, char **argv) {
   printf("last error after success: '%s'\n", tileLastError());
   // CHECK: last error after success: ''
 
+  /* The same call in steps: clear, then each kernel by name. */
+  int32_t kernels = tileModuleNumKernels(m);
+  if (!report("clear", tileModuleClear(m, NULL)))
+    return 1;
+  for (int32_t k = 0; k < kernels; ++k) {
+    printf("launch %d: %s\n", k, tileModuleKernelName(m, k));
+    if (!report("launch", tileModuleLaunch(m, k, NULL)))
+      return 1;
+  }
+  // CHECK: launch 0: accumulate_f32
+  // CHECK: launch 1: scale_row
+  if (!report("sync", tileModuleSynchronize(m)) ||
+      !report("read", tileModuleCopyToHost(m, c, pc, sizeof c)))
+    return 1;
+  printf("steps: C[5] = %g\n", c[5]);
+  // CHECK: steps: C[5] = 5.5
+  report("launch 2", tileModuleLaunch(m, kernels, NULL));
+  // CHECK: launch 2: status 1: tileModuleLaunch: no kernel #2 (the artifact launches 2)
+
+  tileModuleDestroy(m);
+
+  /* Outputs the module places (TileLoadOptions, C99 designated fields). */
+  TileLoadOptions options = {.ownOutputs = 1};
+  uint64_t owned = 0;
+  if (!report("load owned",
+              tileModuleLoadWithOptions(argv[1], TILE_PLATFORM_DEFAULT, 0,
+                                        &options, &m)) ||
+      !report("pointer", tileModuleArgumentPointer(m, 2, &owned)))
+    return 1;
+  printf("owned output: %s\n", owned ? "placed" : "unbound");
+  // CHECK: owned output: placed
   tileModuleDestroy(m);
   tileModuleDestroy(NULL);
   printf("done\n");
