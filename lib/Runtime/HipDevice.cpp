@@ -49,6 +49,7 @@ struct HipApi {
   hipError_t (*hipMemcpyHtoD)(void *, const void *, size_t);
   hipError_t (*hipMemcpyDtoH)(void *, void *, size_t);
   hipError_t (*hipMemset)(void *, int, size_t);
+  hipError_t (*hipMemsetAsync)(void *, int, size_t, hipStream_t);
   hipError_t (*hipEventCreate)(hipEvent_t *);
   hipError_t (*hipEventDestroy)(hipEvent_t);
   hipError_t (*hipEventRecord)(hipEvent_t, hipStream_t);
@@ -67,6 +68,7 @@ bool resolveAll(void *lib, HipApi &api, std::string &missing) {
          RESOLVE(hipModuleGetFunction) && RESOLVE(hipModuleLaunchKernel) &&
          RESOLVE(hipMalloc) && RESOLVE(hipFree) && RESOLVE(hipMemcpyHtoD) &&
          RESOLVE(hipMemcpyDtoH) && RESOLVE(hipMemset) &&
+         RESOLVE(hipMemsetAsync) &&
          RESOLVE(hipEventCreate) && RESOLVE(hipEventDestroy) &&
          RESOLVE(hipEventRecord) && RESOLVE(hipEventSynchronize) &&
          RESOLVE(hipEventElapsedTime);
@@ -110,15 +112,28 @@ public:
                            "hipMemcpyDtoH");
   }
   bool fillZero(DevicePtr dst, uint64_t bytes) override {
+    // On the caller's stream: asynchronous, in order with its work.
+    if (userStream)
+      return !bytes || check(api.hipMemsetAsync(toPointer(dst), 0, bytes,
+                                                userStream),
+                             "hipMemsetAsync");
     return !bytes ||
            check(api.hipMemset(toPointer(dst), 0, bytes), "hipMemset");
+  }
+  /// Later launches, clears and event records go to `stream` (null: the
+  /// null stream), the device made current on the calling thread first.
+  bool setStream(void *stream) override {
+    if (!check(api.hipSetDevice(deviceIndex), "hipSetDevice"))
+      return false;
+    userStream = stream;
+    return true;
   }
   bool synchronize() override {
     return check(api.hipDeviceSynchronize(), "hipDeviceSynchronize");
   }
   bool createEvent(EventHandle &event) override;
   bool recordEvent(EventHandle event) override {
-    return check(api.hipEventRecord(event, nullptr), "hipEventRecord");
+    return check(api.hipEventRecord(event, userStream), "hipEventRecord");
   }
   bool elapsedMs(EventHandle start, EventHandle end, float &ms) override {
     return check(api.hipEventSynchronize(end), "hipEventSynchronize") &&
@@ -146,6 +161,9 @@ private:
   DeviceInfo deviceInfo;
   bool opened = false;
   hipModule_t module = nullptr;
+  int deviceIndex = 0;
+  /// The caller's stream (setStream); null: the null stream.
+  hipStream_t userStream = nullptr;
   std::vector<void *> buffers;
   std::vector<hipEvent_t> events;
 };
@@ -193,6 +211,7 @@ bool HipDevice::open(int index, OpenFailure &failure) {
              "hipDeviceComputeCapability") ||
       !check(api.hipDriverGetVersion(&version), "hipDriverGetVersion"))
     return false;
+  deviceIndex = index;
   deviceInfo.driver = std::to_string(version);
   deviceInfo.name = name;
   // The compute capability names the gfx family (9.4 for gfx94x), not the
@@ -213,7 +232,8 @@ bool HipDevice::launch(KernelHandle kernel, const unsigned grid[3],
     params.push_back(&value);
   return check(api.hipModuleLaunchKernel(
                    kernel, grid[0], grid[1], grid[2], block[0], block[1],
-                   block[2], sharedMemBytes, nullptr, params.data(), nullptr),
+                   block[2], sharedMemBytes, userStream, params.data(),
+                   nullptr),
                "hipModuleLaunchKernel");
 }
 
