@@ -341,24 +341,40 @@ LogicalResult checkSizes(ProgramOp program, const TileSizeAssignment &sizes) {
 /// the compute units is busy: compute scales with `fill`; each busy unit
 /// pulls at most its share of L2 bandwidth, so HBM bandwidth is reached only
 /// with enough units busy. Sets the four per-resource times.
-double bodyTime(KernelCost &k, const TargetDesc &target, double fill) {
-  double l2Bandwidth = fill * target.l2Bandwidth;
+/// A unit short of threads (`threadFill` below 1) pulls less bandwidth and
+/// issues fewer vector instructions; the matrix units are kept busy by few
+/// warps (each holds many independent products).
+double bodyTime(KernelCost &k, const TargetDesc &target, double fill,
+                double threadFill = 1) {
+  double l2Bandwidth = fill * threadFill * target.l2Bandwidth;
   double hbmBandwidth = std::min(target.hbmBandwidth, l2Bandwidth);
   k.hbmUs = double(k.hbmBytes() - k.l2HitBytes) / hbmBandwidth * 1e6;
   k.l2Us = double(k.hbmBytes()) / l2Bandwidth * 1e6;
   k.matrixUs = double(k.matrixFlops) / (fill * target.matrixPeak) * 1e6;
-  k.vectorUs = double(k.vectorFlops) / (fill * target.vectorPeak) * 1e6;
+  k.vectorUs = double(k.vectorFlops) /
+               (fill * threadFill * target.vectorPeak) * 1e6;
   return std::max(std::max(k.hbmUs, k.l2Us), k.matrixUs + k.vectorUs);
 }
+
+/// Resident blocks a compute unit holds at most.
+constexpr uint64_t kMaxBlocksPerUnit = 32;
 
 /// Fills in the times and limiter of a counted kernel.
 void applyRoofline(KernelCost &k, const TargetDesc &target) {
   uint64_t units = std::max(1u, target.computeUnits);
   k.waves = (k.gridSize + units - 1) / units;
   k.gridEfficiency = double(k.gridSize) / double(k.waves * units);
+  k.threadFill = 1;
+  if (k.threadsPerBlock && target.maxThreadsPerCU) {
+    uint64_t resident = std::min<uint64_t>(
+        {k.waves, kMaxBlocksPerUnit,
+         std::max<uint64_t>(1, target.maxThreadsPerCU / k.threadsPerBlock)});
+    double threads = double(resident * k.threadsPerBlock);
+    k.threadFill = std::min(1.0, threads / (target.maxThreadsPerCU / 2.0));
+  }
   k.launchUs = target.launchOverhead * 1e6;
   double ideal = bodyTime(k, target, /*fill=*/1.0);
-  double body = bodyTime(k, target, k.gridEfficiency);
+  double body = bodyTime(k, target, k.gridEfficiency, k.threadFill);
   k.timeUs = k.launchUs + body;
   double memory = std::max(k.hbmUs, k.l2Us);
   double compute = k.matrixUs + k.vectorUs;
@@ -373,6 +389,25 @@ void applyRoofline(KernelCost &k, const TargetDesc &target) {
 }
 
 } // namespace
+
+void mlir::tileir::applyLaunch(ProgramCost &program, KernelCost &k,
+                               const TargetDesc &target, uint64_t gridSize,
+                               unsigned threadsPerBlock, bool ownLaunch) {
+  program.timeUs -= k.timeUs;
+  k.gridSize = std::max<uint64_t>(1, gridSize);
+  k.threadsPerBlock = threadsPerBlock;
+  applyRoofline(k, target);
+  if (!ownLaunch) {
+    k.timeUs -= k.launchUs;
+    k.launchUs = 0;
+  }
+  program.timeUs += k.timeUs;
+  const KernelCost *slowest = &k;
+  for (const KernelCost &other : program.kernels)
+    if (other.timeUs > slowest->timeUs)
+      slowest = &other;
+  program.limiter = slowest->limiter;
+}
 
 FailureOr<ProgramCost> mlir::tileir::estimate(ProgramOp program,
                                               const TargetDesc &target,

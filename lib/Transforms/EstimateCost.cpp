@@ -1,6 +1,7 @@
 //===- EstimateCost.cpp - Roofline cost estimate of tile programs ---------===//
 
 #include "TileDialect/Cost/CostModel.h"
+#include "TileDialect/Device/LoweredCost.h"
 #include "TileDialect/IR/TileOps.h"
 #include "TileDialect/Transforms/Passes.h"
 #include "WriteReport.h"
@@ -54,8 +55,15 @@ struct TileEstimateCostPass
     getOperation().walk([&](ProgramOp program) {
       TileSizeAssignment assignment =
           useDefaults ? defaultTileSizes(program, *desc, given) : given;
-      FailureOr<ProgramCost> cost = estimate(program, *desc, assignment);
+      std::string why;
+      FailureOr<ProgramCost> cost =
+          lowered ? estimateAsLowered(program, *desc, &why)
+                  : estimate(program, *desc, assignment);
       if (failed(cost)) {
+        if (lowered)
+          program.emitError("--tile-estimate-cost: the program does not "
+                            "lower for ")
+              << desc->name << " (lowered=true): " << why;
         failedAny = true;
         return;
       }

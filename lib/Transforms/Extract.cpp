@@ -10,6 +10,7 @@
 #include "ExtractProgram.h"
 #include "TileDialect/Cost/CostModel.h"
 #include "TileDialect/Cost/Target.h"
+#include "TileDialect/Device/LoweredCost.h"
 #include "TileDialect/Extraction/Check.h"
 #include "TileDialect/IR/TileOps.h"
 #include "TileDialect/Interpreter/TileInterpreter.h"
@@ -43,6 +44,17 @@ static std::chrono::steady_clock::time_point deadlineAfter(double seconds) {
   return std::chrono::steady_clock::now() +
          std::chrono::duration_cast<std::chrono::steady_clock::duration>(
              std::chrono::duration<double>(seconds));
+}
+
+/// The estimate of `program` on `target` as the GPU lowering runs it (at
+/// the strategy's configuration and the lowering's tile sizes), else, for a
+/// program that does not lower, at the cost model's default sizes.
+static FailureOr<ProgramCost> estimateRun(ProgramOp program,
+                                          const TargetDesc &target) {
+  FailureOr<ProgramCost> cost = estimateAsLowered(program, target);
+  if (succeeded(cost))
+    return cost;
+  return estimate(program, target, defaultTileSizes(program, target));
 }
 
 LogicalResult tileir::extractProgram(ProgramOp program,
@@ -394,8 +406,7 @@ LogicalResult tileir::extractProgram(ProgramOp program,
     c.program->setAttr("tile.value_cost",
                        FloatAttr::get(Float64Type::get(ctx), c.valueCost));
     if (targetDesc) {
-      FailureOr<ProgramCost> cost = estimate(
-          c.program, *targetDesc, defaultTileSizes(c.program, *targetDesc));
+      FailureOr<ProgramCost> cost = estimateRun(c.program, *targetDesc);
       if (succeeded(cost)) {
         c.program->setAttr("tile.estimated_us",
                            FloatAttr::get(Float64Type::get(ctx), cost->timeUs));
@@ -413,6 +424,39 @@ LogicalResult tileir::extractProgram(ProgramOp program,
       c.program->setAttr("tile.emulation",
                          StringAttr::get(ctx, emulations[i].text()));
     keptPrograms.push_back({c.program, candJson.size() - 1});
+  }
+  // The candidates ranked by estimated time, as lowered, where there is an
+  // estimate (the extraction's rank, fewest kernels first, breaks ties and
+  // orders the rest, last): their order in the module and their names
+  // follow.
+  auto entryOf = [&](size_t index) { return candJson[index].getAsObject(); };
+  std::string base = program.getSymName().str() + "_c";
+  if (targetDesc && keptPrograms.size() > 1) {
+    auto estimateOf = [](ProgramOp p) {
+      auto us = p->getAttrOfType<FloatAttr>("tile.estimated_us");
+      return us ? us.getValueAsDouble()
+                : std::numeric_limits<double>::infinity();
+    };
+    std::stable_sort(keptPrograms.begin(), keptPrograms.end(),
+                     [&](const auto &a, const auto &b) {
+                       return estimateOf(a.first) < estimateOf(b.first);
+                     });
+    Operation *first = keptPrograms.front().first;
+    for (auto &[p, index] : keptPrograms)
+      if (p->isBeforeInBlock(first))
+        first = p;
+    Block *block = first->getBlock();
+    Operation *previous = first->getPrevNode();
+    for (auto [i, c] : llvm::enumerate(keptPrograms)) {
+      if (previous)
+        c.first->moveAfter(previous);
+      else
+        c.first->moveBefore(block, block->begin());
+      previous = c.first;
+      std::string name = base + std::to_string(i);
+      c.first.setSymName(name);
+      (*entryOf(c.second))["name"] = name;
+    }
   }
   unsigned kept = keptPrograms.size();
   counts.kept += kept;
@@ -432,8 +476,7 @@ LogicalResult tileir::extractProgram(ProgramOp program,
   bool noneExtracted = kept == 0;
   if ((targetDesc && kept > 0) || noneExtracted) {
     FailureOr<ProgramCost> inputCost =
-        targetDesc ? estimate(program, *targetDesc,
-                              defaultTileSizes(program, *targetDesc))
+        targetDesc ? estimateRun(program, *targetDesc)
                    : FailureOr<ProgramCost>(failure());
     // The input ships too when it is kept: its kernels are emulated
     // first, and a failure keeps it out.
@@ -471,9 +514,6 @@ LogicalResult tileir::extractProgram(ProgramOp program,
             << llvm::formatv("{0:F1}", bestUs).str() << " us against "
             << llvm::formatv("{0:F1}", inputCost->timeUs).str()
             << " us): the input is kept as the first candidate";
-      auto entryOf = [&](size_t index) {
-        return candJson[index].getAsObject();
-      };
       if (keptPrograms.size() >= opts.topK) {
         auto [last, index] = keptPrograms.pop_back_val();
         last.erase();
@@ -486,7 +526,6 @@ LogicalResult tileir::extractProgram(ProgramOp program,
                       : keptPrograms.front().first.getOperation());
       auto input = cast<ProgramOp>(b.clone(*program.getOperation()));
       // Names by rank: the input is c0, the candidates follow.
-      std::string base = program.getSymName().str() + "_c";
       input.setSymName(base + "0");
       for (auto [i, c] : llvm::enumerate(keptPrograms)) {
         std::string name = base + std::to_string(i + 1);
@@ -527,7 +566,10 @@ LogicalResult tileir::extractProgram(ProgramOp program,
     if (inputFirst)
       remark << "; best is the input";
     else if (kept)
-      remark << "; best has " << cands->front().structure.kernels
+      remark << "; best has "
+             << keptPrograms.front()
+                    .first->getAttrOfType<IntegerAttr>("tile.kernels")
+                    .getInt()
              << " kernel(s)";
   }
   llvm::json::Object report{

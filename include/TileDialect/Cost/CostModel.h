@@ -18,6 +18,8 @@
 #include "llvm/ADT/StringMap.h"
 #include "llvm/Support/JSON.h"
 
+#include <vector>
+
 namespace mlir::tileir {
 
 /// Values of symbolic tile sizes, by name (`tile_k` -> 64).
@@ -47,6 +49,12 @@ struct KernelCost {
   uint64_t gridSize = 1;     ///< product of their trip counts (blocks)
   uint64_t waves = 1;        ///< ceil(gridSize / compute units)
   double gridEfficiency = 1; ///< gridSize / (waves * compute units)
+  /// Threads per block, where the launch is known (applyLaunch); 0: not
+  /// modelled (each busy unit is taken to have enough threads).
+  unsigned threadsPerBlock = 0;
+  /// The fraction of the threads a busy unit needs to pull its share of
+  /// bandwidth that it holds: 1 without `threadsPerBlock`.
+  double threadFill = 1;
 
   uint64_t hbmReadBytes = 0;  ///< loads placed off chip
   uint64_t hbmWriteBytes = 0; ///< stores placed off chip
@@ -72,7 +80,7 @@ struct ProgramCost {
   std::string target;  ///< the target's name
   /// The tile sizes used, sorted by name.
   llvm::SmallVector<std::pair<std::string, int64_t>> sizes;
-  llvm::SmallVector<KernelCost> kernels;
+  std::vector<KernelCost> kernels;
 
   double timeUs = 0;     ///< sum over kernels
   uint64_t hbmBytes = 0; ///< sum over kernels
@@ -82,6 +90,18 @@ struct ProgramCost {
 
   size_t numKernels() const { return kernels.size(); }
 };
+
+/// Re-times kernel `k` (and its program's totals, `program`) for the launch
+/// the GPU lowering gives it: `gridSize` blocks of `threadsPerBlock` threads.
+/// A busy unit holds as many of the blocks as it can (at most 32, and
+/// `maxThreadsPerCU` threads); with fewer than half its maximum threads
+/// resident, its bandwidth and throughput scale down in proportion
+/// (`threadFill`): a grid of one 32-thread block per row is latency-bound.
+/// With `ownLaunch` false, the kernel runs in another's launch (the lowering
+/// merged their grids) and costs no launch overhead of its own.
+void applyLaunch(ProgramCost &program, KernelCost &k, const TargetDesc &target,
+                 uint64_t gridSize, unsigned threadsPerBlock,
+                 bool ownLaunch = true);
 
 /// The default assignment on `target`: each symbolic tile size of `program`
 /// not in `given` starts at the target's default tile size and is halved

@@ -41,6 +41,13 @@ constexpr llvm::StringLiteral kGPUConfigAttrName = "tile.gpu_config";
 /// On a lowered kernel (gpu.func) of a statement configured apart: its own
 /// `pipeline_loads`, where it differs from its module's configuration.
 constexpr llvm::StringLiteral kPipelineLoadsAttrName = "tile.pipeline_loads";
+/// On a kernel as `--tile-lower-to-gpu` emits it (before
+/// `--tile-merge-kernels`): the index of the program's top-level statement
+/// it runs (a leaf of the root `tile.seq`, in order).
+constexpr llvm::StringLiteral kStatementAttrName = "tile.statement";
+/// On a kernel `--tile-merge-kernels` made of several: the top-level
+/// statements of its members, in order.
+constexpr llvm::StringLiteral kStatementsAttrName = "tile.statements";
 
 } // namespace mlir::tileir
 

@@ -367,7 +367,11 @@ def TileEstimateCost : Pass<"tile-estimate-cost", "::mlir::ModuleOp"> {
     limiting factor, tile sizes used); with `kernels=true` also one remark
     per kernel. With `report=PATH` writes the per-kernel numbers as JSON.
     Symbolic tile sizes take their values from `sizes=`, else (unless
-    `defaults=false`) from the target's default. The IR is not changed.
+    `defaults=false`) from the target's default. With `lowered=true` the
+    program is estimated as the GPU lowering runs it instead: as
+    `--tile-select-gpu-config` leaves it for the target, at the tile sizes
+    `--tile-lower-to-gpu` chooses (docs/CostModel.md, "As lowered"). The IR
+    is not changed.
 
     Example:
     `tile-opt examples/vanilla.mlir --tile-estimate-cost="target=gfx942 sizes=tile_k=64,tile_n=128" -o /dev/null`
@@ -383,7 +387,12 @@ def TileEstimateCost : Pass<"tile-estimate-cost", "::mlir::ModuleOp"> {
     Option<"perKernel", "kernels", "bool", /*default=*/"false",
            "Also emit one remark per kernel">,
     Option<"reportPath", "report", "std::string", /*default=*/"\"\"",
-           "Write a JSON report to this path ('-' for stdout)">
+           "Write a JSON report to this path ('-' for stdout)">,
+    Option<"lowered", "lowered", "bool", /*default=*/"false",
+           "Estimate each program as the GPU lowering runs it: as "
+           "--tile-select-gpu-config for the target leaves it, at the tile "
+           "sizes --tile-lower-to-gpu gives it (what --tile-optimize "
+           "ranks by); sizes= and defaults= do not apply">
   ];
   let statistics = [
     Statistic<"numPrograms", "programs", "Programs estimated">,

@@ -575,6 +575,13 @@ LogicalResult TileLowerToGPUPass::lower(ProgramOp program) {
     return arith::ConstantIndexOp::create(hb, loc, v).getResult();
   };
   Value one = indexConstant(1);
+  // Each kernel names its top-level statement (the cost model's estimate
+  // as lowered reads it).
+  SmallVector<unsigned> topLevel;
+  collectSequence(*plan, plan->root, topLevel);
+  llvm::DenseMap<unsigned, int64_t> topLevelIndex;
+  for (auto [i, id] : llvm::enumerate(topLevel))
+    topLevelIndex[id] = i;
   for (auto [k, kernel] : llvm::enumerate(kernels)) {
     SmallVector<Type> argTypes;
     SmallVector<Value> operands;
@@ -605,6 +612,8 @@ LogicalResult TileLowerToGPUPass::lower(ProgramOp program) {
     func->setAttr(gpu::GPUDialect::getKernelFuncAttrName(), kb.getUnitAttr());
     func.setKnownBlockSizeAttr(
         kb.getDenseI32ArrayAttr({int32_t(kernel.threads), 1, 1}));
+    if (auto it = topLevelIndex.find(kernel.stmt); it != topLevelIndex.end())
+      func->setAttr(kStatementAttrName, kb.getI64IntegerAttr(it->second));
     // A statement configured apart may pipeline its loads otherwise than
     // the program (`--tile-pipeline-loads` reads this per kernel).
     if (auto it = statements->statementOf.find(plan->stmts[kernel.stmt].op);

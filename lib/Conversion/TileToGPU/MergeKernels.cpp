@@ -302,6 +302,18 @@ static void mergeGroup(MutableArrayRef<Launch> launches, const Group &group,
                    workgroup, group.threads);
   if (group.pipelineLoads)
     func->setAttr(kPipelineLoadsAttrName, group.pipelineLoads);
+  // The top-level statements it runs (the estimate as lowered reads them).
+  SmallVector<int64_t> statements;
+  for (unsigned m : group.members) {
+    Operation *member = launches[m].kernel;
+    if (auto one = member->getAttrOfType<IntegerAttr>(kStatementAttrName))
+      statements.push_back(one.getInt());
+    else if (auto many = member->getAttrOfType<DenseI64ArrayAttr>(
+                 kStatementsAttrName))
+      llvm::append_range(statements, many.asArrayRef());
+  }
+  if (!statements.empty())
+    func->setAttr(kStatementsAttrName, b.getDenseI64ArrayAttr(statements));
 
   Block &entry = func.getBody().front();
   b.setInsertionPointToStart(&entry);
