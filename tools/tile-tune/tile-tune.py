@@ -25,6 +25,10 @@ pipelines read it (docs/GPULowering.md, "Tuning by measurement").
 Without a GPU (`--device emulate`) every variant is checked in the host
 emulation instead: correctness only, no timing, nothing written.
 
+On a host with several GPUs of one kind, `--devices 0,1,2,3` measures that
+many variants at once, each on one device (`tile-gpu-run --device-index`);
+the cache entry names device 0's model.
+
 Where the compiler and the GPU are on different machines:
 
     tile-tune PROGRAM.mlir --prepare DIR        # here: compile the variants
@@ -45,7 +49,9 @@ import re
 import shutil
 import subprocess
 import sys
+import queue
 import tempfile
+import threading
 import time
 
 HERE = os.path.dirname(os.path.abspath(__file__))
@@ -331,10 +337,11 @@ def kernels_digest(art):
         return None
 
 
-def measure(runner, art, name, repetitions, inject):
-    """(passed, median, min, max, kernels, note) of one artifact."""
+def measure(runner, art, name, repetitions, inject, device=0):
+    """(passed, median, min, max, kernels, note) of one artifact, run on
+    device `device` of the host."""
     cmd = [runner, art, "--graph", "--repetitions", str(repetitions),
-           "--warmup", "3"]
+           "--warmup", "3", "--device-index", str(device)]
     proc = run(cmd, "timing " + name, check=False)
     text = proc.stdout + proc.stderr
     m = re.search(r"median_us=([\d.]+) min_us=([\d.]+) max_us=([\d.]+)"
@@ -431,9 +438,18 @@ def main(argv):
                    help="compile the variants into DIR and stop")
     p.add_argument("--measure", metavar="DIR",
                    help="check, time and record the variants of DIR")
+    p.add_argument("--devices", default="0", metavar="I,J,...",
+                   help="device indices of this host to measure on at once, "
+                   "one variant per device (default: 0)")
     p.add_argument("--inject-wrong", metavar="VARIANT",
                    help=argparse.SUPPRESS)  # tests: that check fails
     args = p.parse_args(argv)
+    try:
+        args.devices = sorted({int(d) for d in args.devices.split(",")})
+        if not args.devices or min(args.devices) < 0:
+            raise ValueError
+    except ValueError:
+        p.error("--devices takes device indices, e.g. 0,1")
     try:
         if args.measure:
             return measure_dir(args, args.measure)
@@ -541,8 +557,20 @@ def measure_dir(args, work, start=None):
         raise ToolError("no tile-gpu-run: pass --runner")
     results, best = [], None
     todo = list(meta["variants"])
+    # One variant per device at a time; `best` is shared.
+    free = queue.Queue()
+    for d in args.devices:
+        free.put(d)
+    lock = threading.Lock()
 
     def run_variant(i, v):
+        device = free.get()
+        try:
+            return run_variant_on(i, v, device)
+        finally:
+            free.put(device)
+
+    def run_variant_on(i, v, device):
         nonlocal best
         r = {"variant": v["variant"], "gpu_config": v["gpu_config"],
              "program": v.get("program", "program.mlir"),
@@ -561,45 +589,57 @@ def measure_dir(args, work, start=None):
         art = os.path.join(work, v["artifact"])
         # A short run first; far slower than the best so far: dropped.
         passed, us, lo, hi, kernels, note = measure(
-            runner, art, v["variant"], 5, args.inject_wrong)
-        if passed and us is not None and (best is None or
-                                          us < EARLY_EXIT * best):
+            runner, art, v["variant"], 5, args.inject_wrong, device)
+        with lock:
+            worth = best is None or us is None or us < EARLY_EXIT * best
+        if passed and us is not None and worth:
             passed, us, lo, hi, kernels, note = measure(
                 runner, art, v["variant"], args.repetitions,
-                args.inject_wrong)
+                args.inject_wrong, device)
         elif passed and us is not None:
             note = "dropped after a short run (> %.1fx best)" % EARLY_EXIT
         r.update(passed=passed, median_us=us, min_us=lo, max_us=hi,
                  kernels=kernels, note=note)
         if not passed and not r["note"]:
             r["note"] = "check failed"
-        if passed and us is not None and (best is None or us < best):
-            best = us
+        with lock:
+            if passed and us is not None and (best is None or us < best):
+                best = us
         log("[%d/%d] %s: %s" % (i + 1, len(todo), v["variant"],
                                 "%.1f us" % us if us is not None else "-")
-            + ("" if passed else " FAIL"))
+            + ("" if passed else " FAIL")
+            + (" (device %d)" % device if len(args.devices) > 1 else ""))
         return r
 
-    for i, v in enumerate(todo):
-        results.append(run_variant(i, v))
-        # Round two, once round one is done: the helpful knobs together.
-        if i + 1 == len(todo) and not any("+" in t["variant"] for t in todo):
-            for cname, fields in combined(results):
-                art = os.path.join(work, "variants", re.sub(
-                    r"[^\w.=+-]", "_", cname))
-                try:
-                    bin_dir = find_bin(args.bin)
-                except ToolError:
-                    break  # the measuring machine has no compiler
-                program = os.path.join(work, "program.mlir")
-                reference = os.path.join(work, "source.mlir")
-                error = compile_variant(
-                    bin_dir, program, reference if os.path.exists(reference)
-                    else None, meta["chip"], cname, fields, art)
-                todo.append({"variant": cname, "gpu_config":
-                             config_text(fields), "artifact":
-                             os.path.relpath(art, work),
-                             "compile_error": error})
+    def run_round(first):
+        """Measures todo[first:], on the devices at once; results in
+        order."""
+        with concurrent.futures.ThreadPoolExecutor(
+                len(args.devices)) as pool:
+            results.extend(pool.map(lambda iv: run_variant(*iv),
+                                    list(enumerate(todo))[first:]))
+
+    run_round(0)
+    # Round two, once round one is done: the helpful knobs together.
+    if not any("+" in t["variant"] for t in todo):
+        first = len(todo)
+        for cname, fields in combined(results):
+            art = os.path.join(work, "variants", re.sub(
+                r"[^\w.=+-]", "_", cname))
+            try:
+                bin_dir = find_bin(args.bin)
+            except ToolError:
+                break  # the measuring machine has no compiler
+            program = os.path.join(work, "program.mlir")
+            reference = os.path.join(work, "source.mlir")
+            error = compile_variant(
+                bin_dir, program, reference if os.path.exists(reference)
+                else None, meta["chip"], cname, fields, art)
+            todo.append({"variant": cname, "gpu_config":
+                         config_text(fields), "artifact":
+                         os.path.relpath(art, work),
+                         "compile_error": error})
+        run_round(first)
     print(table(results))
     winners = sorted((r for r in results if r.get("passed") and
                       r.get("median_us") is not None),

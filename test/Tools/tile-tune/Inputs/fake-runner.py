@@ -3,7 +3,7 @@
 variant name (the artifact directory's), every check passing; --probe names
 a fake device. Base 100 us; split_k=8 takes 10 off, pipeline_loads=0 5,
 k_slices=16 makes it 50 (the test injects that one's check failing), an
-optimizer's candidate 40."""
+optimizer's candidate 40. FAKE_RUNNER_LOG=FILE logs each run's device."""
 import os
 import sys
 
@@ -11,6 +11,12 @@ if "--probe" in sys.argv:
     print("device: Stub GPU (sm_90), driver 13.0")
     sys.exit(0)
 name = os.path.basename(sys.argv[1].rstrip("/"))
+# With FAKE_RUNNER_LOG set, each run appends "device I" (its --device-index).
+if os.environ.get("FAKE_RUNNER_LOG"):
+    device = sys.argv[sys.argv.index("--device-index") + 1] \
+        if "--device-index" in sys.argv else "none"
+    with open(os.environ["FAKE_RUNNER_LOG"], "a") as log:
+        log.write("device %s\n" % device)
 us = 100.0
 if "split_k=8" in name:
     us -= 10
