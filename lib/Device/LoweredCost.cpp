@@ -4,11 +4,11 @@
 
 #include "TileDialect/Conversion/Passes.h"
 #include "TileDialect/Conversion/TileToGPU/Strategy.h"
+#include "TileDialect/Conversion/TileToGPU/TileToGPU.h"
 #include "TileDialect/IR/TileAttrs.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
-#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Dialect/NVGPU/IR/NVGPUDialect.h"
 #include "mlir/Dialect/Utils/StaticValueUtils.h"
 #include "mlir/IR/BuiltinOps.h"
@@ -36,18 +36,14 @@ static OwningOpRef<ModuleOp> moduleOf(Operation *program) {
   return module;
 }
 
-/// Whether `kernel` computes on the matrix units (mma.sync, as nvgpu or as
-/// inline PTX for bf16, ldmatrix, wmma).
+/// Whether `kernel` computes on the matrix units (mma.sync, ldmatrix, wmma).
 static bool usesMatrixUnits(gpu::GPUFuncOp kernel) {
   return kernel
       .walk([](Operation *op) {
-        if (isa<nvgpu::MmaSyncOp, nvgpu::LdMatrixOp,
-                gpu::SubgroupMmaComputeOp>(op))
-          return WalkResult::interrupt();
-        auto inlineAsm = dyn_cast<LLVM::InlineAsmOp>(op);
-        if (inlineAsm && inlineAsm.getAsmString().contains("mma."))
-          return WalkResult::interrupt();
-        return WalkResult::advance();
+        return isMmaSync(op) ||
+                       isa<nvgpu::LdMatrixOp, gpu::SubgroupMmaComputeOp>(op)
+                   ? WalkResult::interrupt()
+                   : WalkResult::advance();
       })
       .wasInterrupted();
 }

@@ -2,6 +2,8 @@
 
 #include "EmitNVIDIA.h"
 
+#include "TileDialect/Conversion/TileToGPU/TileToGPU.h"
+
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Dialect/LLVMIR/NVVMDialect.h"
@@ -17,6 +19,16 @@ using namespace mlir::tileir::gpu_lowering;
 //===----------------------------------------------------------------------===//
 // mma.sync
 //===----------------------------------------------------------------------===//
+
+/// The instruction of a bf16 mma.sync (inline PTX).
+static constexpr llvm::StringLiteral kBF16MmaSync =
+    "mma.sync.aligned.m16n8k16.row.col.f32.bf16.bf16.f32";
+
+bool mlir::tileir::isMmaSync(Operation *op) {
+  auto inlineAsm = dyn_cast<LLVM::InlineAsmOp>(op);
+  return isa<nvgpu::MmaSyncOp>(op) ||
+         (inlineAsm && inlineAsm.getAsmString().starts_with(kBF16MmaSync));
+}
 
 Value nvidia::zeroAccumulator(OpBuilder &b, Location loc) {
   auto type = VectorType::get({2, 2}, b.getF32Type());
@@ -67,8 +79,9 @@ Value nvidia::mmaFragments(OpBuilder &b, Location loc, Value a,
       b.getContext(), SmallVector<Type>(4, f32));
   auto mma = LLVM::InlineAsmOp::create(
       b, loc, result, args,
-      "mma.sync.aligned.m16n8k16.row.col.f32.bf16.bf16.f32 "
-      "{$0, $1, $2, $3}, {$4, $5, $6, $7}, {$8, $9}, {$10, $11, $12, $13};",
+      (kBF16MmaSync + " {$0, $1, $2, $3}, {$4, $5, $6, $7}, {$8, $9}, "
+                      "{$10, $11, $12, $13};")
+          .str(),
       "=f,=f,=f,=f,r,r,r,r,r,r,f,f,f,f", /*has_side_effects=*/false,
       /*is_align_stack=*/false, LLVM::TailCallKind::None,
       /*asm_dialect=*/nullptr, /*operand_attrs=*/nullptr);

@@ -63,9 +63,7 @@ static LogicalResult checkLoopBound(OpOperand &loopUse, StringRef what) {
 /// Checks that `kernel` has the form the emulation is exact for.
 static LogicalResult checkKernel(gpu::GPUFuncOp kernel) {
   WalkResult walk = kernel.walk([&](Operation *op) -> WalkResult {
-    auto asmOp = dyn_cast<LLVM::InlineAsmOp>(op);
-    if (isa<nvgpu::MmaSyncOp>(op) ||
-        (asmOp && asmOp.getAsmString().starts_with("mma.sync")))
+    if (isMmaSync(op))
       return op->emitOpError(
           "exchanges registers across a warp's threads, which the host "
           "emulation (threads one after another) cannot run; lower with "
@@ -80,7 +78,7 @@ static LogicalResult checkKernel(gpu::GPUFuncOp kernel) {
                                "warps, which the host emulation cannot run");
       return WalkResult::advance();
     }
-    if (asmOp)
+    if (isa<LLVM::InlineAsmOp>(op))
       return op->emitOpError("is device assembly, which the host emulation "
                              "cannot run; lower with vector-atomics=false "
                              "to emulate");

@@ -66,6 +66,11 @@ struct GPUPipelineOptions : public PassPipelineOptions<GPUPipelineOptions> {
                      "does not set them")};
 };
 
+/// Whether `op` is a warp's mma.sync as the lowering emits it:
+/// `nvgpu.mma.sync`, or the inline PTX it writes for bf16 operands (which
+/// nvgpu's conversion does not take).
+bool isMmaSync(Operation *op);
+
 /// Registers `--tile-lower-to-nvvm` and `--tile-lower-to-rocdl`.
 void registerTileGPUPipelines();
 
