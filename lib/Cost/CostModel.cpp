@@ -359,8 +359,10 @@ double bodyTime(KernelCost &k, const TargetDesc &target, double fill,
 /// Resident blocks a compute unit holds at most.
 constexpr uint64_t kMaxBlocksPerUnit = 32;
 
-/// Fills in the times and limiter of a counted kernel.
-void applyRoofline(KernelCost &k, const TargetDesc &target) {
+/// Fills in the times and limiter of a counted kernel; with `ownLaunch`
+/// false it runs in another kernel's launch and costs none of its own.
+void applyRoofline(KernelCost &k, const TargetDesc &target,
+                   bool ownLaunch = true) {
   uint64_t units = std::max(1u, target.computeUnits);
   k.waves = (k.gridSize + units - 1) / units;
   k.gridEfficiency = double(k.gridSize) / double(k.waves * units);
@@ -372,7 +374,7 @@ void applyRoofline(KernelCost &k, const TargetDesc &target) {
     double threads = double(resident * k.threadsPerBlock);
     k.threadFill = std::min(1.0, threads / (target.maxThreadsPerCU / 2.0));
   }
-  k.launchUs = target.launchOverhead * 1e6;
+  k.launchUs = ownLaunch ? target.launchOverhead * 1e6 : 0;
   double ideal = bodyTime(k, target, /*fill=*/1.0);
   double body = bodyTime(k, target, k.gridEfficiency, k.threadFill);
   k.timeUs = k.launchUs + body;
@@ -396,11 +398,7 @@ void mlir::tileir::applyLaunch(ProgramCost &program, KernelCost &k,
   program.timeUs -= k.timeUs;
   k.gridSize = std::max<uint64_t>(1, gridSize);
   k.threadsPerBlock = threadsPerBlock;
-  applyRoofline(k, target);
-  if (!ownLaunch) {
-    k.timeUs -= k.launchUs;
-    k.launchUs = 0;
-  }
+  applyRoofline(k, target, ownLaunch);
   program.timeUs += k.timeUs;
   const KernelCost *slowest = &k;
   for (const KernelCost &other : program.kernels)
