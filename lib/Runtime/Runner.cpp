@@ -86,23 +86,16 @@ private:
     err << options.toolName << ": " << tileLastError() << "\n";
     return kExitDeviceError;
   }
-  /// The buffer of tensor `tensor`: an argument's through the C API, else
-  /// the module's own.
-  DevicePtr buffer(unsigned tensor) const {
-    int32_t index = tileModuleFindArgument(
-        module.get(), artifact.tensors[tensor].name.c_str());
-    uint64_t ptr = 0;
-    if (index < 0 ||
-        tileModuleArgumentPointer(module.get(), index, &ptr) != TILE_OK)
-      return getModule(module.get()).getBuffer(tensor);
-    return ptr;
-  }
 
   ModulePtr module;
   const Artifact &artifact;
   Device &device;
   const RunOptions &options;
   std::ostream &out, &err;
+  /// Per tensor: its buffer (prepare()): an argument's through the C API (the
+  /// module's for the outputs, this runner's for the others), else the
+  /// module's own.
+  std::vector<DevicePtr> buffers;
   /// Per tensor: its initial values (kept only where a sparse expected output
   /// adds to them) and their device bytes (random only).
   std::vector<HostTensor> initial;
@@ -132,16 +125,18 @@ int Runner::prepare() {
     if (!sparse[i])
       initial.back().data = std::vector<double>();
     initialBytes.push_back(std::move(bytes));
-    if (buffer(i))
-      continue;
-    // An argument the module did not place: this runner's buffer.
+    int32_t index = tileModuleFindArgument(module.get(), tensor.name.c_str());
     uint64_t ptr = 0;
-    if (tileModuleAllocate(module.get(), tensor.byteSize(), &ptr) != TILE_OK ||
-        tileModuleBind(module.get(),
-                       tileModuleFindArgument(module.get(),
-                                              tensor.name.c_str()),
-                       ptr) != TILE_OK)
+    if (index < 0)
+      ptr = getModule(module.get()).getBuffer(i);
+    else if (tileModuleArgumentPointer(module.get(), index, &ptr) != TILE_OK)
       return moduleError();
+    // An argument the module did not place: this runner's buffer.
+    if (!ptr &&
+        (tileModuleAllocate(module.get(), tensor.byteSize(), &ptr) != TILE_OK ||
+         tileModuleBind(module.get(), index, ptr) != TILE_OK))
+      return moduleError();
+    buffers.push_back(ptr);
   }
   std::string error;
   // The caller's values replace the artifact's.
@@ -174,7 +169,7 @@ bool Runner::reset() {
     if (tensor.init.kind == TensorInit::Zero ||
         (inputsCopied && tensor.role == TensorRole::Input))
       continue;
-    if (tileModuleCopyToDevice(module.get(), buffer(i), initialBytes[i].data(),
+    if (tileModuleCopyToDevice(module.get(), buffers[i], initialBytes[i].data(),
                                tensor.byteSize()) != TILE_OK) {
       moduleError();
       return false;
@@ -244,7 +239,7 @@ int Runner::check() {
   for (const OutputSpec &output : artifact.outputs) {
     const TensorDecl &tensor = artifact.tensors[output.tensor];
     std::string bytes(tensor.byteSize(), '\0');
-    if (tileModuleCopyToHost(module.get(), bytes.data(), buffer(output.tensor),
+    if (tileModuleCopyToHost(module.get(), bytes.data(), buffers[output.tensor],
                              bytes.size()) != TILE_OK)
       return moduleError();
     std::vector<double> values(tensor.numElements());
