@@ -244,8 +244,8 @@ private:
   /// Elements flat0 .. flat0 + count - 1 of `id` as one vector of its
   /// 16-bit kind (`loadsHalf(id, count)`).
   Value halfRun(unsigned id, Value flat0, int64_t count);
-  /// Whether `id` is f16 or bf16 and computable element by element for a matrix
-  /// unit's left operand: a vector load (`loadsHalf(id, 4)`), or an
+  /// Whether `id` is f16 or bf16 and computable element by element for a
+  /// matrix unit's left operand: a vector load (`loadsHalf(id, 4)`), or an
   /// expression of loads of tensors not carried in registers, constants,
   /// elementwise ops, copies and casts (a prologue: no reductions or
   /// matmuls, which would be recomputed per element).
@@ -255,14 +255,14 @@ private:
   /// computed and rounded.
   Value halfOperandRun(unsigned id, Value flat0, int64_t count);
   /// The load under `id` when `id` is the transpose (a permute swapping the
-  /// last two dimensions) of an f16 or bf16 load whose runs of 4 along its innermost
-  /// dimension load as vectors: B^T of Q K^T, read along k.
+  /// last two dimensions) of an f16 or bf16 load whose runs of 4 along its
+  /// innermost dimension load as vectors: B^T of Q K^T, read along k.
   std::optional<unsigned> transposedHalf(unsigned id) const;
   /// Whether matmul `id` can compute the lanes of the matrix-unit block
-  /// `block`: f16 operands, or bf16 ones, loaded as vectors (A along k, 4 at a time; B
-  /// along its rows, width / 2 at a time, or, transposed, along k, 4 at a
-  /// time), an f32 result, rows of the block's length, m and k multiples of
-  /// 16, width 4, 8 or 16.
+  /// `block`: f16 operands, or bf16 ones, loaded as vectors (A along k, 4
+  /// at a time; B along its rows, width / 2 at a time, or, transposed, along
+  /// k, 4 at a time), an f32 result, rows of the block's length, m and k
+  /// multiples of 16, width 4, 8 or 16.
   bool fitsMatrixUnits(unsigned id, const LaneBlock &block) const;
   /// The lanes of a matrix-unit block (`LaneBlock::mma`) of matmul `id`:
   /// per 16 steps of k, one `nvgpu.mma.sync` per 16 x 8 tile.

@@ -115,11 +115,12 @@ struct WarpLoop {
 
 /// A block matmul (`block_matmul`): an element loop `S = S + A B` (S f32, A
 /// and B loads of f16, or both of bf16, B possibly the transpose of one:
-/// nn.Linear's [N, K] weights) over tiles of m x n outputs, m and n multiples of 64, run by the
-/// whole block: each step stages `kStage` columns of A and rows of B in
-/// shared memory (`stages` stages in the kernel's f16 buffer, dynamic
-/// shared memory, filled by `cp.async` copies of 16 bytes a thread issued
-/// `stages - 1` steps ahead of the step that reads them), every warp
+/// nn.Linear's [N, K] weights) over tiles of m x n outputs, m and n
+/// multiples of 64, run by the whole block: each step stages `kStage`
+/// columns of A and rows of B in shared memory (`stages` stages in the
+/// kernel's f16 (or bf16) buffer, dynamic shared memory, filled by
+/// `cp.async` copies of 16 bytes a thread issued `stages - 1` steps ahead
+/// of the step that reads them), every warp
 /// computes its (m / warpsM) x (n / warpsN) part of the tile in `mma.sync`
 /// registers from `ldmatrix` fragments, and the sums are stored (added
 /// atomically when the loop is split, `Kernel::splitChunks`).

@@ -28,8 +28,8 @@ static bool isHalfLoad(const Plan &plan, unsigned id,
 
 /// The block matmul of element loop `id`, warps not yet chosen: its body
 /// one accumulation `S = S + A B` (`getSplitAddend`) whose matmul has loads
-/// of f16 (or of bf16) as both operands (B possibly transposed), one batch, and m, n multiples
-/// of 64 and k of the stage's (`BlockMatmul::kStage`).
+/// of f16 (or of bf16) as both operands (B possibly transposed), one batch,
+/// and m, n multiples of 64 and k of the stage's (`BlockMatmul::kStage`).
 static std::optional<BlockMatmul>
 getBlockMatmul(const Plan &plan, unsigned id,
                ArrayRef<std::pair<unsigned, unsigned>> aliases,
@@ -55,8 +55,7 @@ getBlockMatmul(const Plan &plan, unsigned id,
     return std::nullopt;
   block.a = skipAliases(plan, matmul.operands[0]);
   ElementKind kind = plan.exprs[block.a].elementKind;
-  if ((kind != ElementKind::F16 && kind != ElementKind::BF16) ||
-      !isHalfLoad(plan, block.a, kinds, kind))
+  if (!isHalfKind(kind) || !isHalfLoad(plan, block.a, kinds, kind))
     return std::nullopt;
   block.bf16 = kind == ElementKind::BF16;
   block.b = skipAliases(plan, matmul.operands[1]);
