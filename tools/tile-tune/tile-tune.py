@@ -27,7 +27,7 @@ emulation instead: correctness only, no timing, nothing written.
 
 On a host with several GPUs of one kind, `--devices 0,1,2,3` measures that
 many variants at once, each on one device (`tile-gpu-run --device-index`);
-the cache entry names device 0's model.
+the cache entry names the first listed device's model.
 
 Where the compiler and the GPU are on different machines:
 
@@ -45,11 +45,11 @@ import fcntl
 import hashlib
 import json
 import os
+import queue
 import re
 import shutil
 import subprocess
 import sys
-import queue
 import tempfile
 import threading
 import time
@@ -654,7 +654,7 @@ def measure_dir(args, work, start=None):
                                        win["median_us"])
         if base and base.get("median_us") else ""))
     if args.cache:
-        device = device_name(runner)
+        device = device_name(runner, args.devices[0])
         entry = {"program": win["program_name"],
                  "program_hash": win["program_hash"], "chip": meta["chip"],
                  "device": device, "platform": "cuda",
@@ -681,8 +681,9 @@ def measure_dir(args, work, start=None):
     return 0
 
 
-def device_name(runner):
-    proc = run([runner, "--probe"], "tile-gpu-run --probe", check=False)
+def device_name(runner, index):
+    proc = run([runner, "--probe", "--device-index", str(index)],
+               "tile-gpu-run --probe", check=False)
     m = re.search(r"device: (.*?)(?:,| \(|$)", proc.stdout + proc.stderr,
                   re.M)
     return m.group(1).strip() if m else "unknown"
