@@ -275,6 +275,30 @@ def s_attn_decode(Q, Kc, Vc, *, sdpa, mm32):
     return (O.reshape(H, M, d),)
 
 
+def causal_visible(M, P, device):
+    """[M, P] booleans: row i (the last M of P positions) sees keys
+    j <= i + P - M."""
+    i = torch.arange(M, device=device)[:, None]
+    j = torch.arange(P, device=device)[None, :]
+    return j <= i + (P - M)
+
+
+def s_attn_causal(Q, Kc, Vc, *, sdpa, mm32):
+    H, M, d = Q.shape
+    P = Kc.shape[1]
+    if sdpa:  # [1, H, M, d]: the layout SDPA's fused kernels take
+        q, k, v = Q.unsqueeze(0), Kc.unsqueeze(0), Vc.unsqueeze(0)
+        if M == P:
+            return (F.scaled_dot_product_attention(q, k, v,
+                                                   is_causal=True)[0],)
+        return (F.scaled_dot_product_attention(
+            q, k, v, attn_mask=causal_visible(M, P, Q.device))[0],)
+    C = mm32(Q, Kc.transpose(1, 2)) * (1.0 / math.sqrt(d))
+    C = C.masked_fill(~causal_visible(M, P, Q.device), float("-inf"))
+    Pr = torch.softmax(C, dim=-1).to(Q.dtype)
+    return (torch.bmm(Pr, Vc),)
+
+
 SUITE_IMPLS = {"swiglu": s_gated(lambda x: F.silu(x)),
                "swiglu_linear": s_gated_linear(lambda x: F.silu(x)),
                "geglu": s_gated(gelu_tanh),
@@ -283,7 +307,7 @@ SUITE_IMPLS = {"swiglu": s_gated(lambda x: F.silu(x)),
                "rmsnorm": s_rmsnorm, "layernorm": s_layernorm,
                "qkv_rope": s_qkv_rope, "softmax_pv": s_softmax_pv,
                "moe": s_gated(lambda x: F.silu(x)),
-               "attn_decode": s_attn_decode}
+               "attn_decode": s_attn_decode, "attn_causal": s_attn_causal}
 
 
 def make_fn(workload, sdpa, mm32):
@@ -299,8 +323,9 @@ def has_caches(workload):
 
 
 def has_sdpa(workload):
-    return workload in ATTENTION or (workload in suite.PROGRAMS and
-                                     suite.kind(workload) == "attn_decode")
+    return workload in ATTENTION or (
+        workload in suite.PROGRAMS and
+        suite.kind(workload) in ("attn_decode", "attn_causal"))
 
 
 def run_outputs(fn, args, workload):
@@ -430,6 +455,13 @@ def suite_literal(name, args):
             c = torch.einsum("me,pe->mp", Q[hq], Kc[hq // G]) / math.sqrt(d)
             O[hq] = softmax(c) @ Vc[hq // G]
         return (O,)
+    if k == "attn_causal":
+        Q, Kc, Vc = a["Q"], a["Kc"], a["Vc"]
+        d = Q.shape[-1]
+        c = torch.einsum("hme,hpe->hmp", Q, Kc) / math.sqrt(d)
+        c = c.masked_fill(~causal_visible(Q.shape[1], Kc.shape[1], c.device),
+                          float("-inf"))
+        return (torch.einsum("hmp,hpe->hme", softmax(c), Vc),)
     raise KeyError(name)
 
 

@@ -168,6 +168,25 @@ class Body:
         return self.emit(self.types[a], "math.%s %s : %s"
                          % (op, a, self.types[a]))
 
+    def index(self, dim):
+        """The position along iteration dimension `dim` (linalg.index)."""
+        return self.emit("index", "linalg.index %d : index" % dim)
+
+    def iconst(self, value):
+        return self.emit("index", "arith.constant %d : index" % value)
+
+    def addi(self, a, b):
+        return self.emit("index", "arith.addi %s, %s : index" % (a, b))
+
+    def cmpi(self, pred, a, b):
+        return self.emit("i1", "arith.cmpi %s, %s, %s : %s"
+                         % (pred, a, b, self.types[a]))
+
+    def select(self, c, a, b):
+        assert self.types[a] == self.types[b], (a, b)
+        return self.emit(self.types[a], "arith.select %s, %s, %s : %s"
+                         % (c, a, b, self.types[a]))
+
 
 class Func:
     """Emits one func.func of linalg-on-tensors ops, tracking value types."""

@@ -144,6 +144,13 @@ PROGRAMS = {
         "verification), KV length 4096",
         dict(M=16, P=4096, **LLAMA70B), dict(M=3, P=32, H=16, KVH=2,
                                              d=4)),
+    "attn_causal_llama2_7b_m16_p4k": (
+        "attn_causal", "Llama-2-7B, 16 new tokens (speculative "
+        "verification) against 4096 positions",
+        dict(H=32, M=16, P=4096, d=128), dict(H=2, M=4, P=24, d=8)),
+    "attn_causal_llama2_7b_p2k": (
+        "attn_causal", "Llama-2-7B, prefill of 2048 tokens",
+        dict(H=32, M=2048, P=2048, d=128), dict(H=2, M=16, P=16, d=8)),
 }
 
 TITLES = {
@@ -164,6 +171,9 @@ TITLES = {
                   "O = softmax(S, -1) @ V.",
     "moe": "MoE experts over gathered tokens: "
            "Y[e] = (silu(X[e] @ W1[e]) * (X[e] @ W3[e])) @ W2[e].",
+    "attn_causal": "Causal attention (one KV head per query head): "
+                   "O = softmax(mask(Q Kc^T / sqrt(d))) Vc with max "
+                   "subtraction.",
     "attn_decode": "Decode attention (GQA): "
                    "O = softmax(Q Kc^T / sqrt(d)) Vc with max subtraction.",
 }
@@ -173,7 +183,7 @@ SIZE_KEYS = {
     "swiglu": "M D F", "swiglu_linear": "M D F", "geglu": "M D F", "rmsnorm_proj": "M D",
     "layernorm_proj": "M D N", "rmsnorm": "M D", "layernorm": "M D",
     "qkv_rope": "M D H KVH d", "softmax_pv": "H M P d",
-    "moe": "E T D F", "attn_decode": "H KVH M P d",
+    "moe": "E T D F", "attn_decode": "H KVH M P d", "attn_causal": "H M P d",
 }
 
 RUN_LINES = """\
@@ -307,17 +317,25 @@ def layernorm(f, name, x, gamma, beta):
     return name
 
 
-def softmax16(f, name, s, scale=None):
+def softmax16(f, name, s, scale=None, causal_offset=None):
     """name = softmax(s * scale) over the last axis, stored f16: m =
     max(s * scale), E = exp(s * scale - m), Z = sum(E), E / Z (all f32).
-    s is f32 (the scores) or f16 (widened first)."""
+    s is f32 (the scores) or f16 (widened first). causal_offset: row i
+    sees the keys j <= i + causal_offset, the others are -inf (a causal
+    mask of linalg.index positions, in the scaling generic)."""
     shape = f.shape(s)
     rank = len(shape)
     rows = list(range(rank - 1))
+
+    def scaled(b, a):
+        x = b.mul(b.ext(a[0]), b.const(gen.fmt_float(scale)))
+        if causal_offset is None:
+            return x
+        limit = b.addi(b.index(rank - 2), b.iconst(causal_offset))
+        visible = b.cmpi("ule", b.index(rank - 1), limit)
+        return b.select(visible, x, b.const(NEG_INF))
     if scale is not None:
-        f.generic(name + "_s", [(s, None)], shape, "f32",
-                  lambda b, a: b.mul(b.ext(a[0]),
-                                     b.const(gen.fmt_float(scale))))
+        f.generic(name + "_s", [(s, None)], shape, "f32", scaled)
         s = name + "_s"
     elif f.types[s][1] != "f32":
         s = to_f32(f, name + "_s", s)
@@ -487,6 +505,24 @@ def attn_decode(f, p):
     f.result("O", "O")
 
 
+def attn_causal(f, p):
+    H, M, P, d = p["H"], p["M"], p["P"], p["d"]
+    f.arg("Q", [H, M, d], X_INIT)
+    f.arg("Kc", [H, P, d], KV_INIT)
+    f.arg("Vc", [H, P, d], KV_INIT)
+    f.comment("C = Q @ transpose(Kc, (0, 2, 1)) (f32)")
+    f.transpose("KcT", "Kc", [0, 2, 1])
+    f.matmul("C", "Q", "KcT")
+    f.comment("Pr = softmax(C / sqrt(d)) with max subtraction and a causal "
+              "mask (the %d rows are the last of the %d positions: row i "
+              "sees keys j <= i + %d), stored f16" % (M, P, P - M))
+    softmax16(f, "Pr", "C", scale=1.0 / math.sqrt(d), causal_offset=P - M)
+    f.comment("O = Pr @ Vc, stored f16")
+    f.matmul("O1", "Pr", "Vc")
+    f.to_f16("O", "O1")
+    f.result("O", "O")
+
+
 BUILDERS = {
     "swiglu": lambda f, p: gated_mlp(f, p, silu),
     "swiglu_linear": lambda f, p: gated_mlp(f, p, silu, linear=True),
@@ -499,6 +535,7 @@ BUILDERS = {
     "softmax_pv": softmax_pv,
     "moe": lambda f, p: gated_mlp(f, p, silu, batch=(p["E"],)),
     "attn_decode": attn_decode,
+    "attn_causal": attn_causal,
 }
 
 

@@ -92,7 +92,8 @@ struct Placement {
 
   bool loadFromHbm(Value tensor, unsigned kernel) const {
     auto role = cast<TensorRefType>(tensor.getType()).getRole();
-    if (role == TensorRole::Input || role == TensorRole::InOut)
+    if (role == TensorRole::Input || role == TensorRole::InOut ||
+        role == TensorRole::Positions)
       return true;
     auto it = storedIn.find(tensor);
     // Stored in this kernel: on chip. Never stored: zeros, made on chip.

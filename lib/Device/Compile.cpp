@@ -106,8 +106,11 @@ FailureOr<runtime::Artifact> tileir::compileArtifact(
     unsigned i = arg.getArgNumber();
     runtime::TensorDecl decl;
     decl.name = host.getArgAttrOfType<StringAttr>(i, "tile.name").str();
-    decl.role = *runtime::parseTensorRole(
-        host.getArgAttrOfType<StringAttr>(i, "tile.role").str());
+    StringRef role = host.getArgAttrOfType<StringAttr>(i, "tile.role");
+    // A positions tensor is the module's, filled when it loads.
+    bool positions = role == stringifyTensorRole(TensorRole::Positions);
+    decl.role = positions ? runtime::TensorRole::Intermediate
+                          : *runtime::parseTensorRole(role.str());
     if (i < programBody.getNumArguments()) {
       auto type = cast<TensorRefType>(programBody.getArgument(i).getType());
       // The lowered shape, which `privatize` may have widened to one copy
@@ -122,7 +125,7 @@ FailureOr<runtime::Artifact> tileir::compileArtifact(
         return emitError(loc, "the lowered buffer of tensor '")
                << decl.name << "' does not match its shape";
       decl.elementKind = *elementKindOf(type.getElementType());
-      decl.init = inits[i];
+      decl.init = positions ? runtime::TensorInit::positions() : inits[i];
       // The launches clear it themselves (--tile-merge-kernels zero-buffers).
       if (decl.init.kind == runtime::TensorInit::Zero &&
           host.getArgAttrOfType<StringAttr>(i, "tile.zero"))

@@ -55,6 +55,8 @@ makeTensors(ProgramOp program, uint64_t seed, ArrayRef<InitSpec> inits,
       fillRandom(t, seed, k, spec);
       drawn.push_back({arg.getArgNumber(), k, spec});
       ++k;
+    } else if (type.getRole() == TensorRole::Positions) {
+      t.fillPositions();
     }
     tensors.push_back(std::move(t));
   }

@@ -85,6 +85,11 @@ LogicalResult TensorRefType::verify(function_ref<InFlightDiagnostic()> emitError
   if (!isStorageElementType(elementType))
     return emitError() << "tensor element type must be a float type, got "
                        << elementType;
+  // f32 holds every position exactly up to 2^24.
+  if (role == TensorRole::Positions &&
+      (shape.size() != 1 || !elementType.isF32() || shape[0] > (1 << 24)))
+    return emitError() << "a positions tensor has one dimension of at most "
+                          "2^24 elements and element type f32";
   return success();
 }
 

@@ -348,6 +348,10 @@ LogicalResult StoreOp::verify() {
                           getValue().getType(), "stored")))
     return failure();
   auto tensorType = cast<TensorRefType>(getTensor().getType());
+  if (tensorType.getRole() == TensorRole::Positions)
+    return emitOpError("stores into positions tensor '")
+           << (*this)->getParentOfType<ProgramOp>().getTensorName(getTensor())
+           << "', whose element n is n";
   if (!tensorType.isWritable())
     return emitOpError("stores into input tensor '")
            << (*this)->getParentOfType<ProgramOp>().getTensorName(getTensor())

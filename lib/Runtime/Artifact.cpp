@@ -77,6 +77,8 @@ HostTensor runtime::initialValues(const TensorDecl &tensor, uint64_t seed) {
     fillRandom(host, seed, tensor.init.stream, tensor.init.spec);
   else if (tensor.init.kind == TensorInit::Data)
     host.data = tensor.init.values;
+  else if (tensor.init.kind == TensorInit::Positions)
+    host.fillPositions();
   return host;
 }
 
@@ -366,6 +368,12 @@ bool ManifestParser::parseTensor() {
       return fail(spec.kind == InitSpec::Normal
                       ? "the standard deviation must not be negative"
                       : "the upper bound must not be below the lower bound");
+  } else if (tokens[init] == "positions") {
+    if (tokens.size() != init + 1)
+      return fail("unexpected '" + tokens[init + 1] + "' after 'positions'");
+    if (tensor.shape.size() != 1)
+      return fail("a positions tensor has one dimension");
+    tensor.init.kind = TensorInit::Positions;
   } else if (tokens[init] == "data") {
     if (tokens.size() != init + 2)
       return fail("expected 'data FILE'");
@@ -373,7 +381,8 @@ bool ManifestParser::parseTensor() {
     tensor.init.file = tokens[init + 1];
   } else {
     return fail("unknown initializer '" + tokens[init] +
-                "' (zero, random STREAM normal|uniform A B, or data FILE)");
+                "' (zero, random STREAM normal|uniform A B, positions, or "
+                "data FILE)");
   }
   artifact.tensors.push_back(std::move(tensor));
   return true;
@@ -486,6 +495,8 @@ std::string runtime::printManifest(const Artifact &artifact) {
       os << (init.once ? " zero once\n" : " zero\n");
     else if (init.kind == TensorInit::Data)
       os << " data " << init.file << "\n";
+    else if (init.kind == TensorInit::Positions)
+      os << " positions\n";
     else
       os << " random " << init.stream << " "
          << (init.spec.kind == InitSpec::Normal ? "normal " : "uniform ")

@@ -1,6 +1,7 @@
 //===- Module.cpp - An artifact loaded for a caller to run ----------------===//
 
 #include "TileDialect/Runtime/Module.h"
+#include "TileDialect/Runtime/ElementBits.h"
 
 #include <algorithm>
 #include <map>
@@ -102,12 +103,20 @@ bool Module::prepare() {
     }
     if (isArgumentRole(t.role))
       continue;
-    // An intermediate with initial values of its own: none today, but the
-    // format allows it; it gets a buffer and is the caller's to fill.
+    // An intermediate with initial values of its own: positions are filled
+    // here, once (no launch writes them); other values are the caller's.
     DevicePtr ptr;
     if (!device.allocate(t.byteSize(), ptr))
       return deviceFailure("tensor '" + t.name + "': ");
     buffers[i] = ptr;
+    if (t.init.kind == TensorInit::Positions) {
+      std::string bytes(t.byteSize(), '\0');
+      std::vector<double> values = initialValues(t, 0).data;
+      encodeElements(t.elementKind, values.data(), t.numElements(),
+                     bytes.data());
+      if (!device.copyToDevice(ptr, bytes.data(), bytes.size()))
+        return deviceFailure("tensor '" + t.name + "': ");
+    }
   }
   // The `zero once` tensors start cleared; the launches keep them so.
   if (zeroBytes > perCallZeroBytes &&

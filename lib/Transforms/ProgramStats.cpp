@@ -61,15 +61,18 @@ struct TileProgramStatsPass
     os << "tile.program @" << program.getSymName() << "\n";
 
     // Tensors by role.
-    unsigned byRole[4] = {0, 0, 0, 0};
+    unsigned byRole[5] = {0, 0, 0, 0, 0};
     for (BlockArgument arg : program.getBodyBlock().getArguments())
       ++byRole[static_cast<unsigned>(
           cast<TensorRefType>(arg.getType()).getRole())];
     os << "  tensors: " << program.getBodyBlock().getNumArguments() << " (";
-    llvm::interleaveComma(llvm::seq<unsigned>(0, 4), os, [&](unsigned role) {
-      os << stringifyTensorRole(static_cast<TensorRole>(role)) << " "
-         << byRole[role];
-    });
+    // Positions tensors (linalg.index) only where the program has them.
+    unsigned numRoles = byRole[4] ? 5 : 4;
+    llvm::interleaveComma(
+        llvm::seq<unsigned>(0, numRoles), os, [&](unsigned role) {
+          os << stringifyTensorRole(static_cast<TensorRole>(role)) << " "
+             << byRole[role];
+        });
     os << ")\n";
 
     // Top-level statements and loop nests.

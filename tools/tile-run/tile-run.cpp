@@ -241,12 +241,13 @@ FailureOr<Runnable> describeProgram(ProgramOp program) {
     std::string name = program.getTensorName(arg.getArgNumber()).str();
     bool input = type.getRole() == TensorRole::Input ||
                  type.getRole() == TensorRole::InOut;
-    r.params.push_back({name,
-                        HostTensor(name, std::vector<int64_t>(
-                                             type.getShape().begin(),
-                                             type.getShape().end()),
-                                   *kind),
-                        input, std::nullopt});
+    HostTensor tensor(
+        name,
+        std::vector<int64_t>(type.getShape().begin(), type.getShape().end()),
+        *kind);
+    if (type.getRole() == TensorRole::Positions)
+      tensor.fillPositions();
+    r.params.push_back({name, std::move(tensor), input, std::nullopt});
   }
   FailureOr<SmallVector<unsigned>> outputs = getProgramOutputs(program);
   if (failed(outputs))

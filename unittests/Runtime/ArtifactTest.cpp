@@ -262,6 +262,26 @@ TEST(ArtifactTest, InitialValuesAreFillRandoms) {
     EXPECT_EQ(roundToElement(ElementKind::F16, v), v);
 }
 
+TEST(ArtifactTest, PositionsRoundTripAndHoldTheirIndex) {
+  Artifact a = sampleArtifact(), b;
+  a.outputs[0].file = "y.bin";
+  TensorDecl pos;
+  pos.name = "positions5";
+  pos.elementKind = ElementKind::F32;
+  pos.role = TensorRole::Intermediate;
+  pos.shape = {5};
+  pos.init = TensorInit::positions();
+  a.tensors.push_back(pos);
+  std::string text = printManifest(a), error;
+  EXPECT_NE(text.find("tensor positions5 f32 intermediate 1 5 positions\n"),
+            std::string::npos);
+  ASSERT_TRUE(parseManifest(text, "m", b, error)) << error;
+  expectSameManifest(a, b);
+  EXPECT_EQ(b.tensors.back().init.kind, TensorInit::Positions);
+  EXPECT_EQ(initialValues(b.tensors.back(), 7).data,
+            (std::vector<double>{0, 1, 2, 3, 4}));
+}
+
 struct Malformed {
   const char *text;
   const char *error;
@@ -344,7 +364,11 @@ INSTANTIATE_TEST_SUITE_P(
                   "dir/manifest.txt:8: tensor 'a' is too large"},
         Malformed{HEADER "tensor a f32 input 1 4 ones\n",
                   "dir/manifest.txt:8: unknown initializer 'ones' (zero, "
-                  "random STREAM normal|uniform A B, or data FILE)"},
+                  "random STREAM normal|uniform A B, positions, or data FILE)"},
+        Malformed{HEADER "tensor a f32 intermediate 2 4 4 positions\n",
+                  "dir/manifest.txt:8: a positions tensor has one dimension"},
+        Malformed{HEADER "tensor a f32 intermediate 1 4 positions 1\n",
+                  "dir/manifest.txt:8: unexpected '1' after 'positions'"},
         Malformed{HEADER "tensor a f32 input 1 4 data\n",
                   "dir/manifest.txt:8: expected 'data FILE'"},
         Malformed{HEADER "tensor a f32 input 1 4 data a.bin b.bin\n",

@@ -55,6 +55,25 @@ def ConvertLinalgToTile : Pass<"convert-linalg-to-tile", "::mlir::ModuleOp"> {
     softmax's and P.V's loops to share one), so `--tile-optimize` converts
     without it.
 
+    A body that uses `linalg.index d` (causal and sliding-window masks,
+    ALiBi's distances) reads the positions of loop d from a `positions`
+    tensor (`!tile.tensor<Nxf32, positions>`, one per extent, element n
+    holding n), so a position is a load whose index names the loop
+    variable, like any other read, and every rule and the legality analysis
+    treat it as one. The integer arithmetic on positions becomes f32
+    arithmetic: `addi`, `subi`, `muli`, `maxsi`, `minsi`, the casts between
+    integers and to floats, `affine.apply` of sums and products (what
+    elementwise fusion writes), `cmpi` (to `tile.cmp`), `andi` / `ori` of
+    conditions (to `tile.select`) and `xori` with true of a `cmpi` (the
+    inverse comparison). The conversion bounds every integer from the loop
+    extents and the constants and refuses a body where one may pass 2^24,
+    beyond the integers f32 holds exactly, a division or remainder, or an
+    unsigned operation on a value that may be negative. A contraction whose
+    body uses positions is refused, and elementwise fusion does not put
+    positions into a contraction's prologue. The runtime fills positions
+    tensors when it loads an artifact (`positions` initializer,
+    docs/Runtime.md); `tile-run` and the optimizer's check fill them too.
+
     `arith.maximumf` / `minimumf` map to `tile.max` / `tile.min`, which follow
     IEEE maxNum / minNum: the results differ only when an input is NaN.
 

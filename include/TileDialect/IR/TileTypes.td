@@ -10,7 +10,8 @@ def Tile_TensorRole : I32EnumAttr<"TensorRole", "role of a tensor in a program",
     I32EnumAttrCase<"Input", 0, "input">,
     I32EnumAttrCase<"Output", 1, "output">,
     I32EnumAttrCase<"InOut", 2, "inout">,
-    I32EnumAttrCase<"Intermediate", 3, "intermediate">
+    I32EnumAttrCase<"Intermediate", 3, "intermediate">,
+    I32EnumAttrCase<"Positions", 4, "positions">
   ]> {
   let cppNamespace = "::mlir::tileir";
   let genSpecializedAttr = 0;
@@ -60,7 +61,10 @@ def Tile_TensorRefType : Tile_Type<"TensorRef", "tensor"> {
     A tensor the program reads or writes, with its static shape, element
     type and role: `input` (read only), `output` (written, starts as
     zeros), `inout` (read and written in place, such as a KV cache) or
-    `intermediate` (a temporary that may live on chip or off chip).
+    `intermediate` (a temporary that may live on chip or off chip) or
+    `positions` (read only, one dimension, f32: element `n` holds `n`; what
+    `linalg.index` becomes, so that a position is a load whose index names
+    the loop variable, like any other read).
 
     Example: `!tile.tensor<16x4096xf16, input>`.
   }];
@@ -72,7 +76,10 @@ def Tile_TensorRefType : Tile_Type<"TensorRef", "tensor"> {
   let extraClassDeclaration = [{
     int64_t getRank() const { return getShape().size(); }
     /// Whether statements may store into this tensor.
-    bool isWritable() const { return getRole() != TensorRole::Input; }
+    bool isWritable() const {
+      return getRole() != TensorRole::Input &&
+             getRole() != TensorRole::Positions;
+    }
   }];
 }
 

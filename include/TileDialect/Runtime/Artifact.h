@@ -39,7 +39,9 @@ unsigned elementSize(ElementKind kind);
 
 /// How a tensor's device buffer is set before every run.
 struct TensorInit {
-  enum Kind { Zero, Random, Data } kind = Zero;
+  /// Positions: element n holds n (what linalg.index reads; the module
+  /// fills it once, nobody writes it).
+  enum Kind { Zero, Random, Data, Positions } kind = Zero;
   /// Random: the generator stream (docs/RandomInputs.md) and distribution.
   unsigned stream = 0;
   InitSpec spec;
@@ -57,6 +59,11 @@ struct TensorInit {
     init.kind = Random;
     init.stream = stream;
     init.spec = spec;
+    return init;
+  }
+  static TensorInit positions() {
+    TensorInit init;
+    init.kind = Positions;
     return init;
   }
   static TensorInit data(std::vector<double> values) {

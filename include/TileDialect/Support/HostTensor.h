@@ -76,6 +76,13 @@ struct HostTensor {
     return n;
   }
   int64_t numElements() const { return numElements(shape); }
+
+  /// Element n holds n: a positions tensor's values (the tile dialect's
+  /// `positions` role, what linalg.index becomes).
+  void fillPositions() {
+    for (size_t i = 0; i < data.size(); ++i)
+      data[i] = double(i);
+  }
 };
 
 } // namespace mlir::tileir

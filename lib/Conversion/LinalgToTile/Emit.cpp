@@ -1,6 +1,7 @@
 //===- Emit.cpp - Emit the tile program of a conversion plan --------------===//
 
 #include "Plan.h"
+#include "Positions.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
@@ -243,6 +244,9 @@ FailureOr<Value> Emitter::splat(Value value, ArrayRef<TileDim> shape,
                                 Operation *user) {
   auto cst = value.getDefiningOp<arith::ConstantOp>();
   auto attr = cst ? dyn_cast<FloatAttr>(cst.getValue()) : FloatAttr();
+  // An integer of position arithmetic (checkExactInF32 bounded it).
+  if (!attr)
+    attr = integerConstantAsF32(value);
   if (!attr)
     return user->emitOpError("cannot be converted to tile: it uses a scalar "
                              "of type ")
@@ -301,15 +305,35 @@ FailureOr<Value> Emitter::convertBodyValue(Value value, ArrayRef<TileDim> shape,
       mapping.map(value, *cst);
     return cst;
   }
+  // Position arithmetic (linalg.index) in f32, once proved exact there.
+  bool integer = isIntegerBodyValue(value) ||
+                 isa<arith::SIToFPOp, arith::UIToFPOp>(op);
+  if (integer && failed(checkExactInF32(
+                     isIntegerBodyValue(value) ? value : op->getOperand(0),
+                     cast<linalg::LinalgOp>(linalgOp))))
+    return failure();
   SmallVector<Value> operands;
   for (Value operand : op->getOperands()) {
+    // `not c` converts c alone (its `true` has no tile of its own).
+    if (isa<arith::XOrIOp>(op) && operand.getDefiningOp<arith::ConstantOp>()) {
+      operands.push_back(Value());
+      continue;
+    }
     FailureOr<Value> converted = convertBodyValue(operand, shape, mapping);
     if (failed(converted))
       return failure();
     operands.push_back(*converted);
   }
   Type resultElement = value.getType();
+  if (isa<IndexType>(resultElement) ||
+      (isa<IntegerType>(resultElement) && !resultElement.isInteger(1)))
+    resultElement = b.getF32Type();
   TileType resultType = tileType(shape, resultElement);
+  if (integer)
+    if (Value result = convertIntegerOp(b, loc, op, operands, resultType)) {
+      mapping.map(value, result);
+      return result;
+    }
   Value result =
       llvm::TypeSwitch<Operation *, Value>(op)
           .Case<arith::AddFOp>([&](auto) {
@@ -492,7 +516,7 @@ FailureOr<Value> Emitter::emitLinalg(Nest &nest) {
   currentLinalgOp = op;
   // A generic contraction whose operands are computed beyond a widening
   // cast (a prologue was fused into it).
-  if (isa<linalg::GenericOp>(op.getOperation()))
+  if (isa<linalg::GenericOp>(op.getOperation()) && !op.hasIndexSemantics())
     if (std::optional<ContractionSides> sides = matchContraction(op)) {
       auto loaded = [](Value v) {
         return isa<BlockArgument>(withoutWidening(v));
@@ -537,6 +561,17 @@ FailureOr<Value> Emitter::emitLinalg(Nest &nest) {
     Value tile = load(nest, nest.accesses[accessIndex++]);
     mapping.map(arg, toLoopSpace(nest, tile, tensorLoops(input), allLoops));
   }
+  // linalg.index d: the positions of loop d (Plan.cpp), after the outputs.
+  op.getBlock()->walk([&](linalg::IndexOp index) {
+    unsigned k = llvm::find(nest.positionLoops, index.getDim()) -
+                 nest.positionLoops.begin();
+    const Access &access =
+        nest.accesses[accessIndex + op.getNumDpsInits() + k];
+    mapping.map(index.getResult(),
+                toLoopSpace(nest, load(nest, access),
+                            {unsigned(index.getDim())},
+                            allLoops));
+  });
 
   Block *body = op.getBlock();
   auto yield = cast<linalg::YieldOp>(body->getTerminator());

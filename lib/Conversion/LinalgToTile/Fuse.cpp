@@ -129,7 +129,8 @@ static bool shouldFuse(OpOperand &operand, int64_t prologueMaxColumns) {
   if (std::optional<ContractionSides> sides = matchContraction(consumer))
     return consumer.getStaticLoopRanges()[sides->n[0]] <= prologueMaxColumns &&
            llvm::is_contained(sides->lhsOperands, &operand) &&
-           isAllParallel(producer) && keepsLeftLoops(*sides, operand, producer);
+           isAllParallel(producer) && !producer.hasIndexSemantics() &&
+           keepsLeftLoops(*sides, operand, producer);
   return !linalg::isaContractionOpInterface(consumer);
 }
 

@@ -47,6 +47,17 @@ private:
   }
   std::string freshName() { return "t" + std::to_string(numTemps++); }
 
+  /// The positions tensor of `extent` elements (one per extent).
+  unsigned positionsSlot(int64_t extent) {
+    auto [it, inserted] = positionsOf.try_emplace(extent, 0);
+    if (inserted)
+      it->second = addSlot(
+          "positions" + std::to_string(extent),
+          RankedTensorType::get({extent}, Float32Type::get(plan.func.getContext())),
+          TensorRole::Positions);
+    return it->second;
+  }
+
   /// The slot of a tensor operand, creating a zero intermediate for values
   /// that have none (tensor.empty read as data).
   unsigned slotFor(Value value) {
@@ -75,6 +86,8 @@ private:
   /// Reduction loops apart from the intermediates they read (groupLoops).
   bool ownReductionVariables;
   unsigned numTemps = 0;
+  /// The positions tensor of each extent (`positionsSlot`).
+  llvm::SmallDenseMap<int64_t, unsigned> positionsOf;
   /// The insert_slice each producer result is written through directly
   /// (`findDirectInsert`).
   DenseMap<Value, tensor::InsertSliceOp> directInserts;
@@ -149,9 +162,9 @@ void Planner::addCopy(unsigned from, unsigned to) {
 LogicalResult Planner::planLinalg(linalg::LinalgOp op) {
   if (op->getNumRegions() != 1 || !op.getBlock())
     return op->emitOpError("cannot be converted to tile: it has no body");
-  if (op.hasIndexSemantics())
-    return op->emitOpError("cannot be converted to tile: its body uses "
-                           "linalg.index");
+  if (op.hasIndexSemantics() && linalg::isaContractionOpInterface(op))
+    return op->emitOpError("cannot be converted to tile: a contraction whose "
+                           "body uses linalg.index");
   for (OpOperand &operand : op->getOpOperands()) {
     if (isa<RankedTensorType>(operand.get().getType()) &&
         !isSupportedTensor(operand.get().getType()))
@@ -221,6 +234,15 @@ LogicalResult Planner::planLinalg(linalg::LinalgOp op) {
     }
     nest.accesses.push_back(std::move(access));
   }
+  // linalg.index d: a load of the positions of loop d.
+  op.getBlock()->walk([&](linalg::IndexOp index) {
+    unsigned loop = index.getDim();
+    if (llvm::is_contained(nest.positionLoops, loop))
+      return;
+    nest.positionLoops.push_back(loop);
+    nest.accesses.push_back(
+        {positionsSlot(nest.extents[loop]), {DimIndex::ofLoop(loop)}});
+  });
   plan.nests.push_back(std::move(nest));
   return success();
 }
@@ -441,11 +463,15 @@ void Planner::groupLoops() {
     return ownReductionVariables && nest.isReduction[loop] &&
            plan.slots[access.slot].role == TensorRole::Intermediate;
   };
+  // A positions tensor relates nothing: loops of any nests may read it.
+  auto unrelated = [&](const Access &access) {
+    return plan.slots[access.slot].role == TensorRole::Positions;
+  };
   for (auto [n, nest] : llvm::enumerate(plan.nests))
     for (const Access &access : nest.accesses)
       for (auto [d, index] : llvm::enumerate(access.dims))
         if (index.kind == DimIndex::Loop && !nest.isUnrolled(index.loop) &&
-            !apart(nest, index.loop, access))
+            !apart(nest, index.loop, access) && !unrelated(access))
           unite(nestBase[n] + index.loop, slotBase[access.slot] + d);
 
   // Number the classes in order of first appearance.

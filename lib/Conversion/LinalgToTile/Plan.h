@@ -73,6 +73,10 @@ struct Nest {
   /// writes straight into the region an insert_slice would copy it to).
   SmallVector<unsigned> wholeLoops;
   SmallVector<Access> accesses;
+  /// The loop whose positions each `linalg.index` of the body reads
+  /// (Linalg): their accesses, of positions tensors, follow the inputs and
+  /// outputs in `accesses`, in this order.
+  SmallVector<unsigned> positionLoops;
   /// The slot of each result of `op` (Linalg, Reshape, Constant).
   SmallVector<unsigned> resultSlots;
   /// The shared loop variable of each loop, or -1 for loops of extent 1 and

@@ -360,13 +360,16 @@ LogicalResult TileLowerToGPUPass::lower(ProgramOp program) {
           kernel.kLanesShort)
         continue;
       // A batch dimension (every load moves with it: attention's heads)
-      // re-reads nothing when its tiles shrink.
+      // re-reads nothing when its tiles shrink. Positions (linalg.index) are
+      // not data worth keeping: a causal mask's key positions, read in
+      // every head, do not keep the heads' tiles whole.
       SmallVector<const interp::Access *> writes, reads;
       collectAccesses(*plan, kernel.body, writes, reads);
       for (const GridLoop &g : kernel.grid)
         if (StringAttr symbol = sizeSymbol(g))
           if (!llvm::all_of(reads, [&](const interp::Access *read) {
-                return movesWithLoop(*read, g.var);
+                return roles[read->tensor] == TensorRole::Positions ||
+                       movesWithLoop(*read, g.var);
               }))
             kept.insert(symbol.getValue());
     }

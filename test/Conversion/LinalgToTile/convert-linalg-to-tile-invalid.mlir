@@ -41,16 +41,79 @@ func.func @not_projected(%a: tensor<4x4xf32>) -> tensor<4xf32> {
 
 // -----
 
-func.func @index_semantics(%a: tensor<4xf32>) -> tensor<4xf32> {
+func.func @position_overflow(%a: tensor<4xf32>) -> tensor<4xf32> {
   %e = tensor.empty() : tensor<4xf32>
-  // expected-error @+1 {{cannot be converted to tile: its body uses linalg.index}}
+  // expected-error @+1 {{cannot be converted to tile: 'arith.muli' may reach 24000000, beyond the integers f32 holds exactly (2^24)}}
   %r = linalg.generic {indexing_maps = [affine_map<(d0) -> (d0)>, affine_map<(d0) -> (d0)>], iterator_types = ["parallel"]}
       ins(%a : tensor<4xf32>) outs(%e : tensor<4xf32>) {
   ^bb0(%x: f32, %o: f32):
     %i = linalg.index 0 : index
-    %c = arith.index_cast %i : index to i32
-    %f = arith.sitofp %c : i32 to f32
+    %c = arith.constant 8000000 : index
+    %p = arith.muli %i, %c : index
+    %q = arith.index_cast %p : index to i64
+    %f = arith.sitofp %q : i64 to f32
     %s = arith.addf %x, %f : f32
+    linalg.yield %s : f32
+  } -> tensor<4xf32>
+  return %r : tensor<4xf32>
+}
+
+// -----
+
+func.func @position_division(%a: tensor<4xf32>) -> tensor<4xf32> {
+  %e = tensor.empty() : tensor<4xf32>
+  // expected-error @+1 {{cannot be converted to tile: 'arith.divsi' on integers has no tile counterpart}}
+  %r = linalg.generic {indexing_maps = [affine_map<(d0) -> (d0)>, affine_map<(d0) -> (d0)>], iterator_types = ["parallel"]}
+      ins(%a : tensor<4xf32>) outs(%e : tensor<4xf32>) {
+  ^bb0(%x: f32, %o: f32):
+    %i = linalg.index 0 : index
+    %c = arith.constant 2 : index
+    %p = arith.divsi %i, %c : index
+    %q = arith.index_cast %p : index to i32
+    %f = arith.sitofp %q : i32 to f32
+    %s = arith.addf %x, %f : f32
+    linalg.yield %s : f32
+  } -> tensor<4xf32>
+  return %r : tensor<4xf32>
+}
+
+// -----
+
+func.func @position_unsigned_negative(%a: tensor<4xf32>) -> tensor<4xf32> {
+  %e = tensor.empty() : tensor<4xf32>
+  %zero = arith.constant 0.0 : f32
+  // expected-error @+1 {{cannot be converted to tile: an unsigned operation reads a value that may be negative}}
+  %r = linalg.generic {indexing_maps = [affine_map<(d0) -> (d0)>, affine_map<(d0) -> (d0)>], iterator_types = ["parallel"]}
+      ins(%a : tensor<4xf32>) outs(%e : tensor<4xf32>) {
+  ^bb0(%x: f32, %o: f32):
+    %i = linalg.index 0 : index
+    %c = arith.constant 2 : index
+    %d = arith.subi %i, %c : index
+    %lt = arith.cmpi ult, %d, %c : index
+    %s = arith.select %lt, %x, %zero : f32
+    linalg.yield %s : f32
+  } -> tensor<4xf32>
+  return %r : tensor<4xf32>
+}
+
+// -----
+
+func.func @position_not_of_and(%a: tensor<4xf32>) -> tensor<4xf32> {
+  %e = tensor.empty() : tensor<4xf32>
+  %zero = arith.constant 0.0 : f32
+  // expected-error @+1 {{cannot be converted to tile: 'arith.xori' on conditions other than `not` of an integer comparison}}
+  %r = linalg.generic {indexing_maps = [affine_map<(d0) -> (d0)>, affine_map<(d0) -> (d0)>], iterator_types = ["parallel"]}
+      ins(%a : tensor<4xf32>) outs(%e : tensor<4xf32>) {
+  ^bb0(%x: f32, %o: f32):
+    %i = linalg.index 0 : index
+    %c1 = arith.constant 1 : index
+    %c2 = arith.constant 2 : index
+    %t = arith.constant true
+    %a1 = arith.cmpi sge, %i, %c1 : index
+    %a2 = arith.cmpi sle, %i, %c2 : index
+    %both = arith.andi %a1, %a2 : i1
+    %n = arith.xori %both, %t : i1
+    %s = arith.select %n, %x, %zero : f32
     linalg.yield %s : f32
   } -> tensor<4xf32>
   return %r : tensor<4xf32>
@@ -114,7 +177,7 @@ func.func @rank_reducing(%a: tensor<4x8xf32>) -> tensor<8xf32> {
 func.func @integer_scalar(%a: tensor<4xf32>) -> tensor<4xf32> {
   %c2 = arith.constant 2 : i32
   %e = tensor.empty() : tensor<4xf32>
-  // expected-error @+1 {{cannot be converted to tile: it uses a scalar of type 'i32' that is not a float constant}}
+  // expected-error @+1 {{cannot be converted to tile: its body uses 'math.fpowi', which has no tile counterpart}}
   %r = linalg.generic {indexing_maps = [affine_map<(d0) -> (d0)>, affine_map<(d0) -> (d0)>], iterator_types = ["parallel"]}
       ins(%a : tensor<4xf32>) outs(%e : tensor<4xf32>) {
   ^bb0(%x: f32, %o: f32):

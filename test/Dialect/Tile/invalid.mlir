@@ -11,6 +11,16 @@ func.func private @f(!tile.tensor<0x4xf32, input>)
 
 // -----
 
+// expected-error @+1 {{a positions tensor has one dimension of at most 2^24 elements and element type f32}}
+func.func private @f(!tile.tensor<4x4xf32, positions>)
+
+// -----
+
+// expected-error @+1 {{a positions tensor has one dimension of at most 2^24 elements and element type f32}}
+func.func private @f(!tile.tensor<4xf16, positions>)
+
+// -----
+
 // expected-error @+1 {{tensor element type must be a float type, got 'i32'}}
 func.func private @f(!tile.tensor<4xi32, input>)
 
@@ -263,6 +273,16 @@ tile.program @p(%A: !tile.tensor<4xf32, input>) {
   %v = tile.constant 1.0 : !tile.tile<[4], f32>
   // expected-error @+1 {{'tile.store' op stores into input tensor 'A'; declare it inout to update it in place}}
   %s = tile.store %v, %A[%f] : !tile.tile<[4], f32>, !tile.tensor<4xf32, input>
+  tile.yield %s
+}
+
+// -----
+
+tile.program @p(%P: !tile.tensor<4xf32, positions>) {
+  %f = tile.full
+  %v = tile.constant 1.0 : !tile.tile<[4], f32>
+  // expected-error @+1 {{'tile.store' op stores into positions tensor 'P', whose element n is n}}
+  %s = tile.store %v, %P[%f] : !tile.tile<[4], f32>, !tile.tensor<4xf32, positions>
   tile.yield %s
 }
 
