@@ -56,7 +56,8 @@ static cl::opt<std::string> inputFile(cl::Positional, cl::Required,
 static cl::opt<std::string>
     referenceFile("reference", cl::value_desc("REF.mlir"),
                   cl::desc("A linalg function to compare every output with "
-                           "(the one named like the program, else the only "
+                           "(the one named like the program or, for a "
+                           "candidate NAME_cK, NAME; else the only "
                            "one)"),
                   cl::cat(runCategory));
 static cl::opt<std::string>
@@ -546,12 +547,25 @@ int main(int argc, char **argv) {
     refModule = parseSourceFile<ModuleOp>(referenceFile, refSourceMgr, &context);
     if (!refModule)
       return kExitBadInput;
-    // The function of the same name as the runnable, else the only one.
+    // The function of the same name as the runnable (or, for an
+    // optimizer's candidate NAME_cK, NAME), else the only one.
     StringRef name = SymbolTable::getSymbolName(runnable->op).getValue();
-    bool hasNamesake = false;
-    refModule->walk([&](func::FuncOp f) {
-      hasNamesake |= f.getSymName() == name && !f.isExternal();
-    });
+    auto namesake = [&](StringRef wanted) {
+      bool found = false;
+      refModule->walk([&](func::FuncOp f) {
+        found |= f.getSymName() == wanted && !f.isExternal();
+      });
+      return found;
+    };
+    bool hasNamesake = namesake(name);
+    if (!hasNamesake) {
+      auto [base, suffix] = name.rsplit("_c");
+      if (!suffix.empty() && llvm::all_of(suffix, llvm::isDigit) &&
+          namesake(base)) {
+        name = base;
+        hasNamesake = true;
+      }
+    }
     FailureOr<Runnable> ref =
         findRunnable(*refModule, hasNamesake ? name : "", referenceFile);
     if (failed(ref))

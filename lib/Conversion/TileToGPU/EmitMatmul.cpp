@@ -108,14 +108,21 @@ Lanes KernelEmitter::kLaneMatmulLanes(unsigned id, ValueRange flats) {
     unroll /= 2;
   Value first = mul(cx.reduceLane, width);
   auto contract = arith::FastMathFlags::contract;
+  // Rows of one column (kLaneRowFlats) share each run of S's row.
+  bool oneColumn = kernel.kLaneRows > 1 &&
+                   int64_t(flats.size()) == kernel.kLaneRows;
   Lanes inits(flats.size(), constant(0.0));
   return reduceLoop(steps / unroll, inits, [&](Value j, ValueRange accs) {
     SmallVector<std::pair<Lanes, Lanes>> runs;
     for (int64_t u = 0; u < unroll; ++u) {
       Value k0 = add(first, mul(add(mul(j, unroll), index(u)), lanes * width));
+      Lanes shared;
+      if (oneColumn)
+        shared = elementRun(source, add(sRows.front(), k0), width);
       for (auto [aRow, sRow] : llvm::zip_equal(aRows, sRows))
         runs.push_back({elementRun(node.operands[0], add(aRow, k0), width),
-                        elementRun(source, add(sRow, k0), width)});
+                        oneColumn ? shared
+                                  : elementRun(source, add(sRow, k0), width)});
     }
     Lanes sums(accs);
     for (auto [r, run] : llvm::enumerate(runs)) {
@@ -127,6 +134,18 @@ Lanes KernelEmitter::kLaneMatmulLanes(unsigned id, ValueRange flats) {
     }
     return sums;
   });
+}
+
+Lanes KernelEmitter::kLaneRowFlats(Value group) {
+  const ExprNode &node = plan.exprs[kernel.splitAddend];
+  int64_t n = node.sizes[3], rows = kernel.kLaneRows;
+  // Group g: column g mod n of rows [(g / n) * rows, +rows).
+  Value column = rem(group, n);
+  Value firstRow = mul(div(group, n), rows);
+  Lanes flats;
+  for (int64_t r = 0; r < rows; ++r)
+    flats.push_back(add(mul(add(firstRow, index(r)), n), column));
+  return flats;
 }
 
 std::optional<LaneBlock>

@@ -44,7 +44,9 @@ bool KernelEmitter::emitSplitAccumulation(const StmtNode &loop) {
   std::optional<LaneBlock> block = getLaneBlock(stores, value.shape, lanes);
   // (k lanes of a matmul may take more threads than the block has: its
   // threads then take the groups in turn.)
-  int64_t layoutThreads = n / lanes * slices * reduceLanes;
+  // (k lanes computing rows of one column: n / kLaneRows groups.)
+  int64_t rowsPerGroup = kernel.kLaneWidth > 1 ? kernel.kLaneRows : 1;
+  int64_t layoutThreads = n / lanes / rowsPerGroup * slices * reduceLanes;
   bool slicedLayout =
       slices * reduceLanes > 1 && (block || lanes == 1) &&
       (!block || reduceLanes == 1) &&
@@ -77,7 +79,7 @@ bool KernelEmitter::emitSplitAccumulation(const StmtNode &loop) {
     // q = p / reduceLanes, slice q / groups of the chunk's iterations, for
     // group q mod groups; the partial sums meet in shared memory, store s
     // of slice (and lane) j at tile j * count + s.
-    int64_t groups = n / lanes;
+    int64_t groups = n / lanes / rowsPerGroup;
     auto threads = scf::ForOp::create(b, loc, cx.threadId,
                                       index(groups * slices * reduceLanes),
                                       index(kernel.threads));
@@ -88,8 +90,9 @@ bool KernelEmitter::emitSplitAccumulation(const StmtNode &loop) {
       Value lane = rem(p, reduceLanes);
       Value q = div(p, reduceLanes);
       Value slice = div(q, groups);
-      Lanes flats =
-          block ? blockFlats(rem(q, groups), *block) : Lanes{rem(q, groups)};
+      Lanes flats = block           ? blockFlats(rem(q, groups), *block)
+                    : rowsPerGroup > 1 ? kLaneRowFlats(rem(q, groups))
+                                       : Lanes{rem(q, groups)};
       Lanes sums;
       auto sumSlice = [&] {
         if (reduceLanes > 1)

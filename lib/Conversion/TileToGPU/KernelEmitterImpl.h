@@ -224,6 +224,9 @@ private:
   /// each sum, read in runs of `Kernel::kLaneWidth` along the rows of the
   /// transposed operand and of A.
   Lanes kLaneMatmulLanes(unsigned id, ValueRange flats);
+  /// The outputs group `group` of k lanes computes (`Kernel::kLaneRows`
+  /// rows of one column of the split matmul's output).
+  Lanes kLaneRowFlats(Value group);
   /// The lane block of an element loop over tiles of `shape` with `lanes`
   /// lanes, if it should have one: its stores compute a matmul with the
   /// tile's row length whose right operand loads rows of `width` elements

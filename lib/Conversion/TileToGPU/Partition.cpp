@@ -34,9 +34,11 @@ static Kernel buildKernel(const Plan &plan,
   std::optional<int64_t> matmulElements =
       getMatmulLoopElements(plan, plan.stmts[kernel.body], kernel);
   if (matmulElements)
-    widest = llvm::divideCeil(*matmulElements,
-                              getMatmulThreadElements(options, *matmulElements,
-                                                      kernel.numBlocks));
+    widest = llvm::divideCeil(
+        *matmulElements,
+        getMatmulThreadElements(options, *matmulElements, kernel.numBlocks,
+                                kernel.chunkTrips,
+                                hasMatmulRows(plan, plan.stmts[kernel.body])));
   int64_t warps = (widest + 31) / 32;
   kernel.threads = unsigned(
       std::min<int64_t>(options.blockSize, std::max<int64_t>(32, warps * 32)));

@@ -237,6 +237,11 @@ struct Kernel {
   /// consecutive elements of k each lane reads per step, lane l taking
   /// elements [(s * reduceLanes + l) * kLaneWidth, +kLaneWidth) of step s.
   int64_t kLaneWidth = 1;
+  /// With k lanes: the rows of one column of the matmul's output each group
+  /// of lanes computes (rows [r, r + kLaneRows) of a block of the tile's m
+  /// rows), so that each run of B's row is loaded once for all of them, not
+  /// once per row (attention's scores: 4 to 16 query rows against each key).
+  int64_t kLaneRows = 1;
   /// Whether those lanes stopped short of 128 bytes of B's row per step
   /// only because the block could not hold more per output element: a
   /// smaller tile of outputs would give each more lanes.

@@ -89,3 +89,18 @@ gpu_lowering::getMatmulLoopElements(const Plan &plan, const StmtNode &body,
     return std::nullopt;
   return plan.exprs[plan.stmts[leaves.front()].first].numElements;
 }
+
+bool gpu_lowering::hasMatmulRows(const Plan &plan, const StmtNode &stmt) {
+  const StmtNode &body =
+      stmt.kind == StmtNode::Kind::Loop ? plan.stmts[stmt.first] : stmt;
+  SmallVector<unsigned> leaves;
+  collectSequence(plan, unsigned(&body - plan.stmts.data()), leaves);
+  bool any = false, rows = true;
+  for (unsigned leaf : leaves)
+    if (plan.stmts[leaf].kind == StmtNode::Kind::Store)
+      forEachLaneMatmul(plan, plan.stmts[leaf].first, [&](unsigned id) {
+        any = true;
+        rows &= plan.exprs[id].sizes[1] > 1;
+      });
+  return any && rows;
+}

@@ -142,12 +142,24 @@ inline bool fitsKernelShared(const Kernel &kernel, int64_t f32Elements,
 /// (bench/results/h200-2026-11-28-gemv.md).
 constexpr int64_t kMinMatmulThreads = 128;
 
+/// The most rows of one column a group of k lanes computes
+/// (`Kernel::kLaneRows`): their sums and A's runs live in registers.
+constexpr int64_t kMaxKLaneRows = 16;
+
 /// Elements each thread computes of an element-loop matmul's tile of
-/// `elements` outputs in a grid of `blocks` blocks: `thread_elements`; or,
-/// where the tile is small (above), halved while the block has fewer than
-/// `kMinMatmulThreads` threads, down to 8 (a 16-byte run of f16 weights).
+/// `elements` outputs in a grid of `blocks` blocks, whose blocks run `trips`
+/// iterations of the accumulation: `thread_elements`; or, where the tile is
+/// small (above), halved while the block would have fewer than
+/// `kMinMatmulThreads` threads with `k_slices` slices (or, for matmuls with
+/// `rows`, `hasMatmulRows`, as many slices as `trips`), down to 8 (a 16-byte
+/// run of f16 weights).
 int64_t getMatmulThreadElements(const PartitionOptions &options,
-                                int64_t elements, int64_t blocks);
+                                int64_t elements, int64_t blocks,
+                                int64_t trips, bool rows);
+
+/// Whether every matmul the stores below statement `id` compute has more
+/// than one row (m > 1): a thread's elements then share their loads of B.
+bool hasMatmulRows(const interp::Plan &plan, const interp::StmtNode &stmt);
 
 /// The most k slices of an element-loop matmul's tile of `elements`
 /// outputs in a grid of `blocks` blocks: `k_slices`, or, where the tile is
@@ -155,7 +167,7 @@ int64_t getMatmulThreadElements(const PartitionOptions &options,
 /// `getMatmulThreadElements`; `trips` (the iterations a block runs) caps
 /// the slices beyond `k_slices`.
 int64_t getMostMatmulSlices(const PartitionOptions &options, int64_t elements,
-                            int64_t blocks, int64_t trips);
+                            int64_t blocks, int64_t trips, bool rows);
 
 /// Fills the grid of `kernel`, which runs statement `id` inside the grid
 /// loops `outer` (PartitionGrid.cpp): the outermost parallel loops of `id`

@@ -27,26 +27,36 @@ static bool isSmallMatmulTile(const PartitionOptions &options,
 }
 
 int64_t gpu_lowering::getMatmulThreadElements(const PartitionOptions &options,
-                                               int64_t elements,
-                                               int64_t blocks) {
+                                               int64_t elements, int64_t blocks,
+                                               int64_t trips, bool rows) {
   int64_t perThread = std::max(1u, options.threadElements);
   if (!isSmallMatmulTile(options, elements, blocks))
     return perThread;
+  // With rows, slices first, as many as the block's iterations give (a
+  // thread's elements in several rows share their loads of B; a slice only
+  // splits the sum): P.V over a 32K KV cache, 4 rows x 64 columns per
+  // tile, 32 iterations per block, ran 41.3 us with 8 elements per thread
+  // in 4 slices, 24.6 with 32 in 16. Not for one row, where the elements
+  // share nothing: a one-token down projection (1 x 64 per tile, 14336
+  // deep) went from 34.9 to 364.5 us (H200,
+  // bench/results/h200-2026-11-28-attention-tuned.md).
+  int64_t slices = rows ? std::max<int64_t>(options.kSlices, trips)
+                        : int64_t(options.kSlices);
   while (perThread > 8 &&
-         llvm::divideCeil(elements, perThread) * options.kSlices <
-             kMinMatmulThreads)
+         llvm::divideCeil(elements, perThread) * slices < kMinMatmulThreads)
     perThread /= 2;
   return perThread;
 }
 
 int64_t gpu_lowering::getMostMatmulSlices(const PartitionOptions &options,
                                           int64_t elements, int64_t blocks,
-                                          int64_t trips) {
+                                          int64_t trips, bool rows) {
   int64_t most = options.kSlices;
   if (most < 2 || !isSmallMatmulTile(options, elements, blocks))
     return most;
   int64_t groups = llvm::divideCeil(
-      elements, getMatmulThreadElements(options, elements, blocks));
+      elements,
+      getMatmulThreadElements(options, elements, blocks, trips, rows));
   return std::max(most, std::min(kMinMatmulThreads / groups, trips));
 }
 
@@ -73,6 +83,13 @@ static bool planKLanes(const Plan &plan, const PartitionOptions &options,
   if (width == 0 || options.reduceLanes < 2)
     return false;
   int64_t k = addend.sizes[2], block = options.blockSize;
+  // Each group of lanes computes `rows` outputs of one column, sharing B's
+  // runs: the tile's rows, or the most up to kMaxKLaneRows (their sums live
+  // in registers) that divide them.
+  int64_t rows = std::min(addend.sizes[1], kMaxKLaneRows);
+  while (addend.sizes[1] % rows != 0)
+    --rows;
+  int64_t groups = elements / rows;
   // 128 bytes of B's row per step: 8 runs of 16 bytes.
   constexpr int64_t kLineRuns = 8;
   auto lanesAllowed = [&](int64_t lanes) {
@@ -80,12 +97,12 @@ static bool planKLanes(const Plan &plan, const PartitionOptions &options,
            fitsKernelShared(kernel, lanes * elements, options);
   };
   int64_t lanes = 1;
-  while (lanesAllowed(lanes * 2) && elements * lanes * 2 <= block)
+  while (lanesAllowed(lanes * 2) && groups * lanes * 2 <= block)
     lanes *= 2;
   bool turns = false;
   if (lanes < 2) {
     while (lanes * 2 <= kLineRuns && lanesAllowed(lanes * 2) &&
-           elements * lanes * 2 % block == 0)
+           groups * lanes * 2 % block == 0)
       lanes *= 2;
     turns = true;
   }
@@ -95,13 +112,14 @@ static bool planKLanes(const Plan &plan, const PartitionOptions &options,
   int64_t slices = 1;
   while (!turns && slices * 2 <= int64_t(options.kSlices) &&
          slices * 2 <= kernel.chunkTrips &&
-         elements * lanes * slices * 2 <= block &&
+         groups * lanes * slices * 2 <= block &&
          fitsKernelShared(kernel, lanes * slices * 2 * elements, options))
     slices *= 2;
   kernel.reduceLanes = unsigned(lanes);
   kernel.kLaneWidth = width;
+  kernel.kLaneRows = rows;
   kernel.kSlices = unsigned(slices);
-  kernel.threads = unsigned(std::min(elements * lanes * slices, block));
+  kernel.threads = unsigned(std::min(groups * lanes * slices, block));
   kernel.sharedElements =
       std::max(kernel.sharedElements, lanes * slices * elements);
   return true;
@@ -137,9 +155,10 @@ void gpu_lowering::planKSlices(const Plan &plan,
     // (A reduction's slices stay within its chunk's iterations; a matmul's
     // may exceed them: idle slices measured faster on the scores kernel.)
     int64_t most = matmulElements
-                       ? getMostMatmulSlices(options, *matmulElements,
-                                             kernel.numBlocks,
-                                             kernel.chunkTrips)
+                       ? getMostMatmulSlices(
+                             options, *matmulElements, kernel.numBlocks,
+                             kernel.chunkTrips,
+                             hasMatmulRows(plan, plan.stmts[kernel.body]))
                                   : int64_t(options.kSlices);
     while (slices * 2 <= most &&
            (matmulElements || slices * 2 <= kernel.chunkTrips) &&
@@ -214,16 +233,19 @@ void gpu_lowering::planSlicedLoops(
   }
   if (loops.empty())
     return;
-  int64_t groups = llvm::divideCeil(
-      *elements,
-      getMatmulThreadElements(options, *elements, kernel.numBlocks));
   int64_t trips = 0;
   for (auto &entry : loops) {
     const StmtNode &loop = plan.stmts[entry.first];
     trips = std::max(trips, (loop.end - loop.start) / loop.step);
   }
+  bool rows = llvm::all_of(loops, [&](const auto &entry) {
+    return hasMatmulRows(plan, plan.stmts[entry.first]);
+  });
+  int64_t groups = llvm::divideCeil(
+      *elements, getMatmulThreadElements(options, *elements, kernel.numBlocks,
+                                         trips, rows));
   int64_t most =
-      getMostMatmulSlices(options, *elements, kernel.numBlocks, trips);
+      getMostMatmulSlices(options, *elements, kernel.numBlocks, trips, rows);
   int64_t slices = 1;
   while (slices * 2 <= most &&
          groups * slices * 2 <= int64_t(options.blockSize) &&

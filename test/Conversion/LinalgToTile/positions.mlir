@@ -12,8 +12,21 @@
 // NUM-NOT: MISMATCH
 // NUM-COUNT-8: PASS
 // The optimizer's candidates of the causal softmax(S) @ V (fused into one
-// loop nest that reads the positions) pass its check and the emulation.
+// loop nest that reads the positions) pass its check and the emulation;
+// the converted program and every candidate (the online softmax's running
+// max among them) stay right where an unsafe softmax overflows (logits of
+// magnitude 100 and more), on the CPU and through the GPU lowering.
 // RUN: tile-opt %s --tile-optimize 2>&1 | FileCheck %s --check-prefix=OPT
+// RUN: tile-opt %s --tile-optimize -o %t.opt.mlir
+// RUN: tile-run %t.mlir --entry causal_softmax_pv --reference %s --init "S=normal(0, 100)" | FileCheck %s --check-prefix=BIG
+// RUN: tile-run %t.mlir --entry causal_softmax_pv --reference %s --init "S=normal(0, 100)" --device emulate | FileCheck %s --check-prefix=BIG
+// RUN: for c in 0 1 2 3; do \
+// RUN:   tile-run %t.opt.mlir --entry causal_softmax_pv_c$c --reference %s --init "S=normal(0, 100)" --device emulate || exit 1; \
+// RUN: done | FileCheck %s --check-prefix=BIG4
+// BIG-NOT: MISMATCH
+// BIG: PASS
+// BIG4-NOT: MISMATCH
+// BIG4-COUNT-4: PASS
 // OPT: remark: extracted {{[1-9][0-9]*}} candidate(s) of @causal_softmax_pv (0 dropped by the check)
 // OPT: tile.program @causal_softmax_pv_c0({{.*}}%positions8: !tile.tensor<8xf32, positions>, %positions16: !tile.tensor<16xf32, positions>
 // OPT-SAME: tile.emulation = "passed"

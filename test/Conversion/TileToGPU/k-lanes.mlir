@@ -79,18 +79,26 @@ tile.program @gemv_t(%X: !tile.tensor<1x256xf16, input>,
 // -----
 
 // 16 rows: with matrix units they take the product (B^T read along k by
-// mma.sync's operand loads), not lanes. Without them the 16 x 32 outputs
-// are more than the block holds with 2 lanes each: 8 lanes each (128 bytes
-// of a row per step), the block's 256 threads taking the 4096 lanes in 16
-// turns (attention's scores over a KV tile).
+// mma.sync's operand loads), not lanes. Without them each group of lanes
+// computes the 16 rows of one column (`kLaneRows`), loading each run of
+// W's row once for all of them (and X's 16 runs): 32 groups of 8 lanes
+// (128 bytes of a row per step) fill the block in one turn. (Before, one
+// output per group: 4096 lanes in 16 turns, each loading W's run again.)
 // MMA-LABEL: gpu.func @rows_t_k0
 // MMA: nvgpu.mma.sync
 // CHECK-LABEL: gpu.func @rows_t_k0
 // CHECK-SAME: workgroup(%{{.*}} : memref<4096xf32, #gpu.address_space<workgroup>>)
 // CHECK-SAME: known_block_size = array<i32: 256, 1, 1>
 // CHECK-NOT: nvgpu.mma.sync
-// CHECK: scf.for %{{.*}} = %thread_id_x to %c4096 step %c256 {
+// CHECK: scf.for %{{.*}} = %thread_id_x to %c256 step %c256 {
+// CHECK: scf.for {{.*}} -> (f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32)
+// CHECK-NEXT: arith
+// CHECK-NOT: vector.load %arg0
 // CHECK: vector.load %arg1[%{{.*}}] {alignment = 16 : i64} : memref<8192xf16>, vector<8xf16>
+// CHECK-NOT: vector.load %arg1
+// CHECK-COUNT-16: vector.load %arg0[%{{.*}}] {alignment = 16 : i64} : memref<2048xf16>, vector<8xf16>
+// CHECK-NOT: vector.load
+// CHECK: scf.yield
 // CHECK: gpu.return
 tile.program @rows_t(%X: !tile.tensor<16x128xf16, input>,
                      %W: !tile.tensor<64x128xf16, input>,
