@@ -15,6 +15,11 @@ using namespace mlir::tileir;
 using namespace mlir::tileir::interp;
 using namespace mlir::tileir::gpu_lowering;
 
+/// The fewest blocks a block matmul's split keeps when it joins short
+/// chunks: about one per SM of the GPUs it was measured on (132 on the
+/// H100 and H200).
+static constexpr int64_t kJoinedSplitBlocks = 128;
+
 using Kind = ExprNode::Kind;
 
 /// Whether `id` is a load of a tensor of 16-bit floats of `kind` (f16 or
@@ -109,14 +114,32 @@ void gpu_lowering::planBlockMatmul(
   // block matmul keeps a split only where a chunk's k is at least
   // 8 m n / (m + n) (512 for 128 x 128 tiles); decode attention's scores
   // (k = d = 128) were split in two chunks of 64 and ran 42 us on the H200
-  // for 25 MB.
+  // for 25 MB. Beyond a block per SM, more chunks add sums without adding
+  // SMs: chunks shorter than 32 m n / (m + n) are joined two by two while
+  // the grid keeps `kJoinedSplitBlocks` blocks. The P.V of Llama-3-70B's
+  // GQA decode (64 x 64 tiles, 4096 keys, 32 tiles) ran 18.6 us in 16
+  // chunks of 256 keys, 13.1 in 8, 11.8 in 4 (128 blocks) on the H200
+  // (bench/results/h200-2026-11-28-attention-tuned.md).
+  auto chunkReads = [&](int64_t trips) {
+    return trips * block->k * (block->m + block->n);
+  };
   if (kernel.splitChunks > 1 &&
-      kernel.chunkTrips * block->k * (block->m + block->n) <
-          8 * block->m * block->n) {
+      chunkReads(kernel.chunkTrips) < 8 * block->m * block->n) {
     kernel.numBlocks /= kernel.splitChunks;
     kernel.splitChunks = 1;
     kernel.chunkTrips = 0;
     kernel.splitAddend = 0;
+  }
+  while (kernel.splitChunks > 1 &&
+         chunkReads(kernel.chunkTrips) < 32 * block->m * block->n) {
+    int64_t trips = kernel.chunkTrips * kernel.splitChunks;
+    int64_t chunks = llvm::divideCeil(trips, 2 * kernel.chunkTrips);
+    int64_t blocks = kernel.numBlocks / kernel.splitChunks * chunks;
+    if (blocks < kJoinedSplitBlocks)
+      break;
+    kernel.numBlocks = blocks;
+    kernel.chunkTrips *= 2;
+    kernel.splitChunks = unsigned(chunks);
   }
   kernel.threads = threads;
   kernel.sharedHalfElements = shared;
