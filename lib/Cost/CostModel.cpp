@@ -284,7 +284,8 @@ private:
           cost.vectorFlops += weights.simple * n * count;
         })
         .Case([&](DivOp) { cost.vectorFlops += weights.division * n * count; })
-        .Case<ExpOp, LogOp, SqrtOp, RsqrtOp, SigmoidOp, TanhOp, ErfOp>(
+        .Case<ExpOp, LogOp, SqrtOp, RsqrtOp, SigmoidOp, TanhOp, ErfOp, SinOp,
+              CosOp>(
             [&](Operation *) {
               cost.vectorFlops += weights.transcendental * n * count;
             })

@@ -147,6 +147,10 @@ void interp::applyUnary(UnaryFn fn, const double *in, double *out, int64_t n) {
                     [](double x) { return 1.0 / (1.0 + std::exp(-x)); });
   case UnaryFn::Tanh:
     return mapUnary(in, out, n, [](double x) { return std::tanh(x); });
+  case UnaryFn::Sin:
+    return mapUnary(in, out, n, [](double x) { return std::sin(x); });
+  case UnaryFn::Cos:
+    return mapUnary(in, out, n, [](double x) { return std::cos(x); });
   case UnaryFn::Erf:
     return mapUnary(in, out, n, [](double x) { return std::erf(x); });
   }

@@ -435,6 +435,8 @@ static std::optional<UnaryFn> getUnaryFn(Operation *op) {
       .Case([](RsqrtOp) { return UnaryFn::Rsqrt; })
       .Case([](SigmoidOp) { return UnaryFn::Sigmoid; })
       .Case([](TanhOp) { return UnaryFn::Tanh; })
+      .Case([](SinOp) { return UnaryFn::Sin; })
+      .Case([](CosOp) { return UnaryFn::Cos; })
       .Case([](ErfOp) { return UnaryFn::Erf; })
       .Default([](Operation *) { return std::nullopt; });
 }

@@ -349,6 +349,8 @@ def Tile_RsqrtOp : Tile_UnaryOp<"rsqrt", "the reciprocal square root `1 / sqrt(x
 def Tile_SigmoidOp : Tile_UnaryOp<"sigmoid", "the logistic function `1 / (1 + e^-x)`">;
 def Tile_TanhOp : Tile_UnaryOp<"tanh", "the hyperbolic tangent">;
 def Tile_ErfOp : Tile_UnaryOp<"erf", "the error function">;
+def Tile_SinOp : Tile_UnaryOp<"sin", "the sine (radians)">;
+def Tile_CosOp : Tile_UnaryOp<"cos", "the cosine (radians)">;
 
 def Tile_CmpPredicate : I32EnumAttr<"CmpPredicate", "tile comparison predicate", [
     I32EnumAttrCase<"eq", 0>, I32EnumAttrCase<"ne", 1>,

@@ -31,7 +31,9 @@ enum class UnaryFn : uint8_t {
   Rsqrt,
   Sigmoid,
   Tanh,
-  Erf
+  Erf,
+  Sin,
+  Cos
 };
 
 /// Elementwise functions of two operands. `Max` and `Min` propagate NaN.

@@ -368,6 +368,10 @@ FailureOr<Value> Emitter::convertBodyValue(Value value, ArrayRef<TileDim> shape,
               [&](auto) { return RsqrtOp::create(b, loc, operands[0]); })
           .Case<math::TanhOp>(
               [&](auto) { return TanhOp::create(b, loc, operands[0]); })
+          .Case<math::SinOp>(
+              [&](auto) { return SinOp::create(b, loc, operands[0]); })
+          .Case<math::CosOp>(
+              [&](auto) { return CosOp::create(b, loc, operands[0]); })
           .Case<math::ErfOp>(
               [&](auto) { return ErfOp::create(b, loc, operands[0]); })
           .Case<arith::ExtFOp, arith::TruncFOp>([&](auto) -> Value {

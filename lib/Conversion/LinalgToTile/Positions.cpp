@@ -110,7 +110,9 @@ static Value convertAffine(OpBuilder &b, Location loc, AffineExpr expr,
 
 FailureOr<IntRange> RangeChecker::rangeOf(Value value) {
   Operation *def = value.getDefiningOp();
-  if (!def || def->getParentOp() != op.getOperation()) {
+  // (A constant may be defined outside the body: canonicalization hoists.)
+  if (!def || (def->getParentOp() != op.getOperation() &&
+               !isa<arith::ConstantOp>(def))) {
     why = "an integer value comes from outside the body";
     return failure();
   }

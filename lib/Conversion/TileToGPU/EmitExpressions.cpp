@@ -161,6 +161,10 @@ Value KernelEmitter::unary(UnaryFn fn, Value x) {
   }
   case UnaryFn::Tanh:
     return math::TanhOp::create(b, loc, x);
+  case UnaryFn::Sin:
+    return math::SinOp::create(b, loc, x);
+  case UnaryFn::Cos:
+    return math::CosOp::create(b, loc, x);
   case UnaryFn::Erf:
     return math::ErfOp::create(b, loc, x);
   }

@@ -89,6 +89,8 @@ tile.program @compute() {
   // CHECK: tile.sigmoid
   // CHECK: tile.tanh
   // CHECK: tile.erf
+  // CHECK: tile.sin
+  // CHECK: tile.cos
   %6 = tile.neg %a : !tile.tile<[4, tile_p], f32>
   %7 = tile.abs %a : !tile.tile<[4, tile_p], f32>
   %8 = tile.sqr %a : !tile.tile<[4, tile_p], f32>
@@ -99,6 +101,8 @@ tile.program @compute() {
   %13 = tile.sigmoid %a : !tile.tile<[4, tile_p], f32>
   %14 = tile.tanh %a : !tile.tile<[4, tile_p], f32>
   %15 = tile.erf %a : !tile.tile<[4, tile_p], f32>
+  %sin = tile.sin %a : !tile.tile<[4, tile_p], f32>
+  %cos = tile.cos %a : !tile.tile<[4, tile_p], f32>
   // CHECK: %[[M:.*]] = tile.cmp ge, %[[A]], %[[B]] : !tile.tile<[4, tile_p], f32> -> !tile.tile<[4, tile_p], i1>
   // CHECK: tile.select %[[M]], %[[A]], %[[B]] : !tile.tile<[4, tile_p], i1>, !tile.tile<[4, tile_p], f32>
   %m = tile.cmp ge, %a, %b : !tile.tile<[4, tile_p], f32> -> !tile.tile<[4, tile_p], i1>
