@@ -25,7 +25,7 @@ def Tile_Dialect : Dialect {
     structural (hash-consing); a shared `tile.load` is evaluated at each of
     its uses, in the context of that use. Output and intermediate tensors
     start as zeros; input and inout tensors start with the caller's data;
-element n of a positions tensor holds n.
+    element n of a positions tensor holds n.
     A loop variable `v` stepping by `s` denotes the tile `[v, v + s)` through
     `tile.tile` and the element `v / s` through `tile.elem`.
   }];

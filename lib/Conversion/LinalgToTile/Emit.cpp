@@ -236,6 +236,8 @@ private:
   unsigned numReshapeVars = 0;
   /// The linalg op whose body is being converted.
   Operation *currentLinalgOp = nullptr;
+  /// What is proved of its position arithmetic.
+  std::optional<PositionArithmetic> positions;
 };
 
 } // namespace
@@ -244,7 +246,7 @@ FailureOr<Value> Emitter::splat(Value value, ArrayRef<TileDim> shape,
                                 Operation *user) {
   auto cst = value.getDefiningOp<arith::ConstantOp>();
   auto attr = cst ? dyn_cast<FloatAttr>(cst.getValue()) : FloatAttr();
-  // An integer of position arithmetic (checkExactInF32 bounded it).
+  // An integer of position arithmetic (PositionArithmetic bounded it).
   if (!attr)
     attr = integerConstantAsF32(value);
   if (!attr)
@@ -308,9 +310,8 @@ FailureOr<Value> Emitter::convertBodyValue(Value value, ArrayRef<TileDim> shape,
   // Position arithmetic (linalg.index) in f32, once proved exact there.
   bool integer = isIntegerBodyValue(value) ||
                  isa<arith::SIToFPOp, arith::UIToFPOp>(op);
-  if (integer && failed(checkExactInF32(
-                     isIntegerBodyValue(value) ? value : op->getOperand(0),
-                     cast<linalg::LinalgOp>(linalgOp))))
+  if (integer && failed(positions->checkExactInF32(
+                     isIntegerBodyValue(value) ? value : op->getOperand(0))))
     return failure();
   SmallVector<Value> operands;
   for (Value operand : op->getOperands()) {
@@ -518,6 +519,7 @@ Emitter::emitComputedContraction(Nest &nest, linalg::LinalgOp op,
 FailureOr<Value> Emitter::emitLinalg(Nest &nest) {
   auto op = cast<linalg::LinalgOp>(nest.op);
   currentLinalgOp = op;
+  positions.emplace(op);
   // A generic contraction whose operands are computed beyond a widening
   // cast (a prologue was fused into it).
   if (isa<linalg::GenericOp>(op.getOperation()) && !op.hasIndexSemantics())

@@ -50,11 +50,12 @@ private:
   /// The positions tensor of `extent` elements (one per extent).
   unsigned positionsSlot(int64_t extent) {
     auto [it, inserted] = positionsOf.try_emplace(extent, 0);
-    if (inserted)
-      it->second = addSlot(
-          "positions" + std::to_string(extent),
-          RankedTensorType::get({extent}, Float32Type::get(plan.func.getContext())),
-          TensorRole::Positions);
+    if (inserted) {
+      auto f32 = Float32Type::get(plan.func.getContext());
+      it->second = addSlot("positions" + std::to_string(extent),
+                           RankedTensorType::get({extent}, f32),
+                           TensorRole::Positions);
+    }
     return it->second;
   }
 

@@ -2,7 +2,6 @@
 
 #include "Positions.h"
 
-#include "mlir/Dialect/Affine/IR/AffineOps.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "llvm/ADT/TypeSwitch.h"
@@ -14,79 +13,72 @@ using namespace mlir::tileir::linalg_to_tile;
 /// Integers of magnitude up to 2^24 are exact in f32.
 static constexpr int64_t kExactLimit = int64_t(1) << 24;
 
-namespace {
+PositionArithmetic::PositionArithmetic(linalg::LinalgOp op) : op(op) {}
 
-/// The values an integer may take: [lo, hi].
-struct IntRange {
-  int64_t lo, hi;
-};
+/// The range of a + b and of a * b (operands within 2^24: the products fit
+/// in 64 bits).
+static IntRange addRanges(IntRange a, IntRange b) {
+  return {a.lo + b.lo, a.hi + b.hi};
+}
+static IntRange mulRanges(IntRange a, IntRange b) {
+  int64_t p[] = {a.lo * b.lo, a.lo * b.hi, a.hi * b.lo, a.hi * b.hi};
+  return {*std::min_element(p, p + 4), *std::max_element(p, p + 4)};
+}
 
-/// Proves position arithmetic exact in f32, or says why not.
-class RangeChecker {
-public:
-  explicit RangeChecker(linalg::LinalgOp op) : op(op) {}
+/// The value of an integer constant (not an i1), if `value` is one.
+static std::optional<int64_t> integerConstant(Value value) {
+  auto cst = value.getDefiningOp<arith::ConstantOp>();
+  auto attr = cst ? dyn_cast<IntegerAttr>(cst.getValue()) : IntegerAttr();
+  if (!attr || attr.getType().isInteger(1))
+    return std::nullopt;
+  return attr.getValue().getSExtValue();
+}
 
-  /// The range of the integer `value`, or a failure with `why` set.
-  FailureOr<IntRange> rangeOf(Value value);
-  /// Whether the i1 `value` is a condition on exact integers.
-  LogicalResult checkCondition(Value value);
-
-  std::string why;
-
-private:
-  FailureOr<IntRange> bounded(IntRange r, Operation *def) {
-    if (r.lo < -kExactLimit || r.hi > kExactLimit) {
-      why = "'" + def->getName().getStringRef().str() +
-            "' may reach " + std::to_string(r.lo < -kExactLimit ? r.lo : r.hi) +
-            ", beyond the integers f32 holds exactly (2^24)";
-      return failure();
-    }
-    return r;
+FailureOr<IntRange> PositionArithmetic::bounded(IntRange r, Operation *def) {
+  if (r.lo < -kExactLimit || r.hi > kExactLimit) {
+    why = "'" + def->getName().getStringRef().str() + "' may reach " +
+          std::to_string(r.lo < -kExactLimit ? r.lo : r.hi) +
+          ", beyond the integers f32 holds exactly (2^24)";
+    return failure();
   }
-  FailureOr<IntRange> nonNegative(Value value) {
-    FailureOr<IntRange> r = rangeOf(value);
-    if (succeeded(r) && r->lo < 0) {
-      why = "an unsigned operation reads a value that may be negative";
-      return failure();
-    }
-    return r;
+  return r;
+}
+
+FailureOr<IntRange> PositionArithmetic::nonNegative(Value value) {
+  FailureOr<IntRange> r = rangeOf(value);
+  if (succeeded(r) && r->lo < 0) {
+    why = "an unsigned operation reads a value that may be negative";
+    return failure();
   }
+  return r;
+}
 
-  /// The range of `expr` of `apply` (what elementwise fusion writes for a
-  /// producer's linalg.index): sums and products of dimensions, symbols and
-  /// constants.
-  FailureOr<IntRange> rangeOfAffine(AffineExpr expr,
-                                    affine::AffineApplyOp apply) {
-    if (auto dim = dyn_cast<AffineDimExpr>(expr))
-      return rangeOf(apply.getMapOperands()[dim.getPosition()]);
-    if (auto sym = dyn_cast<AffineSymbolExpr>(expr))
-      return rangeOf(apply.getMapOperands()[apply.getAffineMap().getNumDims() +
-                                            sym.getPosition()]);
-    if (auto c = dyn_cast<AffineConstantExpr>(expr))
-      return bounded({c.getValue(), c.getValue()}, apply);
-    auto bin = dyn_cast<AffineBinaryOpExpr>(expr);
-    if (!bin || (expr.getKind() != AffineExprKind::Add &&
-                 expr.getKind() != AffineExprKind::Mul)) {
-      why = "'affine.apply' of a map other than sums and products";
-      return failure();
-    }
-    FailureOr<IntRange> a = rangeOfAffine(bin.getLHS(), apply);
-    if (failed(a))
-      return failure();
-    FailureOr<IntRange> b = rangeOfAffine(bin.getRHS(), apply);
-    if (failed(b))
-      return failure();
-    if (expr.getKind() == AffineExprKind::Add)
-      return bounded({a->lo + b->lo, a->hi + b->hi}, apply);
-    int64_t p[] = {a->lo * b->lo, a->lo * b->hi, a->hi * b->lo, a->hi * b->hi};
-    return bounded({*std::min_element(p, p + 4), *std::max_element(p, p + 4)},
-                   apply);
+FailureOr<IntRange>
+PositionArithmetic::rangeOfAffine(AffineExpr expr,
+                                  affine::AffineApplyOp apply) {
+  if (auto dim = dyn_cast<AffineDimExpr>(expr))
+    return rangeOf(apply.getMapOperands()[dim.getPosition()]);
+  if (auto sym = dyn_cast<AffineSymbolExpr>(expr))
+    return rangeOf(apply.getMapOperands()[apply.getAffineMap().getNumDims() +
+                                          sym.getPosition()]);
+  if (auto c = dyn_cast<AffineConstantExpr>(expr))
+    return bounded({c.getValue(), c.getValue()}, apply);
+  auto bin = dyn_cast<AffineBinaryOpExpr>(expr);
+  if (!bin || (expr.getKind() != AffineExprKind::Add &&
+               expr.getKind() != AffineExprKind::Mul)) {
+    why = "'affine.apply' of a map other than sums and products";
+    return failure();
   }
-
-  linalg::LinalgOp op;
-};
-
-} // namespace
+  FailureOr<IntRange> a = rangeOfAffine(bin.getLHS(), apply);
+  if (failed(a))
+    return failure();
+  FailureOr<IntRange> b = rangeOfAffine(bin.getRHS(), apply);
+  if (failed(b))
+    return failure();
+  return bounded(expr.getKind() == AffineExprKind::Add ? addRanges(*a, *b)
+                                                       : mulRanges(*a, *b),
+                 apply);
+}
 
 /// `expr` of an affine.apply on the converted `operands` (dimensions, then
 /// symbols); rangeOfAffine checked its form.
@@ -108,7 +100,16 @@ static Value convertAffine(OpBuilder &b, Location loc, AffineExpr expr,
   return MulOp::create(b, loc, lhs, rhs);
 }
 
-FailureOr<IntRange> RangeChecker::rangeOf(Value value) {
+FailureOr<IntRange> PositionArithmetic::rangeOf(Value value) {
+  if (auto it = ranges.find(value); it != ranges.end())
+    return it->second;
+  FailureOr<IntRange> r = computeRange(value);
+  if (succeeded(r))
+    ranges[value] = *r;
+  return r;
+}
+
+FailureOr<IntRange> PositionArithmetic::computeRange(Value value) {
   Operation *def = value.getDefiningOp();
   // (A constant may be defined outside the body: canonicalization hoists.)
   if (!def || (def->getParentOp() != op.getOperation() &&
@@ -118,14 +119,13 @@ FailureOr<IntRange> RangeChecker::rangeOf(Value value) {
   }
   if (auto index = dyn_cast<linalg::IndexOp>(def))
     return bounded({0, op.getStaticLoopRanges()[index.getDim()] - 1}, def);
-  if (auto cst = dyn_cast<arith::ConstantOp>(def)) {
-    auto attr = dyn_cast<IntegerAttr>(cst.getValue());
-    if (!attr || attr.getType().isInteger(1)) {
+  if (isa<arith::ConstantOp>(def)) {
+    std::optional<int64_t> c = integerConstant(value);
+    if (!c) {
       why = "an integer constant that is not a number";
       return failure();
     }
-    int64_t c = attr.getValue().getSExtValue();
-    return bounded({c, c}, def);
+    return bounded({*c, *c}, def);
   }
   auto both = [&](auto combine) -> FailureOr<IntRange> {
     FailureOr<IntRange> a = rangeOf(def->getOperand(0));
@@ -137,24 +137,13 @@ FailureOr<IntRange> RangeChecker::rangeOf(Value value) {
     return bounded(combine(*a, *b), def);
   };
   return llvm::TypeSwitch<Operation *, FailureOr<IntRange>>(def)
-      .Case<arith::AddIOp>([&](auto) {
-        return both([](IntRange a, IntRange b) {
-          return IntRange{a.lo + b.lo, a.hi + b.hi};
-        });
-      })
+      .Case<arith::AddIOp>([&](auto) { return both(addRanges); })
       .Case<arith::SubIOp>([&](auto) {
         return both([](IntRange a, IntRange b) {
           return IntRange{a.lo - b.hi, a.hi - b.lo};
         });
       })
-      .Case<arith::MulIOp>([&](auto) {
-        // Operands are within 2^24: their products fit in 64 bits.
-        return both([](IntRange a, IntRange b) {
-          int64_t p[] = {a.lo * b.lo, a.lo * b.hi, a.hi * b.lo, a.hi * b.hi};
-          return IntRange{*std::min_element(p, p + 4),
-                       *std::max_element(p, p + 4)};
-        });
-      })
+      .Case<arith::MulIOp>([&](auto) { return both(mulRanges); })
       .Case<arith::MaxSIOp>([&](auto) {
         return both([](IntRange a, IntRange b) {
           return IntRange{std::max(a.lo, b.lo), std::max(a.hi, b.hi)};
@@ -201,7 +190,16 @@ FailureOr<IntRange> RangeChecker::rangeOf(Value value) {
       });
 }
 
-LogicalResult RangeChecker::checkCondition(Value value) {
+LogicalResult PositionArithmetic::checkCondition(Value value) {
+  if (conditions.contains(value))
+    return success();
+  if (failed(computeCondition(value)))
+    return failure();
+  conditions.insert(value);
+  return success();
+}
+
+LogicalResult PositionArithmetic::computeCondition(Value value) {
   Operation *def = value.getDefiningOp();
   if (!def || def->getParentOp() != op.getOperation()) {
     why = "a condition comes from outside the body";
@@ -245,30 +243,24 @@ bool linalg_to_tile::isIntegerBodyValue(Value value) {
   return isa<IndexType, IntegerType>(value.getType());
 }
 
-LogicalResult linalg_to_tile::checkExactInF32(Value value,
-                                              linalg::LinalgOp op) {
-  RangeChecker checker(op);
+LogicalResult PositionArithmetic::checkExactInF32(Value value) {
   LogicalResult ok = value.getType().isInteger(1)
-                         ? checker.checkCondition(value)
-                         : LogicalResult(checker.rangeOf(value));
+                         ? checkCondition(value)
+                         : LogicalResult(rangeOf(value));
   if (failed(ok))
-    return op->emitOpError("cannot be converted to tile: ") << checker.why;
+    return op->emitOpError("cannot be converted to tile: ") << why;
   return success();
 }
 
 FloatAttr linalg_to_tile::integerConstantAsF32(Value value) {
-  auto cst = value.getDefiningOp<arith::ConstantOp>();
-  auto attr = cst ? dyn_cast<IntegerAttr>(cst.getValue()) : IntegerAttr();
-  if (!attr || attr.getType().isInteger(1))
+  std::optional<int64_t> c = integerConstant(value);
+  if (!c || *c < -kExactLimit || *c > kExactLimit)
     return {};
-  int64_t c = attr.getValue().getSExtValue();
-  if (c < -kExactLimit || c > kExactLimit)
-    return {};
-  return FloatAttr::get(Float32Type::get(value.getContext()), double(c));
+  return FloatAttr::get(Float32Type::get(value.getContext()), double(*c));
 }
 
 /// The comparison of integers `pred` stands for (signed and unsigned alike:
-/// `checkExactInF32` proved the unsigned ones' operands non-negative).
+/// `PositionArithmetic` proved the unsigned ones' operands non-negative).
 static CmpPredicate toTilePredicate(arith::CmpIPredicate pred) {
   using P = arith::CmpIPredicate;
   switch (pred) {

@@ -16,7 +16,9 @@
 
 #include "TileDialect/IR/TileOps.h"
 
+#include "mlir/Dialect/Affine/IR/AffineOps.h"
 #include "mlir/Dialect/Linalg/IR/LinalgInterfaces.h"
+#include "llvm/ADT/DenseSet.h"
 
 namespace mlir::tileir::linalg_to_tile {
 
@@ -24,11 +26,44 @@ namespace mlir::tileir::linalg_to_tile {
 /// linalg body: what the position arithmetic computes.
 bool isIntegerBodyValue(Value value);
 
-/// Checks that the integer value `value` of `op`'s body is exact in f32: its
-/// range, from the loops' extents and the constants, stays within 2^24 and
-/// every op on the way is one `convertIntegerOp` takes. Emits an error on
-/// `op` and fails otherwise.
-LogicalResult checkExactInF32(Value value, linalg::LinalgOp op);
+/// The values an integer may take: [lo, hi].
+struct IntRange {
+  int64_t lo, hi;
+};
+
+/// Proves the position arithmetic of one linalg op's body exact in f32,
+/// remembering what it proved (a body's values are checked where each is
+/// converted, and a shared value is reached along every path to it).
+class PositionArithmetic {
+public:
+  explicit PositionArithmetic(linalg::LinalgOp op);
+
+  /// Checks that the integer (or i1) value `value` of the body is exact in
+  /// f32: its range, from the loops' extents and the constants, stays within
+  /// 2^24 and every op on the way is one `convertIntegerOp` takes. Emits an
+  /// error on the op and fails otherwise.
+  LogicalResult checkExactInF32(Value value);
+
+private:
+  /// The range of the integer `value`, or a failure with `why` set.
+  FailureOr<IntRange> rangeOf(Value value);
+  FailureOr<IntRange> computeRange(Value value);
+  /// Whether the i1 `value` is a condition on exact integers.
+  LogicalResult checkCondition(Value value);
+  LogicalResult computeCondition(Value value);
+  FailureOr<IntRange> bounded(IntRange r, Operation *def);
+  FailureOr<IntRange> nonNegative(Value value);
+  /// The range of `expr` of `apply` (what elementwise fusion writes for a
+  /// producer's linalg.index): sums and products of dimensions, symbols and
+  /// constants.
+  FailureOr<IntRange> rangeOfAffine(AffineExpr expr,
+                                    affine::AffineApplyOp apply);
+
+  linalg::LinalgOp op;
+  std::string why;
+  llvm::DenseMap<Value, IntRange> ranges;
+  llvm::DenseSet<Value> conditions;
+};
 
 /// The tile op computing the integer or i1 op `op` (arith.addi, subi, muli,
 /// maxsi, minsi, the casts between integers and to floats, cmpi, andi, ori,
