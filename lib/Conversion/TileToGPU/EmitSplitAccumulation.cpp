@@ -45,7 +45,7 @@ bool KernelEmitter::emitSplitAccumulation(const StmtNode &loop) {
   // (k lanes of a matmul may take more threads than the block has: its
   // threads then take the groups in turn.)
   // (k lanes computing rows of one column: n / kLaneRows groups.)
-  int64_t rowsPerGroup = kernel.kLaneWidth > 1 ? kernel.kLaneRows : 1;
+  int64_t rowsPerGroup = kernel.kLaneRows;
   int64_t layoutThreads = n / lanes / rowsPerGroup * slices * reduceLanes;
   bool slicedLayout =
       slices * reduceLanes > 1 && (block || lanes == 1) &&

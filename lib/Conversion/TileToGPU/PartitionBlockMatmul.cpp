@@ -149,6 +149,7 @@ void gpu_lowering::planBlockMatmul(
   kernel.kSlices = 1;
   kernel.reduceLanes = 1;
   kernel.kLaneWidth = 1;
+  kernel.kLaneRows = 1;
   kernel.kLanesShort = false;
   kernel.slicedLoops.erase(body);
   kernel.slicedAddends.erase(block->store);
