@@ -116,7 +116,7 @@ int Runner::prepare() {
     const TensorDecl &tensor = artifact.tensors[i];
     initial.push_back(initialValues(tensor, artifact.seed));
     std::string bytes;
-    if (tensor.init.kind != TensorInit::Zero) {
+    if (tensor.init.byCaller()) {
       bytes.resize(tensor.byteSize());
       encodeElements(tensor.elementKind, initial.back().data.data(),
                      tensor.numElements(), bytes.data());
@@ -166,7 +166,7 @@ int Runner::prepare() {
 bool Runner::reset() {
   for (size_t i = 0; i < artifact.tensors.size(); ++i) {
     const TensorDecl &tensor = artifact.tensors[i];
-    if (tensor.init.kind == TensorInit::Zero ||
+    if (!tensor.init.byCaller() ||
         (inputsCopied && tensor.role == TensorRole::Input))
       continue;
     if (tileModuleCopyToDevice(module.get(), buffers[i], initialBytes[i].data(),

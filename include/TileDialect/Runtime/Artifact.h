@@ -61,6 +61,10 @@ struct TensorInit {
     init.spec = spec;
     return init;
   }
+  /// Whether the caller puts the values in place (random or given data);
+  /// the module clears zeros and fills positions itself.
+  bool byCaller() const { return kind == Random || kind == Data; }
+
   static TensorInit positions() {
     TensorInit init;
     init.kind = Positions;
