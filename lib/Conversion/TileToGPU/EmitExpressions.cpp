@@ -18,17 +18,66 @@ using namespace mlir::tileir::gpu_lowering;
 
 using Kind = ExprNode::Kind;
 
+bool KernelEmitter::dominatesInsertion(Value v) const {
+  Block *def = v.getParentBlock();
+  Block *block = b.getInsertionBlock();
+  // The op of `def` that holds the insertion point, if `def` encloses it.
+  Operation *holder = nullptr;
+  while (block && block != def) {
+    holder = block->getParentOp();
+    block = holder ? holder->getBlock() : nullptr;
+  }
+  if (!block)
+    return false;
+  Operation *defOp = v.getDefiningOp();
+  if (!defOp)
+    return true; // an argument of `def`
+  if (holder)
+    return defOp->isBeforeInBlock(holder);
+  Block::iterator point = b.getInsertionPoint();
+  if (point == block->end())
+    return true;
+  // Inserting before the terminator (a loop body's yield): all else is
+  // before it, without ordering the block.
+  if (&*point == &block->back() && point->hasTrait<OpTrait::IsTerminator>())
+    return defOp != &*point;
+  return defOp != &*point && defOp->isBeforeInBlock(&*point);
+}
+
+const Lanes *KernelEmitter::findEvaluated(unsigned id, ValueRange flats,
+                                          int64_t run) {
+  auto it = evaluated.entries.find(id);
+  if (it == evaluated.entries.end())
+    return nullptr;
+  for (const ExprMemo::Entry &entry : it->second)
+    if (entry.run == run && llvm::equal(entry.flats, flats) &&
+        llvm::all_of(entry.values,
+                     [&](Value v) { return dominatesInsertion(v); }))
+      return &entry.values;
+  return nullptr;
+}
+
+Lanes KernelEmitter::remember(unsigned id, ValueRange flats, int64_t run,
+                              Lanes values) {
+  evaluated.entries[id].push_back(
+      {SmallVector<Value>(flats.begin(), flats.end()), run, values});
+  return values;
+}
+
 Lanes KernelEmitter::element(unsigned id, ValueRange flats) {
+  Evaluation evaluation(evaluated);
+  if (const Lanes *known = findEvaluated(id, flats, 0))
+    return *known;
   if (cx.buffers) {
     auto it = cx.buffers->nodes.find(id);
     if (it != cx.buffers->nodes.end()) {
       Lanes values;
       for (Value flat : flats)
         values.push_back(loadBuffer(it->second, flat));
-      return values;
+      return remember(id, flats, 0, std::move(values));
     }
   }
-  return formula(id, flats);
+  return remember(id, flats, 0, formula(id, flats));
 }
 
 static arith::CmpFPredicate getPredicate(CmpFn fn) {
@@ -50,6 +99,7 @@ static arith::CmpFPredicate getPredicate(CmpFn fn) {
 }
 
 Lanes KernelEmitter::formula(unsigned id, ValueRange flats) {
+  Evaluation evaluation(evaluated);
   const ExprNode &node = plan.exprs[id];
   auto operand = [&](unsigned i, ValueRange f) {
     return element(node.operands[i], f);
@@ -267,6 +317,13 @@ bool KernelEmitter::loadsRun(unsigned id, int64_t count) const {
 }
 
 Lanes KernelEmitter::elementRun(unsigned id, Value flat0, int64_t count) {
+  Evaluation evaluation(evaluated);
+  if (const Lanes *known = findEvaluated(id, flat0, count))
+    return *known;
+  return remember(id, flat0, count, computeRun(id, flat0, count));
+}
+
+Lanes KernelEmitter::computeRun(unsigned id, Value flat0, int64_t count) {
   const ExprNode &node = plan.exprs[id];
   if (!loadsRun(id, count)) {
     if (std::optional<Lanes> v = elementwiseRun(id, flat0, count))

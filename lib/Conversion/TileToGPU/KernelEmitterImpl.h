@@ -170,6 +170,7 @@ private:
   //===--------------------------------------------------------------------===//
 
   /// Elements `flats` of expression `id`: from its buffer if it has one.
+  /// Within one evaluation (`ExprMemo`) each (id, flats) is emitted once.
   Lanes element(unsigned id, ValueRange flats);
   /// Elements `flats` of expression `id`, computed from its operands. A
   /// matmul or reduction of several lanes is one loop carrying them all, so
@@ -187,6 +188,17 @@ private:
   /// dimension: tensor loads as aligned vector loads where the layout
   /// allows, else element by element.
   Lanes elementRun(unsigned id, Value flat0, int64_t count);
+  /// `elementRun` emitted anew.
+  Lanes computeRun(unsigned id, Value flat0, int64_t count);
+  /// The values `element(id, flats)` (`run` 0) or `elementRun(id, flats[0],
+  /// run)` emitted earlier in this evaluation, if they dominate the
+  /// insertion point.
+  const Lanes *findEvaluated(unsigned id, ValueRange flats, int64_t run);
+  /// Records `values` as those of (id, flats, run) and returns them.
+  Lanes remember(unsigned id, ValueRange flats, int64_t run, Lanes values);
+  /// Whether `v` is defined before the builder's insertion point, in its
+  /// block or in a block enclosing it.
+  bool dominatesInsertion(Value v) const;
   /// `elementRun` of an elementwise op (unary, binary, cast) over runs of
   /// its operands, or of a broadcast along the innermost dimension (one
   /// element); nothing for other nodes and buffered ones.
@@ -361,6 +373,38 @@ private:
   /// block's threads do not divide their runs (the loop then runs as any
   /// element loop).
   bool emitBlockMatmul(const interp::StmtNode &loop);
+
+  /// The expression values emitted during one evaluation: from the
+  /// outermost `element` or `elementRun` call to its return (stores and
+  /// barriers come between evaluations, never inside one). A value several
+  /// operands share is then emitted once per element instead of once per
+  /// use, which is exponential in the depth of a shared DAG (each level
+  /// using the one below twice: 2^depth). Entries whose values do not
+  /// dominate the insertion point (emitted in a loop or branch since left)
+  /// are not reused.
+  struct ExprMemo {
+    struct Entry {
+      SmallVector<Value> flats;
+      int64_t run;
+      Lanes values;
+    };
+    llvm::DenseMap<unsigned, SmallVector<Entry, 1>> entries;
+    unsigned depth = 0;
+  };
+  /// Opens an evaluation for its lifetime; the outermost one clears the
+  /// memo when it ends.
+  class Evaluation {
+  public:
+    explicit Evaluation(ExprMemo &memo) : memo(memo) { ++memo.depth; }
+    ~Evaluation() {
+      if (--memo.depth == 0)
+        memo.entries.clear();
+    }
+
+  private:
+    ExprMemo &memo;
+  };
+  ExprMemo evaluated;
 
   /// The state emitted over.
   EmissionContext &cx;
