@@ -413,7 +413,7 @@ FailureOr<unsigned> PlanBuilder::buildExpr(Value value) {
   if (failed(buildExprNode(op, node)))
     return failure();
   if (node.kind != ExprNode::Kind::Alias &&
-      node.kind != ExprNode::Kind::Constant)
+      node.kind != ExprNode::Kind::Constant && options.allocateBuffers)
     node.buffer.assign(node.numElements, 0.0);
   if (!f32 && !(node.kind == ExprNode::Kind::Cast && castsRound))
     node.round = false;
@@ -512,7 +512,8 @@ LogicalResult PlanBuilder::buildExprNode(Operation *op, ExprNode &node) {
   if (auto constant = dyn_cast<ConstantOp>(op)) {
     node.kind = ExprNode::Kind::Constant;
     if (auto splat = dyn_cast<FloatAttr>(constant.getValue())) {
-      node.buffer.assign(node.numElements, toDouble(splat.getValue()));
+      node.buffer.assign(options.allocateBuffers ? node.numElements : 1,
+                         toDouble(splat.getValue()));
     } else {
       auto dense = cast<DenseFPElementsAttr>(constant.getValue());
       if (dense.getNumElements() != node.numElements)
@@ -524,7 +525,8 @@ LogicalResult PlanBuilder::buildExprNode(Operation *op, ExprNode &node) {
         node.buffer.push_back(toDouble(value));
     }
     if (f32)
-      tileir::roundInPlace(node.elementKind, node.buffer.data(), node.numElements);
+      tileir::roundInPlace(node.elementKind, node.buffer.data(),
+                           node.buffer.size());
     node.value = node.buffer.data();
     return success();
   }

@@ -22,6 +22,11 @@ struct TileInterpreterOptions {
   /// diagnostic and sets `*timedOut` (which must then be given).
   std::optional<std::chrono::steady_clock::time_point> deadline;
   bool *timedOut = nullptr;
+  /// Whether a plan allocates every value's result buffer, which a run
+  /// needs. Off, the plan only describes the program (the GPU lowering's):
+  /// splat constants hold one value and nothing else has a buffer (a
+  /// prefill's [32 x 2048 x 2048] scores tile would take 1 GiB of doubles).
+  bool allocateBuffers = true;
 };
 
 /// Runs `program` with `tensors[i]` bound to its i-th tensor argument (same

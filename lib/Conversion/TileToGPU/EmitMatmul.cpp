@@ -7,6 +7,8 @@ using namespace mlir::tileir;
 using namespace mlir::tileir::interp;
 using namespace mlir::tileir::gpu_lowering;
 
+using Kind = ExprNode::Kind;
+
 Lanes KernelEmitter::matmulLanes(unsigned id, ValueRange flats) {
   const ExprNode &node = plan.exprs[id];
   auto operand = [&](unsigned i, ValueRange f) {
@@ -61,6 +63,20 @@ Lanes KernelEmitter::matmulLanes(unsigned id, ValueRange flats) {
       return sums;
     });
   }
+  // Unrolling a step that runs loops of its own (an unbuffered reduction
+  // or matmul in an operand) would multiply their code at every level of
+  // nesting: those keep one step at a time.
+  bool flat = withoutLoops(node.operands[0]) && withoutLoops(node.operands[1]);
+  // B = transpose(S) (A K^T, x W^T): both operands run along k, read in
+  // runs of up to 16 bytes.
+  if (flat && getTransposedOperand(plan, node.operands[1])) {
+    int64_t width = 8;
+    while (width > 1 && k % width != 0)
+      width /= 2;
+    if (width > 1)
+      return transposedRunLanes(id, flats, index(0), 1, width,
+                                /*oneColumn=*/false);
+  }
   Lanes aRows, bBases;
   for (Value flat : flats) {
     Value row = div(flat, n); // batch * m + i
@@ -69,26 +85,67 @@ Lanes KernelEmitter::matmulLanes(unsigned id, ValueRange flats) {
     aRows.push_back(mul(row, k));
     bBases.push_back(add(mul(batch, k * n), rem(flat, n)));
   }
+  // Unrolled by up to 8 steps, the loads of all of them first, so that
+  // they are in flight together (one step at a time waits for each load);
+  // each sum keeps its order. At most 96 loaded values live at once.
+  int64_t unroll = flat ? 8 : 1;
+  while (unroll > 1 &&
+         (k % unroll != 0 || unroll * 2 * int64_t(flats.size()) > 96))
+    unroll /= 2;
   Lanes inits(flats.size(), constant(0.0));
-  return reduceLoop(k, inits, [&](Value kk, ValueRange accs) {
-    Lanes x =
-        operand(0, perLane([&](unsigned i) { return add(aRows[i], kk); }));
-    Lanes y = operand(
-        1, perLane([&](unsigned i) { return add(bBases[i], mul(kk, n)); }));
+  return reduceLoop(k / unroll, inits, [&](Value j, ValueRange accs) {
+    SmallVector<Lanes> xs, ys;
+    for (int64_t u = 0; u < unroll; ++u) {
+      Value kk = add(mul(j, unroll), index(u));
+      xs.push_back(
+          operand(0, perLane([&](unsigned i) { return add(aRows[i], kk); })));
+      ys.push_back(operand(
+          1, perLane([&](unsigned i) { return add(bBases[i], mul(kk, n)); })));
+    }
     // Contracted into one fused multiply-add per step.
     auto contract = arith::FastMathFlags::contract;
-    return perLane([&](unsigned i) {
-      Value product = arith::MulFOp::create(b, loc, x[i], y[i], contract);
-      return Value(arith::AddFOp::create(b, loc, accs[i], product, contract));
-    });
+    Lanes sums(accs);
+    for (int64_t u = 0; u < unroll; ++u)
+      for (unsigned i = 0; i < flats.size(); ++i) {
+        Value product =
+            arith::MulFOp::create(b, loc, xs[u][i], ys[u][i], contract);
+        sums[i] = arith::AddFOp::create(b, loc, sums[i], product, contract);
+      }
+    return sums;
   });
 }
 
+bool KernelEmitter::withoutLoops(unsigned id) const {
+  llvm::DenseSet<unsigned> seen;
+  llvm::SmallVector<unsigned> work{id};
+  while (!work.empty()) {
+    unsigned e = work.pop_back_val();
+    if (!seen.insert(e).second ||
+        (cx.buffers && cx.buffers->nodes.count(e)))
+      continue;
+    const ExprNode &node = plan.exprs[e];
+    if (node.kind == Kind::Reduce || node.kind == Kind::Matmul)
+      return false;
+    llvm::append_range(work, node.operands);
+  }
+  return true;
+}
+
 Lanes KernelEmitter::kLaneMatmulLanes(unsigned id, ValueRange flats) {
+  int64_t width = kernel.kLaneWidth;
+  // Rows of one column (kLaneRowFlats) share each run of S's row.
+  bool oneColumn = kernel.kLaneRows > 1 &&
+                   int64_t(flats.size()) == kernel.kLaneRows;
+  return transposedRunLanes(id, flats, cx.reduceLane, kernel.reduceLanes,
+                            width, oneColumn);
+}
+
+Lanes KernelEmitter::transposedRunLanes(unsigned id, ValueRange flats,
+                                        Value lane, int64_t lanes,
+                                        int64_t width, bool oneColumn) {
   const ExprNode &node = plan.exprs[id];
   int64_t batches = node.sizes[0], m = node.sizes[1], k = node.sizes[2],
           n = node.sizes[3];
-  int64_t width = kernel.kLaneWidth, lanes = kernel.reduceLanes;
   // B = transpose(S): element (k, j) of B is element (j, k) of S, whose rows
   // run along k.
   unsigned source = *getTransposedOperand(plan, node.operands[1]);
@@ -106,11 +163,8 @@ Lanes KernelEmitter::kLaneMatmulLanes(unsigned id, ValueRange flats) {
   int64_t unroll = 4;
   while (unroll > 1 && steps % unroll != 0)
     unroll /= 2;
-  Value first = mul(cx.reduceLane, width);
+  Value first = mul(lane, width);
   auto contract = arith::FastMathFlags::contract;
-  // Rows of one column (kLaneRowFlats) share each run of S's row.
-  bool oneColumn = kernel.kLaneRows > 1 &&
-                   int64_t(flats.size()) == kernel.kLaneRows;
   Lanes inits(flats.size(), constant(0.0));
   return reduceLoop(steps / unroll, inits, [&](Value j, ValueRange accs) {
     SmallVector<std::pair<Lanes, Lanes>> runs;

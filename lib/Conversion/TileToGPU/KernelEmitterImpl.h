@@ -236,6 +236,16 @@ private:
   /// each sum, read in runs of `Kernel::kLaneWidth` along the rows of the
   /// transposed operand and of A.
   Lanes kLaneMatmulLanes(unsigned id, ValueRange flats);
+  /// Whether expression `id` is computed per element without a loop of its
+  /// own: no reduction or matmul below it but in the store's buffers.
+  bool withoutLoops(unsigned id) const;
+  /// The lanes `flats` of matmul `id`, whose right operand is the transpose
+  /// of S (`getTransposedOperand`), summed by k lane `lane` of `lanes`: each
+  /// over the runs [(s * lanes + lane) * width, + width) of A's row and S's
+  /// row, the loads of up to 4 steps first. `oneColumn`: the lanes are rows
+  /// of one column and share S's runs.
+  Lanes transposedRunLanes(unsigned id, ValueRange flats, Value lane,
+                           int64_t lanes, int64_t width, bool oneColumn);
   /// The outputs group `group` of k lanes computes (`Kernel::kLaneRows`
   /// rows of one column of the split matmul's output).
   Lanes kLaneRowFlats(Value group);

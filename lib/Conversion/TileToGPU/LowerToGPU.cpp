@@ -257,6 +257,7 @@ LogicalResult TileLowerToGPUPass::lower(ProgramOp program) {
   TileInterpreterOptions planOptions;
   planOptions.precision = Precision::F32;
   planOptions.tileSizes = *sizes;
+  planOptions.allocateBuffers = false;
   SmallVector<bool> startsZero = llvm::map_to_vector(roles, [](TensorRole r) {
     return r == TensorRole::Intermediate || r == TensorRole::Output;
   });

@@ -3,6 +3,8 @@
 #include "PartitionInternal.h"
 
 #include "llvm/ADT/DenseSet.h"
+#include "llvm/ADT/STLExtras.h"
+#include "llvm/ADT/ScopeExit.h"
 
 using namespace mlir;
 using namespace mlir::tileir;
@@ -61,16 +63,41 @@ public:
         blockSize(std::max(1u, options.blockSize)),
         threadElements(std::max(1u, options.threadElements)) {}
 
+  /// Plans the buffers of kernel part `id`.
+  void runPart(unsigned id) {
+    live.clear();
+    run(id);
+    live.clear();
+  }
+
   void run(unsigned id) {
     const StmtNode &stmt = plan.stmts[id];
     switch (stmt.kind) {
     case StmtNode::Kind::Nop:
       return;
-    case StmtNode::Kind::Seq:
-      run(stmt.first);
-      run(stmt.second);
+    case StmtNode::Kind::Seq: {
+      SmallVector<unsigned> leaves;
+      collectSequence(plan, id, leaves);
+      for (auto [i, leaf] : llvm::enumerate(leaves)) {
+        // The nodes the stores right after this leaf evaluate (up to the
+        // next loop, where buffers stop being shared).
+        upcoming.clear();
+        for (unsigned next : ArrayRef(leaves).drop_front(i + 1)) {
+          if (plan.stmts[next].kind != StmtNode::Kind::Store)
+            break;
+          postOrder(plan, plan.stmts[next].first,
+                    [&](unsigned e) { upcoming.insert(e); });
+        }
+        run(leaf);
+      }
+      upcoming.clear();
       return;
+    }
     case StmtNode::Kind::Loop: {
+      // Buffers are shared only among the stores of one iteration.
+      live.clear();
+      upcoming.clear();
+      llvm::scope_exit done([&] { live.clear(); });
       std::optional<int64_t> size;
       if (elementLoops && (size = getElementLoopSize(plan, id, aliases))) {
         kernel.perElementLoops.insert(id);
@@ -129,12 +156,20 @@ private:
     return buffer;
   }
 
-  /// Places the buffers of `wanted` (f16 ones for `half`); fails, placing
-  /// nothing, if an f16 buffer does not fit in shared memory.
+  /// Places the buffers of `wanted` (f16 ones for `half`) after the live
+  /// f32 ones (which later stores may still read); fails, placing nothing, if an f16 buffer does not fit in shared
+  /// memory.
   bool place(const StmtNode &store, const llvm::DenseSet<unsigned> &wanted,
              const llvm::DenseSet<unsigned> &half, StoreBuffers &buffers,
              int64_t &shared, int64_t &sharedHalf, int64_t &global) {
-    shared = sharedHalf = global = 0;
+    shared = global = sharedHalf = 0;
+    for (const auto &[e, buffer] : live) {
+      if (!buffers.nodes.count(e) && !upcoming.contains(e))
+        continue; // neither read now nor later: its room is free
+      int64_t end = buffer.offset + plan.exprs[e].numElements;
+      (buffer.shared ? shared : global) =
+          std::max(buffer.shared ? shared : global, end);
+    }
     bool fits = true;
     postOrder(plan, store.first, [&](unsigned e) {
       if (!wanted.count(e))
@@ -178,15 +213,53 @@ private:
     }
   }
 
+  /// Whether expression `e` reads a tensor that may overlap `tensor`.
+  bool readsTensor(unsigned e, unsigned tensor) const {
+    bool reads = false;
+    postOrder(plan, e, [&](unsigned x) {
+      const ExprNode &node = plan.exprs[x];
+      reads |= node.kind == Kind::Load &&
+               mayOverlap(aliases, node.access.tensor, tensor);
+    });
+    return reads;
+  }
+
+  /// The nodes store `root` evaluates: its DAG, not below the values that
+  /// earlier stores of the iteration left in their buffers (`reused`).
+  llvm::DenseSet<unsigned> evaluatedNodes(unsigned root,
+                                          llvm::DenseSet<unsigned> &reused) {
+    llvm::DenseSet<unsigned> seen;
+    llvm::SmallVector<unsigned> work{root};
+    while (!work.empty()) {
+      unsigned e = work.pop_back_val();
+      if (!seen.insert(e).second)
+        continue;
+      if (e != root && live.count(e)) {
+        reused.insert(e);
+        continue;
+      }
+      for (unsigned operand : plan.exprs[e].operands)
+        work.push_back(operand);
+    }
+    return seen;
+  }
+
   void planStore(unsigned id) {
     const StmtNode &store = plan.stmts[id];
     StoreBuffers buffers;
+    llvm::DenseSet<unsigned> reused;
+    llvm::DenseSet<unsigned> evaluated = evaluatedNodes(store.first, reused);
     llvm::DenseSet<unsigned> wanted, half;
     postOrder(plan, store.first, [&](unsigned e) {
+      if (!evaluated.count(e) || reused.count(e))
+        return;
       const ExprNode &node = plan.exprs[e];
       if (node.kind == Kind::Matmul || node.kind == Kind::Reduce) {
         wanted.insert(e);
-        if (mmaCandidate(e)) {
+        // An operand in an earlier store's f32 buffer is read from there:
+        // the matrix units would need it in f16.
+        auto isReused = [&](unsigned x) { return reused.contains(x); };
+        if (mmaCandidate(e) && llvm::none_of(node.operands, isReused)) {
           buffers.mma.insert(e);
           for (unsigned operand : node.operands) {
             wanted.insert(operand);
@@ -195,7 +268,7 @@ private:
           return;
         }
         for (unsigned operand : node.operands)
-          if (!isCheap(plan, operand))
+          if (!isCheap(plan, operand) && !isReused(operand))
             wanted.insert(operand);
       }
     });
@@ -213,8 +286,15 @@ private:
       for (unsigned operand : plan.exprs[e].operands)
         if (!half.count(operand))
           buffers.mma.erase(e);
+    // Values an earlier store of the iteration buffered, and nothing has
+    // written since, are read from its buffers (`live`): not computed again
+    // and not overwritten by this store's.
+    for (unsigned e : reused)
+      buffers.nodes[e] = live.lookup(e);
+    llvm::DenseSet<unsigned> buffered = wanted;
+    buffered.insert(reused.begin(), reused.end());
     buffers.bufferRoot =
-        readsStoredTensorElsewhere(plan, store, wanted, aliases);
+        readsStoredTensorElsewhere(plan, store, buffered, aliases);
     if (buffers.bufferRoot)
       wanted.insert(store.first);
     // Shared memory first, in evaluation order; what does not fit spills to
@@ -222,7 +302,8 @@ private:
     // shared memory: without room, those matmuls run on the vector units.
     int64_t shared, sharedHalf, global;
     if (!place(store, wanted, half, buffers, shared, sharedHalf, global)) {
-      buffers.nodes.clear();
+      for (unsigned e : buffers.order)
+        buffers.nodes.erase(e);
       buffers.order.clear();
       buffers.mma.clear();
       place(store, wanted, {}, buffers, shared, sharedHalf, global);
@@ -235,6 +316,14 @@ private:
     kernel.sharedElements = std::max(kernel.sharedElements, shared);
     kernel.sharedHalfElements = std::max(kernel.sharedHalfElements, sharedHalf);
     kernel.scratchElements = std::max(kernel.scratchElements, global);
+    // This store's f32 values that the next stores of the iteration
+    // evaluate stay for them, until a store writes what they read.
+    for (unsigned e : buffers.order)
+      if (!half.count(e) && !buffers.nodes.find(e)->second.half)
+        live[e] = buffers.nodes.find(e)->second;
+    for (unsigned e : llvm::to_vector(llvm::make_first_range(live)))
+      if (!upcoming.contains(e) || readsTensor(e, store.access.tensor))
+        live.erase(e);
     kernel.stores[id] = std::move(buffers);
   }
 
@@ -246,6 +335,13 @@ private:
   const Plan &plan;
   Kernel &kernel;
   ArrayRef<std::pair<unsigned, unsigned>> aliases;
+  /// The buffers of values computed by earlier stores of the current
+  /// iteration (of the kernel part, or of the loop body being planned) that
+  /// later stores may read instead of computing them again.
+  llvm::DenseMap<unsigned, Buffer> live;
+  /// The expression nodes the stores after the one being planned evaluate,
+  /// up to the end of the iteration: the live buffers worth keeping.
+  llvm::DenseSet<unsigned> upcoming;
   int64_t sharedBudget;
   bool elementLoops;
   bool useMma;
@@ -262,6 +358,6 @@ gpu_lowering::planBuffers(const Plan &plan,
                           const PartitionOptions &options, Kernel &kernel) {
   BufferPlanner planner(plan, kernel, aliases, options);
   for (const KernelPart &part : kernel.parts)
-    planner.run(part.stmt);
+    planner.runPart(part.stmt);
   return planner.widest;
 }

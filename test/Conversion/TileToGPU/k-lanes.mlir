@@ -47,12 +47,13 @@
 // FOUR: scf.for %{{.*}} = %thread_id_x to %c256 step %c256 {
 // FOUR: arith.remui %{{.*}}, %c4 : index
 // FOUR: vector.load %arg1[%{{.*}}] {alignment = 16 : i64} : memref<32768xf16>, vector<8xf16>
-// Without lanes: one thread per output, W read element by element down its
-// columns.
+// Without lanes: one thread per output reading its row of W (and x) along k
+// in 16-byte vectors, no lane sums combined in shared memory.
 // OFF-LABEL: gpu.func @gemv_t_k0
-// OFF-NOT: vector.load %arg1
-// OFF: memref.load %arg1
-// OFF-NOT: vector.load %arg1
+// OFF-NOT: memref.load %arg1
+// OFF: vector.load %arg1[%{{.*}}] {alignment = 16 : i64} : memref<32768xf16>, vector<8xf16>
+// OFF-NOT: memref.load %arg1
+// OFF-NOT: memref.store %{{.*}}, %arg3
 // OFF: gpu.return
 tile.program @gemv_t(%X: !tile.tensor<1x256xf16, input>,
                      %W: !tile.tensor<128x256xf16, input>,

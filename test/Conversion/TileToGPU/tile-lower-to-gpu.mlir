@@ -531,13 +531,16 @@ tile.program @not_element_loop(%A: !tile.tensor<2x2x64xf32, input>,
 // CHECK-NOT: memref.store
 // CHECK: gpu.return
 // With one element per thread, 512 threads' worth of elements run on 256
-// threads, one after the other, each loading its own W element.
+// threads, one after the other, each loading its own W elements: 8 steps
+// of k per iteration, their loads issued before the first multiply.
 // ONELANE-LABEL: func.func @lanes
 // ONELANE: threads in (%c256, %c1, %c1)
 // ONELANE: scf.for %{{.*}} = %thread_id_x to %c512 step %c256 {
 // ONELANE: scf.for %{{.*}} iter_args({{.*}}) -> (f32) {
-// ONELANE: scf.for %{{.*}} iter_args({{.*}}) -> (f32) {
-// ONELANE-COUNT-1: memref.load %arg1
+// ONELANE: scf.for %{{.*}} = %c0 to %c2 step %c1 iter_args({{.*}}) -> (f32) {
+// ONELANE-COUNT-8: memref.load %arg1
+// ONELANE-NOT: memref.load %arg1
+// ONELANE: arith.mulf
 // ONELANE-NOT: memref.load %arg1
 // ONELANE: gpu.return
 // Split in 2 chunks of 8 iterations (tile_k = 4), 64 lanes per thread
@@ -620,11 +623,16 @@ tile.program @lanes(%X: !tile.tensor<16x64xf16, input>,
 
 // The same accumulation with W stored transposed ([n, k], permuted in the
 // tile): B's elements for consecutive columns are not consecutive in memory,
-// so the lanes stay strided (element g + i * 32) and W is loaded element by
-// element.
+// so the lanes stay strided (element g + i * 32, the rows of one column);
+// each sum reads its row of X and its column's row of W along k in 16-byte
+// runs, one load of each run of W for all the lanes.
 // CHECK-LABEL: gpu.func @lanes_transposed_k0
 // CHECK: scf.for %{{.*}} = %thread_id_x to %c512 step %c512 {
-// CHECK-NOT: vector.load
+// CHECK: scf.for
+// CHECK: vector.load %arg0[%{{.*}}] {alignment = 16 : i64} : memref<1024xf16>, vector<8xf16>
+// CHECK: vector.load %arg1[%{{.*}}] {alignment = 16 : i64} : memref<8192xf16>, vector<8xf16>
+// CHECK-NOT: memref.load %arg1
+// CHECK: scf.yield
 // CHECK: gpu.return
 tile.program @lanes_transposed(%X: !tile.tensor<16x64xf16, input>,
                     %W: !tile.tensor<128x64xf16, input>,
