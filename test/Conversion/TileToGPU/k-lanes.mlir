@@ -22,6 +22,9 @@
 // RUN: tile-run %s --entry gemv_t --device emulate --gpu-config="split_k = 4, min_blocks = 64, tile_sizes = {tile_n = 64}" | FileCheck %s --check-prefix=EMU
 // RUN: tile-run %s --entry gemv_t --device emulate --gpu-config="split_k = 2, min_blocks = 64, tile_sizes = {tile_n = 16, tile_k = 128}" | FileCheck %s --check-prefix=EMU
 // RUN: tile-run %s --entry rows_t --device emulate --gpu-config="split_k = 4, min_blocks = 64" | FileCheck %s --check-prefix=EMU
+// Without lanes (each sum on one thread, along W's rows in 16-byte runs):
+// RUN: tile-run %s --entry gemv_t --device emulate --gpu-config="split_k = 4, min_blocks = 64, reduce_lanes = 1" | FileCheck %s --check-prefix=EMU
+// RUN: tile-run %s --entry rows_t --device emulate --gpu-config="split_k = 4, min_blocks = 2, reduce_lanes = 1" | FileCheck %s --check-prefix=EMU
 // EMU-NOT: MISMATCH
 // EMU: PASS
 

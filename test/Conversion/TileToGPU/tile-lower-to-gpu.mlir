@@ -12,6 +12,13 @@
 // RUN: tile-opt %s --split-input-file --tile-lower-to-gpu="config={split_k = 1, thread_elements = 64, min_blocks = 4, tile_sizes = {tile_k = 4}}" --canonicalize --cse | FileCheck %s --check-prefix=NOUNSPLIT
 // RUN: tile-opt %s --split-input-file --tile-lower-to-gpu="config={split_k = 2, reduce_lanes = 1, max_tile_size = 0}" --canonicalize --cse | FileCheck %s --check-prefix=WIDE
 // RUN: tile-opt %s --split-input-file --tile-lower-to-gpu="config={split_k = 2, reduce_lanes = 1, tile_sizes = {tile_i = 8}}" --canonicalize --cse | FileCheck %s --check-prefix=NARROW
+// The generic matmul lanes (one step at a time unrolled, transposed
+// operands read in runs) compute what the programs compute (host
+// emulation against the interpreter):
+// RUN: tile-run %s --entry lanes --device emulate --gpu-config="thread_elements = 1, max_tile_size = 0" | FileCheck %s --check-prefix=EMU
+// RUN: tile-run %s --entry lanes_transposed --device emulate --gpu-config="max_tile_size = 0" | FileCheck %s --check-prefix=EMU
+// EMU-NOT: MISMATCH
+// EMU: PASS
 
 // Iterations write disjoint tiles of B: the loop becomes the grid (4 blocks),
 // the exp is computed and rounded to f16 per element, nothing is buffered.
