@@ -299,6 +299,24 @@ def s_attn_causal(Q, Kc, Vc, *, sdpa, mm32):
     return (torch.bmm(Pr, Vc),)
 
 
+def s_decoder(X, g1, WQ, WK, WV, cos, sin, Kc, Vc, WO, g2, W1, W3, W2, *,
+              sdpa, mm32):
+    """suite.py's decoder: attention over the cache (GQA as rows of a KV
+    head), residuals, SwiGLU; returns Y and the new tokens' K, V."""
+    M, D = X.shape
+    KVH, _, d = Kc.shape
+    H = WQ.shape[1] // d
+    Xn = rms(X, g1)
+    Q, K, V = s_qkv_rope(Xn, WQ, WK, WV, cos, sin, sdpa=sdpa, mm32=mm32)
+    Qh = Q.view(M, H, d).transpose(0, 1)
+    (O,) = s_attn_decode(Qh, Kc, Vc, sdpa=sdpa, mm32=mm32)
+    X2 = (X.float() + mm32(O.transpose(0, 1).reshape(M, H * d), WO)
+          ).to(X.dtype)
+    (Y1,) = s_gated(lambda x: F.silu(x))(rms(X2, g2), W1, W3, W2,
+                                         sdpa=sdpa, mm32=mm32)
+    return (X2 + Y1, K, V)
+
+
 SUITE_IMPLS = {"swiglu": s_gated(lambda x: F.silu(x)),
                "swiglu_linear": s_gated_linear(lambda x: F.silu(x)),
                "geglu": s_gated(gelu_tanh),
@@ -307,7 +325,8 @@ SUITE_IMPLS = {"swiglu": s_gated(lambda x: F.silu(x)),
                "rmsnorm": s_rmsnorm, "layernorm": s_layernorm,
                "qkv_rope": s_qkv_rope, "softmax_pv": s_softmax_pv,
                "moe": s_gated(lambda x: F.silu(x)),
-               "attn_decode": s_attn_decode, "attn_causal": s_attn_causal}
+               "attn_decode": s_attn_decode, "attn_causal": s_attn_causal,
+               "decoder": s_decoder}
 
 
 def make_fn(workload, sdpa, mm32):
@@ -325,7 +344,7 @@ def has_caches(workload):
 def has_sdpa(workload):
     return workload in ATTENTION or (
         workload in suite.PROGRAMS and
-        suite.kind(workload) in ("attn_decode", "attn_causal"))
+        suite.kind(workload) in ("attn_decode", "attn_causal", "decoder"))
 
 
 def run_outputs(fn, args, workload):
@@ -455,6 +474,28 @@ def suite_literal(name, args):
             c = torch.einsum("me,pe->mp", Q[hq], Kc[hq // G]) / math.sqrt(d)
             O[hq] = softmax(c) @ Vc[hq // G]
         return (O,)
+    if k == "decoder":
+        X, cos, sin, Kc, Vc = a["X"], a["cos"], a["sin"], a["Kc"], a["Vc"]
+        M, h = cos.shape
+        d = 2 * h
+        G = a["WQ"].shape[1] // d // Kc.shape[0]
+        Xn = rms_(X, a["g1"])
+
+        def rope_(w):  # q[m, j, e] = sum_k Xn[m, k] w[k, j*d + e]
+            q = torch.einsum("mk,kje->mje", Xn, w.reshape(X.shape[1], -1, d))
+            q1, q2 = q[..., :h], q[..., h:]
+            c, s = cos[:, None, :], sin[:, None, :]
+            return torch.cat((q1 * c - q2 * s, q2 * c + q1 * s), -1)
+        Q, K = rope_(a["WQ"]), rope_(a["WK"])  # [M, heads, d]
+        O = torch.empty_like(Q)
+        for hq in range(Q.shape[1]):
+            c = torch.einsum("me,pe->mp", Q[:, hq], Kc[hq // G]) / math.sqrt(d)
+            O[:, hq] = softmax(c) @ Vc[hq // G]
+        X2 = X + O.reshape(M, -1) @ a["WO"]
+        X2n = rms_(X2, a["g2"])
+        H1, H3 = X2n @ a["W1"], X2n @ a["W3"]
+        return (X2 + (H1 * sigmoid(H1) * H3) @ a["W2"], K.reshape(M, -1),
+                Xn @ a["WV"])
     if k == "attn_causal":
         Q, Kc, Vc = a["Q"], a["Kc"], a["Vc"]
         d = Q.shape[-1]

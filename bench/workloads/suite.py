@@ -148,6 +148,17 @@ PROGRAMS = {
         "attn_causal", "Llama-2-7B, 16 new tokens (speculative "
         "verification) against 4096 positions",
         dict(H=32, M=16, P=4096, d=128), dict(H=2, M=4, P=24, d=8)),
+    "decoder_llama8b_m1_p4k": (
+        "decoder", "Llama-3-8B decoder layer (norm, QKV + rope, GQA "
+        "attention over 4096 cached positions, O projection, norm, SwiGLU "
+        "MLP, residuals), decode of one token",
+        dict(M=1, P=4096, **LLAMA8B),
+        dict(M=1, P=16, D=32, F=48, H=4, KVH=2, d=8)),
+    "decoder_llama8b_m16_p1k": (
+        "decoder", "Llama-3-8B decoder layer, 16 tokens (speculative "
+        "verification) against 1024 cached positions",
+        dict(M=16, P=1024, **LLAMA8B),
+        dict(M=3, P=12, D=32, F=48, H=4, KVH=2, d=8)),
     "attn_causal_llama2_7b_p2k": (
         "attn_causal", "Llama-2-7B, prefill of 2048 tokens",
         dict(H=32, M=2048, P=2048, d=128), dict(H=2, M=16, P=16, d=8)),
@@ -176,6 +187,8 @@ TITLES = {
                    "subtraction.",
     "attn_decode": "Decode attention (GQA): "
                    "O = softmax(Q Kc^T / sqrt(d)) Vc with max subtraction.",
+    "decoder": "Decoder layer (Llama): X2 = X + attn(rope(rms(X) WQ), "
+               "Kc, Vc) WO; Y = X2 + swiglu(rms(X2)); and the new K, V.",
 }
 
 # The parameters each kind's size line names, in order.
@@ -184,6 +197,7 @@ SIZE_KEYS = {
     "layernorm_proj": "M D N", "rmsnorm": "M D", "layernorm": "M D",
     "qkv_rope": "M D H KVH d", "softmax_pv": "H M P d",
     "moe": "E T D F", "attn_decode": "H KVH M P d", "attn_causal": "H M P d",
+    "decoder": "M P D F H KVH d",
 }
 
 RUN_LINES = """\
@@ -523,6 +537,66 @@ def attn_causal(f, p):
     f.result("O", "O")
 
 
+def decoder(f, p):
+    """One decoder layer of a Llama-style model for M new tokens against a
+    KV cache of P positions: Y = X2 + MLP(rms(X2)), X2 = X + attn(rms(X)) WO;
+    also the new tokens' K (rotated) and V, which the caller appends to the
+    cache (attention reads the P cached positions)."""
+    M, D, F, H, KVH, d = p["M"], p["D"], p["F"], p["H"], p["KVH"], p["d"]
+    G = H // KVH
+    assert G * KVH == H and d % 2 == 0
+    f.arg("X", [M, D], X_INIT)
+    f.arg("g1", [D], NORM_INIT)
+    f.arg("WQ", [D, H * d], WEIGHT_INIT)
+    f.arg("WK", [D, KVH * d], WEIGHT_INIT)
+    f.arg("WV", [D, KVH * d], WEIGHT_INIT)
+    f.arg("cos", [M, d // 2], ROPE_INIT)
+    f.arg("sin", [M, d // 2], ROPE_INIT)
+    f.arg("Kc", [KVH, p["P"], d], KV_INIT)
+    f.arg("Vc", [KVH, p["P"], d], KV_INIT)
+    f.arg("WO", [H * d, D], WEIGHT_INIT)
+    f.arg("g2", [D], NORM_INIT)
+    for w, shape in (("W1", [D, F]), ("W3", [D, F]), ("W2", [F, D])):
+        f.arg(w, shape, WEIGHT_INIT)
+    f.comment("Xn = rms(X, g1); Q, K = rope(Xn @ WQ, Xn @ WK); V = Xn @ WV")
+    gen.rms(f, "Xn", "X", "g1")
+    rope(f, "Q", "Xn", "WQ", H, p)
+    rope(f, "K", "Xn", "WK", KVH, p)
+    f.matmul("V1", "Xn", "WV")
+    f.to_f16("V", "V1")
+    f.comment("Per head [H, M, d]; GQA groups as rows: Qg [KVH, G * M, d]")
+    f.expand("Q3", "Q", [[0], [1, 2]], [M, H, d])
+    f.transpose("Qh", "Q3", [1, 0, 2])
+    f.expand("Qe", "Qh", [[0, 1], [2], [3]], [KVH, G, M, d])
+    f.collapse("Qg", "Qe", [[0], [1, 2], [3]])
+    f.comment("Pr = softmax(Qg Kc^T / sqrt(d)) with max subtraction; "
+              "Og = Pr @ Vc, stored f16")
+    f.transpose("KcT", "Kc", [0, 2, 1])
+    f.matmul("C", "Qg", "KcT")
+    softmax16(f, "Pr", "C", scale=1.0 / math.sqrt(d))
+    f.matmul("Og1", "Pr", "Vc")
+    f.to_f16("Og", "Og1")
+    f.comment("Heads back to rows: O [M, H * d]; X2 = X + O @ WO, stored f16")
+    f.expand("Oe", "Og", [[0], [1, 2], [3]], [KVH, G, M, d])
+    f.collapse("Oh", "Oe", [[0, 1], [2], [3]])
+    f.transpose("Om", "Oh", [1, 0, 2])
+    f.collapse("O", "Om", [[0], [1, 2]])
+    f.matmul("A1", "O", "WO")
+    f.generic("X2", [("X", None), ("A1", None)], [M, D], "f16",
+              lambda b, a: b.trunc(b.add(b.ext(a[0]), a[1])))
+    f.comment("Y = X2 + (silu(X2n @ W1) * (X2n @ W3)) @ W2, X2n = rms(X2, g2)")
+    gen.rms(f, "X2n", "X2", "g2")
+    f.matmul("H1", "X2n", "W1")
+    f.matmul("H3", "X2n", "W3")
+    f.generic("Ag", [("H1", None), ("H3", None)], [M, F], "f16",
+              lambda b, a: b.trunc(b.mul(silu(b, a[0]), a[1])))
+    f.matmul("Y1", "Ag", "W2")
+    f.generic("Y", [("X2", None), ("Y1", None)], [M, D], "f16",
+              lambda b, a: b.trunc(b.add(b.ext(a[0]), a[1])))
+    for v in ("Y", "K", "V"):
+        f.result(v, v)
+
+
 BUILDERS = {
     "swiglu": lambda f, p: gated_mlp(f, p, silu),
     "swiglu_linear": lambda f, p: gated_mlp(f, p, silu, linear=True),
@@ -536,6 +610,7 @@ BUILDERS = {
     "moe": lambda f, p: gated_mlp(f, p, silu, batch=(p["E"],)),
     "attn_decode": attn_decode,
     "attn_causal": attn_causal,
+    "decoder": decoder,
 }
 
 
