@@ -23,6 +23,14 @@ template <typename Vec>
 static bool unionInto(Vec &into, const Vec &from) {
   if (from.empty())
     return false;
+  if (into.empty()) {
+    into = from;
+    return true;
+  }
+  // Most joins add nothing: check without building the merged copy (an
+  // Access copies its index terms).
+  if (std::includes(into.begin(), into.end(), from.begin(), from.end()))
+    return false;
   size_t before = into.size();
   Vec merged;
   merged.reserve(into.size() + from.size());
