@@ -157,8 +157,8 @@ private:
   }
 
   /// Places the buffers of `wanted` (f16 ones for `half`) after the live
-  /// f32 ones (which later stores may still read); fails, placing nothing, if an f16 buffer does not fit in shared
-  /// memory.
+  /// f32 ones that this or a later store reads; fails, placing nothing, if
+  /// an f16 buffer does not fit in shared memory.
   bool place(const StmtNode &store, const llvm::DenseSet<unsigned> &wanted,
              const llvm::DenseSet<unsigned> &half, StoreBuffers &buffers,
              int64_t &shared, int64_t &sharedHalf, int64_t &global) {
