@@ -427,6 +427,22 @@ def suite_literal(name, args):
         var = ((x - mu) ** 2).sum(-1, keepdim=True) / x.shape[-1]
         return (x - mu) / torch.sqrt(var + LN_EPS) * gamma + beta
 
+    def rope(x, w, cos, sin):  # [M, heads, d]: per head of x @ w, the
+        h = cos.shape[1]       # halves (q1, q2) -> (q1 c - q2 s, q2 c + q1 s)
+        q = torch.einsum("mk,kje->mje", x, w.reshape(x.shape[1], -1, 2 * h))
+        q1, q2 = q[..., :h], q[..., h:]
+        c, s = cos[:, None, :], sin[:, None, :]
+        return torch.cat((q1 * c - q2 * s, q2 * c + q1 * s), -1)
+
+    def gqa(Q, Kc, Vc):  # Q [H, M, d]: query head h reads KV head h // G
+        H, M, d = Q.shape
+        G = H // Kc.shape[0]
+        O = torch.empty_like(Q)
+        for hq in range(H):
+            c = torch.einsum("me,pe->mp", Q[hq], Kc[hq // G]) / math.sqrt(d)
+            O[hq] = softmax(c) @ Vc[hq // G]
+        return O
+
     if k == "swiglu_linear":  # nn.Linear's layout: W^T of each weight
         a = {n: (t.transpose(-1, -2) if n.startswith("W") else t)
              for n, t in a.items()}
@@ -452,49 +468,24 @@ def suite_literal(name, args):
     if k == "layernorm":
         return (ln(a["X"], a["gamma"], a["beta"]),)
     if k == "qkv_rope":
-        X, cos, sin = a["X"], a["cos"], a["sin"]
-        M, h = cos.shape
-
-        def rope(w):  # q[m, j, e] = sum_k X[m, k] w[k, j*d + e]
-            q = torch.einsum("mk,kje->mje", X, w.reshape(X.shape[1], -1,
-                                                         2 * h))
-            q1, q2 = q[..., :h], q[..., h:]
-            c, s = cos[:, None, :], sin[:, None, :]
-            return torch.cat((q1 * c - q2 * s, q2 * c + q1 * s),
-                             -1).reshape(M, -1)
-        return rope(a["WQ"]), rope(a["WK"]), X @ a["WV"]
+        X, M = a["X"], a["X"].shape[0]
+        return (rope(X, a["WQ"], a["cos"], a["sin"]).reshape(M, -1),
+                rope(X, a["WK"], a["cos"], a["sin"]).reshape(M, -1),
+                X @ a["WV"])
     if k == "softmax_pv":
         return (torch.einsum("hmp,hpe->hme", softmax(a["S"]), a["V"]),)
     if k == "attn_decode":
-        Q, Kc, Vc = a["Q"], a["Kc"], a["Vc"]
-        H, M, d = Q.shape
-        G = H // Kc.shape[0]
-        O = torch.empty_like(Q)
-        for hq in range(H):
-            c = torch.einsum("me,pe->mp", Q[hq], Kc[hq // G]) / math.sqrt(d)
-            O[hq] = softmax(c) @ Vc[hq // G]
-        return (O,)
+        return (gqa(a["Q"], a["Kc"], a["Vc"]),)
     if k == "decoder":
-        X, cos, sin, Kc, Vc = a["X"], a["cos"], a["sin"], a["Kc"], a["Vc"]
-        M, h = cos.shape
-        d = 2 * h
-        G = a["WQ"].shape[1] // d // Kc.shape[0]
+        X, M = a["X"], a["X"].shape[0]
         Xn = rms_(X, a["g1"])
-
-        def rope_(w):  # q[m, j, e] = sum_k Xn[m, k] w[k, j*d + e]
-            q = torch.einsum("mk,kje->mje", Xn, w.reshape(X.shape[1], -1, d))
-            q1, q2 = q[..., :h], q[..., h:]
-            c, s = cos[:, None, :], sin[:, None, :]
-            return torch.cat((q1 * c - q2 * s, q2 * c + q1 * s), -1)
-        Q, K = rope_(a["WQ"]), rope_(a["WK"])  # [M, heads, d]
-        O = torch.empty_like(Q)
-        for hq in range(Q.shape[1]):
-            c = torch.einsum("me,pe->mp", Q[:, hq], Kc[hq // G]) / math.sqrt(d)
-            O[:, hq] = softmax(c) @ Vc[hq // G]
+        Q = rope(Xn, a["WQ"], a["cos"], a["sin"])  # [M, H, d]
+        O = gqa(Q.transpose(0, 1), a["Kc"], a["Vc"]).transpose(0, 1)
         X2 = X + O.reshape(M, -1) @ a["WO"]
         X2n = rms_(X2, a["g2"])
         H1, H3 = X2n @ a["W1"], X2n @ a["W3"]
-        return (X2 + (H1 * sigmoid(H1) * H3) @ a["W2"], K.reshape(M, -1),
+        return (X2 + (H1 * sigmoid(H1) * H3) @ a["W2"],
+                rope(Xn, a["WK"], a["cos"], a["sin"]).reshape(M, -1),
                 Xn @ a["WV"])
     if k == "attn_causal":
         Q, Kc, Vc = a["Q"], a["Kc"], a["Vc"]

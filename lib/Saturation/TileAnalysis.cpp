@@ -31,13 +31,10 @@ static bool unionInto(Vec &into, const Vec &from) {
   // Access copies its index terms).
   if (std::includes(into.begin(), into.end(), from.begin(), from.end()))
     return false;
-  size_t before = into.size();
   Vec merged;
   merged.reserve(into.size() + from.size());
   std::set_union(into.begin(), into.end(), from.begin(), from.end(),
                  std::back_inserter(merged));
-  if (merged.size() == before)
-    return false;
   into = std::move(merged);
   return true;
 }

@@ -166,9 +166,8 @@ private:
     for (const auto &[e, buffer] : live) {
       if (!buffers.nodes.count(e) && !upcoming.contains(e))
         continue; // neither read now nor later: its room is free
-      int64_t end = buffer.offset + plan.exprs[e].numElements;
-      (buffer.shared ? shared : global) =
-          std::max(buffer.shared ? shared : global, end);
+      int64_t &top = buffer.shared ? shared : global;
+      top = std::max(top, buffer.offset + plan.exprs[e].numElements);
     }
     bool fits = true;
     postOrder(plan, store.first, [&](unsigned e) {
@@ -211,17 +210,6 @@ private:
           group, placeF32(n * group, shared, sharedHalf, global)};
       widest = std::max(widest, n * group);
     }
-  }
-
-  /// Whether expression `e` reads a tensor that may overlap `tensor`.
-  bool readsTensor(unsigned e, unsigned tensor) const {
-    bool reads = false;
-    postOrder(plan, e, [&](unsigned x) {
-      const ExprNode &node = plan.exprs[x];
-      reads |= node.kind == Kind::Load &&
-               mayOverlap(aliases, node.access.tensor, tensor);
-    });
-    return reads;
   }
 
   /// The nodes store `root` evaluates: its DAG, not below the values that
@@ -319,10 +307,11 @@ private:
     // This store's f32 values that the next stores of the iteration
     // evaluate stay for them, until a store writes what they read.
     for (unsigned e : buffers.order)
-      if (!half.count(e) && !buffers.nodes.find(e)->second.half)
-        live[e] = buffers.nodes.find(e)->second;
+      if (!half.count(e)) // placed as f32 (placeF32)
+        live[e] = buffers.nodes.lookup(e);
     for (unsigned e : llvm::to_vector(llvm::make_first_range(live)))
-      if (!upcoming.contains(e) || readsTensor(e, store.access.tensor))
+      if (!upcoming.contains(e) ||
+          readsTensor(plan, e, store.access.tensor, aliases))
         live.erase(e);
     kernel.stores[id] = std::move(buffers);
   }

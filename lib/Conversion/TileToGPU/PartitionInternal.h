@@ -37,6 +37,11 @@ void postOrder(const interp::Plan &plan, unsigned root,
 bool mayOverlap(llvm::ArrayRef<std::pair<unsigned, unsigned>> aliases,
                 unsigned x, unsigned y);
 
+/// Whether expression `root` loads from a tensor that may share elements
+/// with `tensor` (`mayOverlap`).
+bool readsTensor(const interp::Plan &plan, unsigned root, unsigned tensor,
+                 llvm::ArrayRef<std::pair<unsigned, unsigned>> aliases);
+
 //===----------------------------------------------------------------------===//
 // Independence (PartitionGrid.cpp)
 //===----------------------------------------------------------------------===//

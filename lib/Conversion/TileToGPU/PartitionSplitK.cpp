@@ -38,14 +38,7 @@ getAccumulationAddend(const Plan &plan, unsigned id,
     if (acc.kind != Kind::Load || !sameAccess(acc.access, store.access) ||
         acc.shape != root.shape)
       continue;
-    bool readsStored = false;
-    postOrder(plan, addend, [&](unsigned e) {
-      const ExprNode &node = plan.exprs[e];
-      readsStored |=
-          node.kind == Kind::Load &&
-          mayOverlap(aliases, node.access.tensor, store.access.tensor);
-    });
-    if (!readsStored)
+    if (!readsTensor(plan, addend, store.access.tensor, aliases))
       return addend;
   }
   return std::nullopt;

@@ -134,12 +134,7 @@ getWarpLoop(const Plan &plan, unsigned id,
     tiles.push_back(&store.access);
     if (!fits || (next == 0 && !matmul) || !readsTilesOnly(store.first, false))
       return std::nullopt;
-    postOrder(plan, store.first, [&](unsigned e) {
-      const ExprNode &node = plan.exprs[e];
-      fits &= node.kind != Kind::Load ||
-              !mayOverlap(aliases, node.access.tensor, store.access.tensor);
-    });
-    if (!fits)
+    if (readsTensor(plan, store.first, store.access.tensor, aliases))
       return std::nullopt;
     warp.tiles.push_back({leaves[next], true});
   }

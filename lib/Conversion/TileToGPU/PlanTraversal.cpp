@@ -131,6 +131,18 @@ bool gpu_lowering::mayOverlap(ArrayRef<std::pair<unsigned, unsigned>> aliases,
          llvm::is_contained(aliases, std::make_pair(y, x));
 }
 
+bool gpu_lowering::readsTensor(const Plan &plan, unsigned root,
+                               unsigned tensor,
+                               ArrayRef<std::pair<unsigned, unsigned>> aliases) {
+  bool reads = false;
+  postOrder(plan, root, [&](unsigned e) {
+    const ExprNode &node = plan.exprs[e];
+    reads |= node.kind == Kind::Load &&
+             mayOverlap(aliases, node.access.tensor, tensor);
+  });
+  return reads;
+}
+
 bool gpu_lowering::isAliased(ArrayRef<std::pair<unsigned, unsigned>> aliases,
                              unsigned tensor) {
   return llvm::any_of(aliases, [&](std::pair<unsigned, unsigned> pair) {
