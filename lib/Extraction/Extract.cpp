@@ -9,6 +9,7 @@
 #include "llvm/ADT/StringSet.h"
 
 #include <algorithm>
+#include <array>
 #include <chrono>
 #include <functional>
 #include <map>
@@ -27,6 +28,42 @@ namespace {
 /// Where a statement sits: on the root sequence (each statement there is a
 /// kernel) or inside a loop.
 enum Mode : unsigned { Top = 0, Nested = 1 };
+
+/// A set of tensor ids (the ids of one program's tensors are dense from 0),
+/// one bit each: pass 1 unites them for every derivation it ranks.
+class TensorSet {
+public:
+  explicit TensorSet(unsigned numTensors = 0)
+      : words(llvm::divideCeil(numTensors, 64), 0) {}
+  void insert(uint32_t t) {
+    assert(t / 64 < words.size() && "tensor id out of range");
+    words[t / 64] |= uint64_t(1) << (t % 64);
+  }
+  bool contains(uint32_t t) const {
+    return t / 64 < words.size() && (words[t / 64] >> (t % 64) & 1);
+  }
+  /// (An empty derivation's sets have no words: they hold nothing.)
+  void unite(const TensorSet &o) {
+    for (size_t i = 0; i < std::min(words.size(), o.words.size()); ++i)
+      words[i] |= o.words[i];
+  }
+  /// Adds the members of `a` that are not in `b`.
+  void uniteDifference(const TensorSet &a, const TensorSet &b) {
+    for (size_t i = 0; i < std::min(words.size(), a.words.size()); ++i)
+      words[i] |= a.words[i] & ~(i < b.words.size() ? b.words[i] : 0);
+  }
+  /// The number of members that are not in `o`.
+  unsigned countMissingFrom(const TensorSet &o) const {
+    unsigned n = 0;
+    for (size_t i = 0; i < words.size(); ++i)
+      n += llvm::popcount(words[i] & ~(i < o.words.size() ? o.words[i] : 0));
+    return n;
+  }
+  void clear() { std::fill(words.begin(), words.end(), 0); }
+
+private:
+  llvm::SmallVector<uint64_t, 2> words;
+};
 
 /// One derivation of a statement e-class: a node and derivations of its
 /// statement children. Immutable and shared, so that lists may change while
@@ -47,8 +84,7 @@ struct Deriv {
   /// anywhere in the enclosing loop serves them) and reads that escaped a
   /// loop of it (only a store directly in an enclosing loop serves them: a
   /// tile from a sibling loop is an HBM round trip).
-  llvm::SmallVector<uint32_t, 4> storedAll, storedDirect, pendingAny,
-      pendingDirect;
+  TensorSet storedAll, storedDirect, pendingAny, pendingDirect;
   Id cls;
   const ENode *node;
   llvm::SmallVector<std::shared_ptr<const Deriv>, 2> children;
@@ -77,6 +113,16 @@ struct Deriv {
 };
 using DerivPtr = std::shared_ptr<const Deriv>;
 
+/// A derivation being ranked: its costs and placement computed, its
+/// children borrowed from their classes' lists. Only the ones a class
+/// keeps become shared Derivs (a class of many sequence nodes ranks
+/// thousands per round).
+struct Proposal {
+  Deriv d;
+  std::array<const DerivPtr *, 2> children = {nullptr, nullptr};
+  unsigned numChildren = 0;
+};
+
 class StructurePass {
 public:
   /// `reads(value)`: the tensors a value class's expression loads.
@@ -85,9 +131,16 @@ public:
                 const llvm::DenseSet<uint32_t> &dropped,
                 std::function<llvm::ArrayRef<uint32_t>(Id)> reads,
                 std::function<bool(Id)> available, ExtractStats &stats)
-      : tg(tg), eg(tg.graph()), options(options), offChip(offChip),
-        dropped(dropped), reads(std::move(reads)),
-        available(std::move(available)), stats(stats) {}
+      : tg(tg), eg(tg.graph()), options(options), dropped(dropped),
+        reads(std::move(reads)), available(std::move(available)),
+        stats(stats) {
+    while (tg.dependence().getTensor(numTensors))
+      ++numTensors;
+    offChipSet = TensorSet(numTensors);
+    for (uint32_t t : offChip)
+      if (t < numTensors)
+        offChipSet.insert(t);
+  }
 
   void run() {
     llvm::DenseSet<Id> seen;
@@ -142,159 +195,193 @@ public:
 private:
   bool isStmt(Id c) const { return isa<StmtType>(tg.data(c).type); }
 
-  /// Recomputes the k best derivations of `cls` in mode `m`.
+  /// Recomputes the k best derivations of `cls` in mode `m`: the first
+  /// `perClass` of distinct signatures in `better` order, that is the best
+  /// of each signature, then the best `perClass` of those.
   bool relax(Id cls, Mode m) {
-    llvm::SmallVector<DerivPtr> cands;
+    kept.clear();
     for (const ENode &n : eg.getClass(cls).nodes) {
       switch (tg.getKind(n)) {
       case NodeKind::Store: {
         bool drop = dropped.contains(tg.data(n.children[1]).tensor);
         // A value or index that needs a dropped tensor cannot be built.
         if (drop || llvm::all_of(n.children, available))
-          add(cands, cls, &n, {m == Top ? 1u : 0u, 0, 0, 1}, {}, drop);
+          add(cls, &n, {m == Top ? 1u : 0u, 0, 0, 1}, {}, drop);
         break;
       }
       case NodeKind::Nop:
-        add(cands, cls, &n, {}, {});
+        add(cls, &n, {}, {});
         break;
       case NodeKind::Loop: {
         Id body = eg.find(n.children.back());
         uint32_t var = tg.data(n.children[0]).var;
-        for (const DerivPtr &b : get(body, Nested))
-          add(cands, cls, &n,
-              {m == Top ? 1u : 0u, 0, 1, 0, countRepeated(*b, var)}, {b},
-              b->empty);
+        for (const DerivPtr &b : get(body, Nested)) {
+          const DerivPtr *children[] = {&b};
+          add(cls, &n, {m == Top ? 1u : 0u, 0, 1, 0, countRepeated(*b, var)},
+              children, b->empty);
+        }
         break;
       }
       case NodeKind::Seq: {
         llvm::ArrayRef<DerivPtr> first = get(n.children[0], m);
         llvm::ArrayRef<DerivPtr> second = get(n.children[1], m);
         for (const DerivPtr &a : first)
-          for (const DerivPtr &b : second)
-            add(cands, cls, &n, {}, {a, b}, a->empty && b->empty);
+          for (const DerivPtr &b : second) {
+            const DerivPtr *children[] = {&a, &b};
+            add(cls, &n, {}, children, a->empty && b->empty);
+          }
         break;
       }
       default:
         break;
       }
     }
-    // The first `perClass` derivations of distinct signatures in `better`
-    // order: only a prefix of the order is needed, so it is sorted a prefix
-    // at a time (a class of many sequence nodes has thousands of
-    // candidates, and sorting them all was most of the extraction's time).
-    auto better = [](const DerivPtr &a, const DerivPtr &b) {
-      return a->better(*b);
-    };
-    llvm::SmallVector<DerivPtr> kept;
-    for (size_t prefix = std::min<size_t>(cands.size(), 4 * options.perClass);;
-         prefix = std::min(cands.size(), prefix * 4)) {
-      std::partial_sort(cands.begin(), cands.begin() + prefix, cands.end(),
-                        better);
-      kept.clear();
-      llvm::SmallDenseSet<uint64_t, 16> signatures;
-      for (size_t i = 0; i < prefix && kept.size() < options.perClass; ++i)
-        if (signatures.insert(cands[i]->signature).second)
-          kept.push_back(cands[i]);
-      if (kept.size() >= options.perClass || prefix == cands.size())
-        break;
-    }
-    cands = std::move(kept);
+    llvm::sort(kept, [](const Proposal &a, const Proposal &b) {
+      return a.d.better(b.d);
+    });
     llvm::SmallVector<DerivPtr> &old = lists[m][cls];
-    bool same = old.size() == cands.size();
-    for (size_t i = 0; same && i < old.size(); ++i)
-      same = old[i]->node == cands[i]->node &&
-             old[i]->children == cands[i]->children;
+    bool same = old.size() == kept.size();
+    for (size_t i = 0; same && i < old.size(); ++i) {
+      same = old[i]->node == kept[i].d.node &&
+             old[i]->children.size() == kept[i].numChildren;
+      for (unsigned j = 0; same && j < kept[i].numChildren; ++j)
+        same = old[i]->children[j] == *kept[i].children[j];
+    }
     if (same)
       return false;
-    old = std::move(cands);
+    // Derivations the list had already stay the same objects, so that the
+    // lists built on them do not change for nothing.
+    llvm::SmallVector<DerivPtr> derivs;
+    for (Proposal &p : kept) {
+      auto reused = llvm::find_if(old, [&](const DerivPtr &o) {
+        if (o->node != p.d.node || o->children.size() != p.numChildren)
+          return false;
+        for (unsigned j = 0; j < p.numChildren; ++j)
+          if (o->children[j] != *p.children[j])
+            return false;
+        return true;
+      });
+      if (reused != old.end()) {
+        derivs.push_back(*reused);
+        continue;
+      }
+      auto d = std::make_shared<Deriv>(std::move(p.d));
+      for (unsigned j = 0; j < p.numChildren; ++j)
+        d->children.push_back(*p.children[j]);
+      derivs.push_back(std::move(d));
+    }
+    old = std::move(derivs);
     return true;
   }
 
-  /// Adds a derivation of `cls` by node `n` with statement `children`;
-  /// an `empty` one (see Deriv) costs nothing.
-  void add(llvm::SmallVectorImpl<DerivPtr> &cands, Id cls, const ENode *n,
-           StructureCost own, llvm::ArrayRef<DerivPtr> children,
-           bool empty = false) {
-    auto d = std::make_shared<Deriv>();
-    d->seq = nextSeq++;
-    d->cls = cls;
-    d->node = n;
-    d->cost = empty ? StructureCost() : own;
-    d->empty = empty;
-    d->nodes = 1;
-    for (const DerivPtr &c : children) {
+  /// Ranks a derivation of `cls` by node `n` with statement `children`
+  /// against the ones `kept` so far; an `empty` one (see Deriv) costs
+  /// nothing.
+  void add(Id cls, const ENode *n, StructureCost own,
+           llvm::ArrayRef<const DerivPtr *> children, bool empty = false) {
+    uint64_t seq = nextSeq++;
+    StructureCost cost = empty ? StructureCost() : own;
+    unsigned nodes = 1;
+    for (const DerivPtr *c : children) {
       // A direct self-reference (loop-invariant code motion makes
       // `loop v S` a member of S's class) is never wanted.
-      if (c->cls == cls)
+      if ((*c)->cls == cls)
         return;
-      d->cost = d->cost + c->cost;
-      d->nodes += c->nodes;
-      d->children.push_back(c);
+      cost = cost + (*c)->cost;
+      nodes += (*c)->nodes;
     }
-    if (empty) {
-      cands.push_back(std::move(d));
+    // Placement only adds crossings: one that is not better than the worst
+    // of a full list before them never will be.
+    if (kept.size() >= options.perClass) {
+      const Deriv &w = kept[worst].d;
+      if (!(cost == w.rank() ? nodes != w.nodes ? nodes < w.nodes
+                                                : seq < w.seq
+                             : cost < w.rank()))
+        return;
+    }
+    Proposal p;
+    Deriv &d = p.d;
+    d.seq = seq;
+    d.cls = cls;
+    d.node = n;
+    d.cost = cost;
+    d.empty = empty;
+    d.nodes = nodes;
+    for (const DerivPtr *c : children)
+      p.children[p.numChildren++] = c;
+    if (!empty) {
+      d.signature = signature(*n, children);
+      placement(d, children);
+    }
+    offer(std::move(p));
+  }
+
+  /// Keeps `p` if it is the best of its signature so far and among the
+  /// `perClass` best signatures.
+  void offer(Proposal &&p) {
+    bool replaced = false;
+    for (Proposal &k : kept)
+      if (k.d.signature == p.d.signature) {
+        if (!p.d.better(k.d))
+          return;
+        k = std::move(p);
+        replaced = true;
+        break;
+      }
+    if (!replaced && kept.size() < options.perClass) {
+      kept.push_back(std::move(p));
+    } else if (!replaced) {
+      if (!p.d.better(kept[worst].d))
+        return;
+      kept[worst] = std::move(p);
+    }
+    if (kept.size() < options.perClass)
       return;
-    }
-    d->signature = signature(*n, children);
-    placement(*d);
-    cands.push_back(std::move(d));
+    worst = 0;
+    for (size_t i = 1; i < kept.size(); ++i)
+      if (kept[worst].d.better(kept[i].d))
+        worst = i;
   }
 
   /// Tracks stored and read intermediates and charges loop crossings (see
   /// Deriv): a loop settles what its subtree serves; what escapes the root
   /// statement of a kernel is a crossing.
-  void placement(Deriv &d) {
-    auto unite = [](llvm::SmallVectorImpl<uint32_t> &into,
-                    llvm::ArrayRef<uint32_t> from) {
-      for (uint32_t t : from)
-        if (!llvm::is_contained(into, t))
-          into.push_back(t);
-    };
+  void placement(Deriv &d, llvm::ArrayRef<const DerivPtr *> children) {
+    d.storedAll = d.storedDirect = d.pendingAny = d.pendingDirect =
+        TensorSet(numTensors);
     NodeKind kind = tg.getKind(*d.node);
     if (kind == NodeKind::Store) {
       uint32_t t = tg.data(d.node->children[1]).tensor;
-      if (!offChip.contains(t)) {
-        d.storedAll.push_back(t);
-        d.storedDirect.push_back(t);
+      if (!offChipSet.contains(t)) {
+        d.storedAll.insert(t);
+        d.storedDirect.insert(t);
       }
       for (uint32_t r : reads(d.node->children[0]))
-        if (!offChip.contains(r) && !llvm::is_contained(d.pendingAny, r))
-          d.pendingAny.push_back(r);
+        if (!offChipSet.contains(r))
+          d.pendingAny.insert(r);
     }
     if (kind == NodeKind::Loop) {
-      const Deriv &b = *d.children[0];
-      d.storedAll = b.storedAll;
-      for (uint32_t t : b.pendingAny)
-        if (!llvm::is_contained(b.storedAll, t))
-          unite(d.pendingDirect, {t});
-      for (uint32_t t : b.pendingDirect)
-        if (!llvm::is_contained(b.storedDirect, t))
-          unite(d.pendingDirect, {t});
+      const Deriv &b = **children[0];
+      d.storedAll.unite(b.storedAll);
+      d.pendingDirect.uniteDifference(b.pendingAny, b.storedAll);
+      d.pendingDirect.uniteDifference(b.pendingDirect, b.storedDirect);
     } else {
-      for (const DerivPtr &c : d.children) {
-        unite(d.storedAll, c->storedAll);
-        unite(d.storedDirect, c->storedDirect);
-        unite(d.pendingAny, c->pendingAny);
-        unite(d.pendingDirect, c->pendingDirect);
+      for (const DerivPtr *c : children) {
+        d.storedAll.unite((*c)->storedAll);
+        d.storedDirect.unite((*c)->storedDirect);
+        d.pendingAny.unite((*c)->pendingAny);
+        d.pendingDirect.unite((*c)->pendingDirect);
       }
     }
-    auto open = [&] {
-      return (unsigned)(llvm::count_if(d.pendingAny,
-                                       [&](uint32_t t) {
-                                         return !llvm::is_contained(
-                                             d.storedAll, t);
-                                       }) +
-                        llvm::count_if(d.pendingDirect, [&](uint32_t t) {
-                          return !llvm::is_contained(d.storedDirect, t);
-                        }));
-    };
+    unsigned open = d.pendingAny.countMissingFrom(d.storedAll) +
+                    d.pendingDirect.countMissingFrom(d.storedDirect);
     if (kind != NodeKind::Seq && isTop(d)) {
-      d.cost.crossings += open();
+      d.cost.crossings += open;
       d.pendingAny.clear();
       d.pendingDirect.clear();
       return;
     }
-    d.openReads = open();
+    d.openReads = open;
   }
   bool isTop(const Deriv &d) const { return d.cost.kernels > 0; }
 
@@ -317,13 +404,14 @@ private:
     }
   }
 
-  uint64_t signature(const ENode &n, llvm::ArrayRef<DerivPtr> children) {
+  uint64_t signature(const ENode &n,
+                     llvm::ArrayRef<const DerivPtr *> children) {
     switch (tg.getKind(n)) {
     case NodeKind::Seq: // a multiset of statements: order-free sum
-      return children[0]->signature + children[1]->signature;
+      return (*children[0])->signature + (*children[1])->signature;
     case NodeKind::Loop:
       return llvm::hash_combine(1, tg.data(n.children[0]).var,
-                                children[0]->signature);
+                                (*children[0])->signature);
     case NodeKind::Store: {
       llvm::hash_code h = llvm::hash_value(2);
       for (size_t i = 1; i < n.children.size(); ++i)
@@ -338,12 +426,17 @@ private:
   TileEGraph &tg;
   egraph::EGraph &eg;
   const ExtractOptions &options;
-  const llvm::DenseSet<uint32_t> &offChip;
   const llvm::DenseSet<uint32_t> &dropped;
   std::function<llvm::ArrayRef<uint32_t>(Id)> reads;
   std::function<bool(Id)> available;
   ExtractStats &stats;
+  uint32_t numTensors = 0;
+  TensorSet offChipSet;
   std::vector<Id> classes;
+  /// The derivations `relax` keeps so far (at most `perClass`), and the
+  /// worst of them once there are `perClass`.
+  std::vector<Proposal> kept;
+  size_t worst = 0;
   llvm::DenseMap<Id, llvm::SmallVector<DerivPtr>> lists[2];
   uint64_t nextSeq = 0;
 };
