@@ -30,38 +30,47 @@ namespace {
 enum Mode : unsigned { Top = 0, Nested = 1 };
 
 /// A set of tensor ids (the ids of one program's tensors are dense from 0),
-/// one bit each: pass 1 unites them for every derivation it ranks.
+/// one bit each: pass 1 unites them for every derivation it ranks. Sized
+/// for the program's tensors up front; an id beyond them grows the set, and
+/// sets of different sizes combine (an empty derivation's have no words).
 class TensorSet {
 public:
   explicit TensorSet(unsigned numTensors = 0)
       : words(llvm::divideCeil(numTensors, 64), 0) {}
   void insert(uint32_t t) {
-    assert(t / 64 < words.size() && "tensor id out of range");
+    grow(t / 64 + 1);
     words[t / 64] |= uint64_t(1) << (t % 64);
   }
   bool contains(uint32_t t) const {
     return t / 64 < words.size() && (words[t / 64] >> (t % 64) & 1);
   }
-  /// (An empty derivation's sets have no words: they hold nothing.)
   void unite(const TensorSet &o) {
-    for (size_t i = 0; i < std::min(words.size(), o.words.size()); ++i)
+    grow(o.words.size());
+    for (size_t i = 0; i < o.words.size(); ++i)
       words[i] |= o.words[i];
   }
   /// Adds the members of `a` that are not in `b`.
   void uniteDifference(const TensorSet &a, const TensorSet &b) {
-    for (size_t i = 0; i < std::min(words.size(), a.words.size()); ++i)
-      words[i] |= a.words[i] & ~(i < b.words.size() ? b.words[i] : 0);
+    grow(a.words.size());
+    for (size_t i = 0; i < a.words.size(); ++i)
+      words[i] |= a.words[i] & ~b.word(i);
   }
   /// The number of members that are not in `o`.
   unsigned countMissingFrom(const TensorSet &o) const {
     unsigned n = 0;
     for (size_t i = 0; i < words.size(); ++i)
-      n += llvm::popcount(words[i] & ~(i < o.words.size() ? o.words[i] : 0));
+      n += llvm::popcount(words[i] & ~o.word(i));
     return n;
   }
   void clear() { std::fill(words.begin(), words.end(), 0); }
 
 private:
+  uint64_t word(size_t i) const { return i < words.size() ? words[i] : 0; }
+  void grow(size_t n) {
+    if (words.size() < n)
+      words.resize(n, 0);
+  }
+
   llvm::SmallVector<uint64_t, 2> words;
 };
 
