@@ -113,11 +113,17 @@ struct Deriv {
     return r;
   }
   bool better(const Deriv &o) const {
-    if (!(rank() == o.rank()))
-      return rank() < o.rank();
-    if (nodes != o.nodes)
-      return nodes < o.nodes;
-    return seq < o.seq;
+    return ranksBefore(rank(), nodes, seq, o);
+  }
+  /// Whether a derivation of rank `r`, `n` statement nodes and creation
+  /// number `s` goes before `o`.
+  static bool ranksBefore(const StructureCost &r, unsigned n, uint64_t s,
+                          const Deriv &o) {
+    if (!(r == o.rank()))
+      return r < o.rank();
+    if (n != o.nodes)
+      return n < o.nodes;
+    return s < o.seq;
   }
 };
 using DerivPtr = std::shared_ptr<const Deriv>;
@@ -301,13 +307,9 @@ private:
     }
     // Placement only adds crossings: one that is not better than the worst
     // of a full list before them never will be.
-    if (kept.size() >= options.perClass) {
-      const Deriv &w = kept[worst].d;
-      if (!(cost == w.rank() ? nodes != w.nodes ? nodes < w.nodes
-                                                : seq < w.seq
-                             : cost < w.rank()))
-        return;
-    }
+    if (kept.size() >= options.perClass &&
+        !Deriv::ranksBefore(cost, nodes, seq, kept[worst].d))
+      return;
     Proposal p;
     Deriv &d = p.d;
     d.seq = seq;
