@@ -6,6 +6,7 @@
 #include "TileDialect/IR/TileTypes.h"
 
 #include "mlir/IR/Verifier.h"
+#include "llvm/ADT/Sequence.h"
 #include "llvm/ADT/StringSet.h"
 
 #include <algorithm>
@@ -153,8 +154,7 @@ public:
       ++numTensors;
     offChipSet = TensorSet(numTensors);
     for (uint32_t t : offChip)
-      if (t < numTensors)
-        offChipSet.insert(t);
+      offChipSet.insert(t);
   }
 
   void run() {
@@ -254,27 +254,17 @@ private:
     llvm::sort(kept, [](const Proposal &a, const Proposal &b) {
       return a.d.better(b.d);
     });
+    // Entries the list had already stay the same objects, so that the
+    // lists built on them do not change for nothing; the list changed if
+    // any entry is new or they moved.
     llvm::SmallVector<DerivPtr> &old = lists[m][cls];
-    bool same = old.size() == kept.size();
-    for (size_t i = 0; same && i < old.size(); ++i) {
-      same = old[i]->node == kept[i].d.node &&
-             old[i]->children.size() == kept[i].numChildren;
-      for (unsigned j = 0; same && j < kept[i].numChildren; ++j)
-        same = old[i]->children[j] == *kept[i].children[j];
-    }
-    if (same)
-      return false;
-    // Derivations the list had already stay the same objects, so that the
-    // lists built on them do not change for nothing.
     llvm::SmallVector<DerivPtr> derivs;
     for (Proposal &p : kept) {
       auto reused = llvm::find_if(old, [&](const DerivPtr &o) {
-        if (o->node != p.d.node || o->children.size() != p.numChildren)
-          return false;
-        for (unsigned j = 0; j < p.numChildren; ++j)
-          if (o->children[j] != *p.children[j])
-            return false;
-        return true;
+        return o->node == p.d.node && o->children.size() == p.numChildren &&
+               llvm::all_of(llvm::seq(p.numChildren), [&](unsigned j) {
+                 return o->children[j] == *p.children[j];
+               });
       });
       if (reused != old.end()) {
         derivs.push_back(*reused);
@@ -285,6 +275,8 @@ private:
         d->children.push_back(*p.children[j]);
       derivs.push_back(std::move(d));
     }
+    if (derivs == old)
+      return false;
     old = std::move(derivs);
     return true;
   }
