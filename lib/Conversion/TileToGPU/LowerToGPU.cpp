@@ -196,6 +196,8 @@ LogicalResult TileLowerToGPUPass::lower(ProgramOp program) {
   // Sizes that must not change after this point (privatized copies are
   // counted under them).
   llvm::StringSet<> pinned;
+  if (c.getBatchLoops())
+    addBatchLoops(program);
   if (c.getPrivatize())
     numPrivatized += privatizeTensors(program, *sizes, aliases, pinned);
 

@@ -507,6 +507,13 @@ findOverwrittenTensors(const interp::Plan &plan, llvm::ArrayRef<Kernel> kernels,
                        llvm::ArrayRef<llvm::ArrayRef<int64_t>> shapes,
                        llvm::ArrayRef<std::pair<unsigned, unsigned>> aliases);
 
+/// Wraps each top-level statement of `program` that carries a batch
+/// dimension of its matmuls whole in its tiles (`tile.full`; nothing mixes
+/// it) in a loop over that dimension with step 1, the tiles cut to one
+/// element of it (BatchLoops.cpp), so that it can be the grid. Returns how
+/// many loops were added.
+unsigned addBatchLoops(ProgramOp program);
+
 /// Gives each iteration of a top-level loop its own copy of the
 /// intermediates the loop clears and recomputes in every iteration
 /// (Privatize.cpp), so that the loop can be the grid; `sizes` binds the
