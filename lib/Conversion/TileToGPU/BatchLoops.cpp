@@ -214,7 +214,8 @@ void BatchFinder::visit(Operation *op) {
   } else if (auto constant = dyn_cast<ConstantOp>(op)) {
     if (!constant.isSplat())
       blockAll(constant.getResult());
-  } else if (op->getNumResults() == 1 && isa<TileType>(op->getResultTypes()[0]) &&
+  } else if (op->getNumResults() == 1 &&
+             isa<TileType>(op->getResultTypes()[0]) &&
              (op->hasTrait<OpTrait::SameOperandsAndResultType>() ||
               isa<CastOp, CmpOp, SelectOp>(op))) {
     sameDims(op->getResult(0), op->getOperands());

@@ -23,7 +23,7 @@ void KernelEmitter::emitStmt(unsigned id) {
       id = stmt.second;
       continue;
     case StmtNode::Kind::Loop: {
-      if (kernel.warpLoop && id == kernel.body && emitWarpLoop(stmt))
+      if (kernel.warpLoop && id == kernel.warpLoop->loop && emitWarpLoop(stmt))
         return;
       if (kernel.perElementLoops.contains(id)) {
         emitPerElementLoop(stmt);

@@ -7,6 +7,8 @@
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
 
+#include <limits>
+
 using namespace mlir;
 using namespace mlir::tileir;
 using namespace mlir::tileir::interp;
@@ -45,6 +47,11 @@ bool KernelEmitter::emitWarpLoop(const StmtNode &loop) {
   Lanes flats = blockFlats(lane, block);
   SmallVector<Value> inits;
   Value zero = nvidia::zeroAccumulator(b, loc);
+  // An online loop carries its warp's running maximum of rows g and g + 8
+  // first.
+  const std::optional<WarpLoop::Online> &online = warp.online;
+  if (online)
+    inits.append(2, constant(-std::numeric_limits<double>::infinity()));
   for (auto [store, id] : warp.accumulations) {
     const ExprNode &node = plan.exprs[id];
     if (node.kind == Kind::Reduce)
@@ -52,7 +59,7 @@ bool KernelEmitter::emitWarpLoop(const StmtNode &loop) {
     else
       inits.append(node.sizes[3] / 8, zero);
   }
-  auto [first, last] = iterationBounds(kernel.body);
+  auto [first, last] = iterationBounds(warp.loop);
   Value from = add(first, mul(warpId, loop.step));
   auto iterations = scf::ForOp::create(
       b, loc, from, last, index(loop.step * warp.warps), inits,
@@ -75,17 +82,58 @@ bool KernelEmitter::emitWarpLoop(const StmtNode &loop) {
         }
         SmallVector<Value> next(accs);
         unsigned a = 0;
+        // Online: the tile's row maxima (over the lane's columns, then its
+        // quad's), the new running maximum, the repair factor of each row,
+        // and E = exp(Y - Ms), which the accumulations read.
+        Lanes e;
+        SmallVector<Value, 2> alpha;
+        if (online) {
+          Lanes x = formula(online->x, flats);
+          Lanes y = online->y == online->x ? x : formula(online->y, flats);
+          Value ninf = constant(-std::numeric_limits<double>::infinity());
+          for (int64_t r = 0; r < 2; ++r) {
+            Value rowMax = x[r * width];
+            for (int64_t i = 1; i < width; ++i)
+              rowMax = combine(ReduceFn::Max, rowMax, x[r * width + i]);
+            rowMax = quadCombine(ReduceFn::Max, rowMax);
+            Value newMax = binary(BinaryFn::Max, accs[r], rowMax);
+            Value shift = newMax;
+            if (online->safe) {
+              Value empty = arith::CmpFOp::create(
+                  b, loc, arith::CmpFPredicate::OEQ, newMax, ninf);
+              shift = arith::SelectOp::create(b, loc, empty, constant(0.0),
+                                              newMax);
+            }
+            Value d = binary(BinaryFn::Sub, accs[r], shift);
+            if (online->clamped)
+              d = binary(BinaryFn::Min, d, constant(0.0));
+            alpha.push_back(unary(UnaryFn::Exp, d));
+            next[r] = newMax;
+            for (int64_t i = 0; i < width; ++i)
+              e.push_back(unary(
+                  UnaryFn::Exp,
+                  binary(BinaryFn::Sub, y[r * width + i], shift)));
+          }
+          a = 2;
+        }
         for (auto [store, id] : warp.accumulations) {
           const ExprNode &node = plan.exprs[id];
-          Lanes x = formula(node.operands[0], flats);
+          Lanes x = online ? e : formula(node.operands[0], flats);
           if (node.kind == Kind::Reduce) {
-            // Each row's sum over this lane's columns.
-            for (int64_t r = 0; r < 2; ++r, ++a)
+            // Each row's sum over this lane's columns (online: added to the
+            // sum so far taken to the new maximum).
+            for (int64_t r = 0; r < 2; ++r, ++a) {
+              if (online)
+                next[a] = arith::MulFOp::create(b, loc, next[a], alpha[r]);
               for (int64_t i = 0; i < width; ++i)
                 next[a] =
                     arith::AddFOp::create(b, loc, next[a], x[r * width + i]);
+            }
             continue;
           }
+          if (online)
+            for (int64_t j = 0; j < node.sizes[3] / 8; ++j)
+              next[a + j] = scaleRows(next[a + j], alpha);
           // The lane's columns are its left operand's k values. f16 (m16n8k16):
           // in step s, mma's k index 2t + e is column w t + 4s + e and
           // 2t + 8 + e is w t + 4s + 2 + e, so that the right operand's rows
@@ -93,6 +141,8 @@ bool KernelEmitter::emitWarpLoop(const StmtNode &loop) {
           // t is column w t + 2s and t + 4 is w t + 2s + 1 (rows
           // w t + 2s + q, q < 2).
           ElementKind left = plan.exprs[node.operands[0]].elementKind;
+          if (online && online->halfProducts)
+            left = ElementKind::F16;
           bool tf32 = left == ElementKind::F32;
           int64_t rowsPerStep = tf32 ? 2 : 4;
           auto half = [&](int64_t r, int64_t i) -> Value {
@@ -142,6 +192,10 @@ bool KernelEmitter::emitWarpLoop(const StmtNode &loop) {
       });
 
   SmallVector<Value> sums(iterations.getResults());
+  if (online) {
+    finishOnlineWarpLoop(sums, lane, warpId);
+    return true;
+  }
   std::optional<scf::IfOp> firstWarp;
   if (warp.reduceInBlock) {
     sums = reduceWarpSums(sums, lane, warpId);
@@ -162,13 +216,7 @@ bool KernelEmitter::emitWarpLoop(const StmtNode &loop) {
       Value first =
           arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, t, index(0));
       for (int64_t r = 0; r < 2; ++r, ++a) {
-        Value sum = sums[a];
-        for (int64_t offset : {1, 2}) {
-          Value other = gpu::ShuffleOp::create(b, loc, sum, offset, 32,
-                                               gpu::ShuffleMode::XOR)
-                            .getShuffleResult();
-          sum = arith::AddFOp::create(b, loc, sum, other);
-        }
+        Value sum = quadCombine(ReduceFn::Sum, sums[a]);
         auto ifFirst = scf::IfOp::create(b, loc, first, false);
         OpBuilder::InsertionGuard guard(b);
         b.setInsertionPoint(ifFirst.thenBlock()->getTerminator());
@@ -176,24 +224,17 @@ bool KernelEmitter::emitWarpLoop(const StmtNode &loop) {
       }
       continue;
     }
-    // Row g + 8r of pass o holds c consecutive columns per h: run
-    // o * tileWidth + (2t + h) c.
-    int64_t n = node.sizes[3], tileWidth = productTileWidth(n);
-    int64_t c = tileWidth / 8;
+    int64_t n = node.sizes[3], c = productTileWidth(n) / 8;
     int64_t runWidth = std::min(c, atomicRunWidth(accumulation, c));
-    for (int64_t o = 0; o < n / tileWidth; ++o)
-      for (int64_t r = 0; r < 2; ++r)
-        for (int64_t h = 0; h < 2; ++h) {
-          Value row = add(g, index(8 * r));
-          Value col = add(index(o * tileWidth + h * c), mul(t, 2 * c));
-          Value flat = add(mul(row, n), col);
-          for (int64_t j = 0; j < c; j += runWidth) {
-            Lanes values;
-            for (int64_t i = j; i < j + runWidth; ++i)
-              values.push_back(at(sums[a + o * c + i], {r, h}));
-            atomicAddRun(accumulation, add(flat, index(j)), values);
-          }
-        }
+    forEachProductRun(n, g, t, [&](Value flat, int64_t r, int64_t h,
+                                   int64_t first) {
+      for (int64_t j = 0; j < c; j += runWidth) {
+        Lanes values;
+        for (int64_t i = j; i < j + runWidth; ++i)
+          values.push_back(at(sums[a + first + i], {r, h}));
+        atomicAddRun(accumulation, add(flat, index(j)), values);
+      }
+    });
     a += n / 8;
   }
   if (firstWarp)
@@ -283,4 +324,168 @@ SmallVector<Value> KernelEmitter::reduceWarpSums(ArrayRef<Value> sums,
     gpu::BarrierOp::create(b, loc);
   }
   return rebuild(flat);
+}
+
+void KernelEmitter::forEachProductRun(
+    int64_t n, Value g, Value t,
+    llvm::function_ref<void(Value, int64_t, int64_t, int64_t)> fn) {
+  // Row g + 8r of pass o holds c consecutive columns per h: run
+  // o * tileWidth + (2t + h) c.
+  int64_t tileWidth = productTileWidth(n), c = tileWidth / 8;
+  for (int64_t o = 0; o < n / tileWidth; ++o)
+    for (int64_t r = 0; r < 2; ++r)
+      for (int64_t h = 0; h < 2; ++h) {
+        Value row = add(g, index(8 * r));
+        Value col = add(index(o * tileWidth + h * c), mul(t, 2 * c));
+        fn(add(mul(row, n), col), r, h, o * c);
+      }
+}
+
+Value KernelEmitter::quadCombine(ReduceFn fn, Value v) {
+  for (int64_t offset : {1, 2}) {
+    Value other =
+        gpu::ShuffleOp::create(b, loc, v, offset, 32, gpu::ShuffleMode::XOR)
+            .getShuffleResult();
+    v = combine(fn, v, other);
+  }
+  return v;
+}
+
+Value KernelEmitter::scaleRows(Value fragment, ArrayRef<Value> factors) {
+  auto type = cast<VectorType>(fragment.getType());
+  Value scale = vector::FromElementsOp::create(
+      b, loc, type, ValueRange{factors[0], factors[0], factors[1], factors[1]});
+  return arith::MulFOp::create(b, loc, fragment, scale);
+}
+
+Value KernelEmitter::loadElement(const StmtNode &store, Value flat) {
+  Value address =
+      tensorOffset(store.access, plan.exprs[store.first].shape, flat);
+  unsigned tensor = store.access.tensor;
+  return toF32(memref::LoadOp::create(b, loc, cx.tensorArgs[tensor], address),
+               tensorKinds[tensor]);
+}
+
+void KernelEmitter::finishOnlineWarpLoop(ArrayRef<Value> state, Value lane,
+                                         Value warpId) {
+  const WarpLoop &warp = *kernel.warpLoop;
+  const WarpLoop::Online &online = *warp.online;
+  Value g = div(lane, 4), t = rem(lane, 4);
+  Value zero = constant(0.0);
+  Value ninf = constant(-std::numeric_limits<double>::infinity());
+  SmallVector<Value, 2> maxima(state.take_front(2));
+  SmallVector<Value> sums(state.drop_front(2));
+  // The weight of a state of maximum `x` in one of maximum `to`:
+  // exp(x - to), and 0 for a state that has seen nothing (x = -inf).
+  auto weight = [&](Value x, Value to) {
+    Value empty =
+        arith::CmpFOp::create(b, loc, arith::CmpFPredicate::OEQ, x, ninf);
+    return arith::SelectOp::create(
+        b, loc, empty, zero,
+        unary(UnaryFn::Exp, binary(BinaryFn::Sub, x, to)));
+  };
+  // Scales each row r of the sums by factors[r].
+  auto scaleSums = [&](ArrayRef<Value> factors) {
+    unsigned a = 0;
+    for (auto [store, id] : warp.accumulations) {
+      const ExprNode &node = plan.exprs[id];
+      if (node.kind == Kind::Reduce) {
+        for (int64_t r = 0; r < 2; ++r, ++a)
+          sums[a] = arith::MulFOp::create(b, loc, sums[a], factors[r]);
+        continue;
+      }
+      for (int64_t j = 0; j < node.sizes[3] / 8; ++j, ++a)
+        sums[a] = scaleRows(sums[a], factors);
+    }
+  };
+  Value firstOfQuad =
+      arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, t, index(0));
+  auto ifThen = [&](Value cond, llvm::function_ref<void()> body) {
+    auto ifOp = scf::IfOp::create(b, loc, cond, false);
+    OpBuilder::InsertionGuard guard(b);
+    b.setInsertionPoint(ifOp.thenBlock()->getTerminator());
+    body();
+  };
+  if (warp.warps > 1) {
+    // Row g + 8r of warp w's maximum at maxOffset + 16 w + g + 8r; every
+    // warp takes the block's and scales its sums to it, and the sums are
+    // added up as a plain warp loop's.
+    auto slot = [&](Value w, int64_t r) {
+      return add(add(index(online.maxOffset), mul(w, 16)),
+                 add(g, index(8 * r)));
+    };
+    ifThen(firstOfQuad, [&] {
+      for (int64_t r = 0; r < 2; ++r)
+        memref::StoreOp::create(b, loc, maxima[r], cx.shared,
+                                ValueRange{slot(warpId, r)});
+    });
+    gpu::BarrierOp::create(b, loc);
+    SmallVector<Value, 2> factors;
+    for (int64_t r = 0; r < 2; ++r) {
+      Value block = maxima[r];
+      for (int64_t w = 0; w < int64_t(warp.warps); ++w)
+        block = binary(BinaryFn::Max, block,
+                       memref::LoadOp::create(b, loc, cx.shared,
+                                              ValueRange{slot(index(w), r)}));
+      factors.push_back(weight(maxima[r], block));
+      maxima[r] = block;
+    }
+    scaleSums(factors);
+    sums = reduceWarpSums(sums, lane, warpId);
+  }
+  // The first warp merges the block's state into the tensors': the final
+  // maximum, and each sum as old * weight(old max) + block's * weight(its).
+  Value isFirst =
+      arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, warpId, index(0));
+  ifThen(isFirst, [&] {
+    const StmtNode &maxStore = plan.stmts[online.maxStore];
+    SmallVector<Value, 2> oldWeights, newWeights, finals;
+    for (int64_t r = 0; r < 2; ++r) {
+      Value old = loadElement(maxStore, add(g, index(8 * r)));
+      Value final = binary(BinaryFn::Max, old, maxima[r]);
+      oldWeights.push_back(weight(old, final));
+      newWeights.push_back(weight(maxima[r], final));
+      finals.push_back(final);
+    }
+    auto merge = [&](const StmtNode &store, Value flat, Value sum,
+                     int64_t r) {
+      Value old = loadElement(store, flat);
+      storeElement(store,
+                   arith::AddFOp::create(
+                       b, loc,
+                       arith::MulFOp::create(b, loc, old, oldWeights[r]),
+                       arith::MulFOp::create(b, loc, sum, newWeights[r])),
+                   flat);
+    };
+    auto at = [&](Value vec, ArrayRef<int64_t> i) -> Value {
+      return vector::ExtractOp::create(b, loc, vec, i);
+    };
+    unsigned a = 0;
+    for (auto [store, id] : warp.accumulations) {
+      const StmtNode &accumulation = plan.stmts[store];
+      const ExprNode &node = plan.exprs[id];
+      if (node.kind == Kind::Reduce) {
+        for (int64_t r = 0; r < 2; ++r, ++a) {
+          Value sum = quadCombine(ReduceFn::Sum, sums[a]);
+          ifThen(firstOfQuad, [&] {
+            merge(accumulation, add(g, index(8 * r)), sum, r);
+          });
+        }
+        continue;
+      }
+      int64_t n = node.sizes[3], c = productTileWidth(n) / 8;
+      forEachProductRun(n, g, t, [&](Value flat, int64_t r, int64_t h,
+                                     int64_t first) {
+        for (int64_t j = 0; j < c; ++j)
+          merge(accumulation, add(flat, index(j)),
+                at(sums[a + first + j], {r, h}), r);
+      });
+      a += n / 8;
+    }
+    ifThen(firstOfQuad, [&] {
+      for (int64_t r = 0; r < 2; ++r)
+        storeElement(maxStore, finals[r], add(g, index(8 * r)));
+    });
+  });
+  gpu::BarrierOp::create(b, loc);
 }

@@ -373,6 +373,27 @@ private:
   /// warp's result holds the block's.
   SmallVector<Value> reduceWarpSums(ArrayRef<Value> sums, Value lane,
                                     Value warpId);
+  /// `v` combined by `fn` over the four lanes of the quad that holds a row
+  /// of a matrix-unit accumulator (shuffles with lane xor 1 and 2).
+  Value quadCombine(interp::ReduceFn fn, Value v);
+  /// An m16n8 accumulator fragment (vector<2x2xf32>, rows g and g + 8)
+  /// with row r multiplied by `factors[r]`.
+  Value scaleRows(Value fragment, ArrayRef<Value> factors);
+  /// The end of an online warp loop (`WarpLoop::Online`), from each
+  /// warp's `state` (its maxima of rows g and g + 8, then its partial
+  /// sums): the warps' states merged in shared memory, then the block's
+  /// merged by the first warp with the tensors' contents and stored.
+  void finishOnlineWarpLoop(ArrayRef<Value> state, Value lane, Value warpId);
+  /// Calls `fn(flat, r, h, first)` for each run of c consecutive columns
+  /// of an n-column warp-loop product that this lane holds (c = 8, 4 or 2
+  /// per pass of 64, 32 or 16 columns): `flat` the run's first element in
+  /// the product's [16, n] tile (row g + 8r), its values element (r, h) of
+  /// accumulators first .. first + c - 1.
+  void forEachProductRun(
+      int64_t n, Value g, Value t,
+      llvm::function_ref<void(Value, int64_t, int64_t, int64_t)> fn);
+  /// Element `flat` of the region `store` writes, in f32.
+  Value loadElement(const interp::StmtNode &store, Value flat);
 
   //===--------------------------------------------------------------------===//
   // Block matmuls (EmitBlockMatmul.cpp)

@@ -111,6 +111,32 @@ struct WarpLoop {
   /// before its first warp adds them to the tensors atomically, instead of
   /// every warp adding its own: fewer atomics to the same addresses.
   bool reduceInBlock = false;
+  /// The loop statement: the kernel's body, or (online) a statement of the
+  /// body's sequence.
+  unsigned loop = 0;
+  /// An online loop (a safe softmax's running maximum, FlashAttention-2's
+  /// loop): its last store is `M = M'` with `M' = max(M, rmax(X))` over the
+  /// tiles' rows, and each accumulation rescales its sum by the repair
+  /// factor, `T = T * alpha + g(E)`, with `alpha = exp(M - Ms)` (or
+  /// `exp(min(M - Ms, 0))`), `E = exp(Y - Ms)` and `Ms` = M' (or
+  /// `select(M' == -inf, 0, M')`). Each warp carries its own running
+  /// maximum over the iterations it runs; the warps' states are merged in
+  /// shared memory at the end (each scaled by `exp(m_w - max m)`), and the
+  /// first warp merges the block's with the tensors' contents and stores
+  /// M, and the sums, plainly (the block is the only writer of their
+  /// regions: online loops are not split).
+  struct Online {
+    unsigned maxStore = 0;
+    /// X, E and Y.
+    unsigned x = 0, exp = 0, y = 0;
+    bool safe = false, clamped = false;
+    /// Whether products of E by a cast-up f16 load run in f16 (E rounded,
+    /// as FlashAttention's P): E is in [0, 1] when Y is X.
+    bool halfProducts = false;
+    /// Shared memory (f32 elements) where the warps' maxima meet.
+    int64_t maxOffset = 0;
+  };
+  std::optional<Online> online;
 };
 
 /// A block matmul (`block_matmul`): an element loop `S = S + A B` (S f32, A

@@ -3,6 +3,7 @@
 #include "PartitionInternal.h"
 
 #include <algorithm>
+#include <limits>
 
 using namespace mlir;
 using namespace mlir::tileir;
@@ -13,9 +14,12 @@ using Kind = ExprNode::Kind;
 
 /// Whether expression `id` is computed element by element at the elements
 /// of a tile of `shape`: loads, constants and elementwise ops of that shape
-/// (and, with `matmuls`, matmuls of that shape, not walked into).
-static bool isElementwiseOver(const Plan &plan, unsigned id,
-                              ArrayRef<int64_t> shape, bool matmuls) {
+/// (and, with `matmuls`, matmuls of that shape, not walked into; with
+/// `gathers`, the copies of that shape it accepts).
+static bool
+isElementwiseOver(const Plan &plan, unsigned id, ArrayRef<int64_t> shape,
+                  bool matmuls,
+                  llvm::function_ref<bool(unsigned)> gathers = nullptr) {
   const ExprNode &node = plan.exprs[id];
   if (node.shape != shape)
     return false;
@@ -25,6 +29,8 @@ static bool isElementwiseOver(const Plan &plan, unsigned id,
     return true;
   case Kind::Matmul:
     return matmuls;
+  case Kind::Gather:
+    return gathers && gathers(id);
   case Kind::Unary:
   case Kind::Binary:
   case Kind::Cmp:
@@ -32,7 +38,7 @@ static bool isElementwiseOver(const Plan &plan, unsigned id,
   case Kind::Cast:
   case Kind::Alias:
     return llvm::all_of(node.operands, [&](unsigned operand) {
-      return isElementwiseOver(plan, operand, shape, matmuls);
+      return isElementwiseOver(plan, operand, shape, matmuls, gathers);
     });
   default:
     return false;
@@ -56,6 +62,160 @@ gpu_lowering::getWarpProductLoad(const Plan &plan, unsigned matmul, bool tf32) {
   return right;
 }
 
+/// The operand of `id` if it is a broadcast along the last dimension.
+static std::optional<unsigned> lastDimBroadcastOf(const Plan &plan,
+                                                  unsigned id) {
+  const ExprNode &node = plan.exprs[id];
+  auto bcast = dyn_cast_or_null<BcastOp>(node.op);
+  if (node.kind != Kind::Gather || !bcast ||
+      bcast.getDims() != ArrayRef<int64_t>{int64_t(node.shape.size()) - 1})
+    return std::nullopt;
+  return node.operands[0];
+}
+
+/// Whether `id` is a constant all of whose elements are `value`.
+static bool isSplat(const Plan &plan, unsigned id, double value) {
+  const ExprNode &node = plan.exprs[id];
+  return node.kind == Kind::Constant && !node.buffer.empty() &&
+         llvm::all_of(node.buffer, [&](double v) { return v == value; });
+}
+
+static bool isBinary(const Plan &plan, unsigned id, BinaryFn fn) {
+  const ExprNode &node = plan.exprs[id];
+  return node.kind == Kind::Binary && node.binaryFn == fn &&
+         node.elementKind == ElementKind::F32;
+}
+
+/// The operand of `binary` that is not `pick(other)`: for a commutative
+/// `binary` whose operands are {a, b} with `pick(a)`, returns b.
+static std::optional<unsigned>
+otherOperand(const Plan &plan, unsigned binary,
+             llvm::function_ref<bool(unsigned)> pick) {
+  const ExprNode &node = plan.exprs[binary];
+  for (unsigned side = 0; side < 2; ++side)
+    if (pick(node.operands[side]))
+      return node.operands[1 - side];
+  return std::nullopt;
+}
+
+/// The online form (`WarpLoop::Online`) of a loop whose statements after
+/// its tiles are `states` (the accumulations, then the maximum's store),
+/// with each accumulation's addend g in `addends`.
+static std::optional<WarpLoop::Online>
+getOnlineForm(const Plan &plan, ArrayRef<unsigned> states,
+              llvm::DenseMap<unsigned, unsigned> &addends) {
+  if (states.size() < 2)
+    return std::nullopt;
+  WarpLoop::Online online;
+  online.maxStore = states.back();
+  const StmtNode &maxStore = plan.stmts[online.maxStore];
+  auto isLoadOf = [&](unsigned e, const StmtNode &store) {
+    const ExprNode &node = plan.exprs[e];
+    return node.kind == Kind::Load && sameAccess(node.access, store.access);
+  };
+  auto isLoadM = [&](unsigned e) { return isLoadOf(e, maxStore); };
+  // M' = max(M, rmax(X)) over the last dimension.
+  unsigned newMax = maxStore.first;
+  if (maxStore.kind != StmtNode::Kind::Store ||
+      !isBinary(plan, newMax, BinaryFn::Max))
+    return std::nullopt;
+  std::optional<unsigned> rowMax = otherOperand(plan, newMax, isLoadM);
+  if (!rowMax)
+    return std::nullopt;
+  const ExprNode &r = plan.exprs[*rowMax];
+  if (r.kind != Kind::Reduce || r.reduceFn != ReduceFn::Max || r.sizes[2] != 1)
+    return std::nullopt;
+  online.x = r.operands[0];
+  // Ms: M' or select(M' == -inf, 0, M').
+  auto isShifted = [&](unsigned e) {
+    if (e == newMax)
+      return true;
+    const ExprNode &sel = plan.exprs[e];
+    if (sel.kind != Kind::Select || sel.operands[2] != newMax ||
+        !isSplat(plan, sel.operands[1], 0.0))
+      return false;
+    const ExprNode &cmp = plan.exprs[sel.operands[0]];
+    return cmp.kind == Kind::Cmp && cmp.cmpFn == CmpFn::Eq &&
+           cmp.operands[0] == newMax &&
+           isSplat(plan, cmp.operands[1],
+                   -std::numeric_limits<double>::infinity());
+  };
+  // alpha = exp(M - Ms) or exp(min(M - Ms, 0)).
+  auto isAlpha = [&](unsigned e, bool &safe, bool &clamped) {
+    const ExprNode &node = plan.exprs[e];
+    if (node.kind != Kind::Unary || node.unaryFn != UnaryFn::Exp)
+      return false;
+    unsigned d = node.operands[0];
+    clamped = false;
+    if (isBinary(plan, d, BinaryFn::Min)) {
+      std::optional<unsigned> diff = otherOperand(
+          plan, d, [&](unsigned c) { return isSplat(plan, c, 0.0); });
+      if (!diff)
+        return false;
+      d = *diff;
+      clamped = true;
+    }
+    const ExprNode &sub = plan.exprs[d];
+    if (!isBinary(plan, d, BinaryFn::Sub) || !isLoadM(sub.operands[0]) ||
+        !isShifted(sub.operands[1]))
+      return false;
+    safe = sub.operands[1] != newMax;
+    return true;
+  };
+  std::optional<unsigned> alpha, exp;
+  for (unsigned leaf : states.drop_back()) {
+    const StmtNode &store = plan.stmts[leaf];
+    if (store.kind != StmtNode::Kind::Store ||
+        !isBinary(plan, store.first, BinaryFn::Add) ||
+        store.access.tensor == maxStore.access.tensor)
+      return std::nullopt;
+    // T * alpha (alpha broadcast along T's last dimension or not).
+    auto isScaled = [&](unsigned e) {
+      if (!isBinary(plan, e, BinaryFn::Mul))
+        return false;
+      std::optional<unsigned> factor = otherOperand(
+          plan, e, [&](unsigned t) { return isLoadOf(t, store); });
+      if (!factor)
+        return false;
+      unsigned a = lastDimBroadcastOf(plan, *factor).value_or(*factor);
+      bool safe = false, clamped = false;
+      if ((alpha && a != *alpha) || !isAlpha(a, safe, clamped))
+        return false;
+      alpha = a;
+      online.safe = safe;
+      online.clamped = clamped;
+      return true;
+    };
+    std::optional<unsigned> g = otherOperand(plan, store.first, isScaled);
+    if (!g)
+      return std::nullopt;
+    // g reads E = exp(Y - Ms) (cast to f16 for a product's operand).
+    const ExprNode &gNode = plan.exprs[*g];
+    if (gNode.kind != Kind::Reduce && gNode.kind != Kind::Matmul)
+      return std::nullopt;
+    unsigned e = gNode.operands[0];
+    while (plan.exprs[e].kind == Kind::Cast ||
+           plan.exprs[e].kind == Kind::Alias)
+      e = plan.exprs[e].operands[0];
+    if (exp && e != *exp)
+      return std::nullopt;
+    exp = e;
+    addends[leaf] = *g;
+  }
+  const ExprNode &expNode = plan.exprs[*exp];
+  if (expNode.kind != Kind::Unary || expNode.unaryFn != UnaryFn::Exp ||
+      !isBinary(plan, expNode.operands[0], BinaryFn::Sub))
+    return std::nullopt;
+  const ExprNode &diff = plan.exprs[expNode.operands[0]];
+  std::optional<unsigned> shift = lastDimBroadcastOf(plan, diff.operands[1]);
+  if (!shift || !isShifted(*shift) ||
+      (*shift != newMax) != online.safe)
+    return std::nullopt;
+  online.exp = *exp;
+  online.y = diff.operands[0];
+  return online;
+}
+
 /// Loop `id` as a warp loop (`WarpLoop`), `warps` not yet set: its body starts
 /// with stores of tiles of one shape, 16 rows of 16, 32 or 64 columns, moving
 /// with the loop, each computed elementwise from matmuls (16 rows, f32 results,
@@ -77,9 +237,23 @@ getWarpLoop(const Plan &plan, unsigned id,
       getSplitStores(plan, id, aliases, options.tensorKinds);
   SmallVector<unsigned> leaves;
   collectSequence(plan, loop.first, leaves);
-  if (!stores || leaves.empty() ||
+  if (leaves.empty() ||
       plan.stmts[leaves.front()].kind != StmtNode::Kind::Store)
     return std::nullopt;
+  // Not plain accumulations: an online loop, whose states follow its tiles.
+  std::optional<WarpLoop::Online> online;
+  if (!stores) {
+    size_t first = 0;
+    while (first < leaves.size() &&
+           plan.stmts[leaves[first]].kind == StmtNode::Kind::Store &&
+           movesWithLoop(plan.stmts[leaves[first]].access, loop.var))
+      ++first;
+    llvm::DenseMap<unsigned, unsigned> addends;
+    online = getOnlineForm(plan, ArrayRef(leaves).drop_front(first), addends);
+    if (!online)
+      return std::nullopt;
+    stores = std::move(addends);
+  }
   ArrayRef<int64_t> shape = plan.exprs[plan.stmts[leaves.front()].first].shape;
   if (shape.size() < 2 || shape.end()[-2] != 16 ||
       !llvm::is_contained({16, 32, 64}, shape.back()) ||
@@ -140,22 +314,67 @@ getWarpLoop(const Plan &plan, unsigned id,
   }
   if (warp.tiles.empty() || next == leaves.size())
     return std::nullopt;
+  // An online loop's X and Y are functions of its tiles; its states are f32
+  // tensors read nowhere else in the loop (their loads are in their own
+  // stores), and E is Y's shape.
+  SmallVector<unsigned> states;
+  if (online) {
+    // E = exp(X - max) is in [0, 1] when the maximum is X's own: its
+    // products run in f16 (as FlashAttention's P), whatever `tf32` says.
+    online->halfProducts = online->y == online->x;
+    for (unsigned leaf : llvm::drop_begin(leaves, next)) {
+      unsigned tensor = plan.stmts[leaf].access.tensor;
+      if (options.tensorKinds[tensor] != ElementKind::F32)
+        return std::nullopt;
+      states.push_back(tensor);
+    }
+    auto readsState = [&](unsigned e) {
+      return llvm::any_of(states, [&](unsigned tensor) {
+        return readsTensor(plan, e, tensor, aliases);
+      });
+    };
+    // Elementwise over the tile shape, but for broadcasts (copies) of what
+    // reads no tile: a mask from key and query positions.
+    auto readsNoTile = [&](unsigned e) {
+      return llvm::none_of(warp.tiles, [&](std::pair<unsigned, bool> tile) {
+        return readsTensor(plan, e, plan.stmts[tile.first].access.tensor,
+                           aliases);
+      });
+    };
+    for (unsigned e : {online->x, online->y})
+      if (!isElementwiseOver(plan, e, shape, /*matmuls=*/false, readsNoTile) ||
+          !readsTilesOnly(e, false) || readsState(e))
+        return std::nullopt;
+    if (plan.exprs[online->exp].shape != shape ||
+        llvm::any_of(warp.tiles, [&](std::pair<unsigned, bool> tile) {
+          return readsState(plan.stmts[tile.first].first);
+        }))
+      return std::nullopt;
+  }
   for (unsigned leaf : llvm::drop_begin(leaves, next)) {
+    if (online && leaf == online->maxStore)
+      continue;
     auto addend = stores->find(leaf);
-    if (addend == stores->end() || !readsTilesOnly(addend->second, false))
+    if (addend == stores->end() ||
+        (!online && !readsTilesOnly(addend->second, false)))
       return std::nullopt;
     const ExprNode &g = plan.exprs[addend->second];
+    // E stands for an online loop's operand (its shape checked above).
+    auto operandFits = [&] {
+      return online || isElementwiseOver(plan, g.operands[0], shape,
+                                         /*matmuls=*/false);
+    };
     if (g.kind == Kind::Reduce) {
       if (g.reduceFn != ReduceFn::Sum || g.elementKind != ElementKind::F32 ||
           g.sizes[0] != 16 || g.sizes[1] != columns || g.sizes[2] != 1 ||
-          !isElementwiseOver(plan, g.operands[0], shape, /*matmuls=*/false))
+          !operandFits())
         return std::nullopt;
     } else if (g.kind == Kind::Matmul) {
       std::optional<unsigned> right =
-          getWarpProductLoad(plan, addend->second, options.tf32);
+          getWarpProductLoad(plan, addend->second,
+                             options.tf32 || (online && online->halfProducts));
       if (!right || g.sizes[0] != 1 || g.sizes[1] != 16 ||
-          g.sizes[2] != columns || g.sizes[3] % 16 != 0 ||
-          !isElementwiseOver(plan, g.operands[0], shape, /*matmuls=*/false))
+          g.sizes[2] != columns || g.sizes[3] % 16 != 0 || !operandFits())
         return std::nullopt;
       warp.productLoads[addend->second] = *right;
     } else {
@@ -164,6 +383,8 @@ getWarpLoop(const Plan &plan, unsigned id,
     warp.accumulations.push_back({leaf, addend->second});
     warp.laneSums += g.kind == Kind::Reduce ? 2 : g.sizes[3] / 2;
   }
+  warp.loop = id;
+  warp.online = online;
   // A tile need not be stored when it is an intermediate that no store
   // outside the loop reads (and no other tensor may alias).
   SmallVector<const Access *> inside, insideReads;
@@ -197,21 +418,60 @@ void gpu_lowering::planWarpLoop(const Plan &plan,
       kernel.parts.front().loop || kernel.perElementLoops.contains(body))
     return;
   std::optional<WarpLoop> warp = getWarpLoop(plan, body, aliases, options);
-  if (!warp)
+  // An online loop may also be one statement of the body's sequence (the
+  // maximum's initial store before it, the normalization after it), in a
+  // kernel that is not split.
+  if (!warp && plan.stmts[body].kind == StmtNode::Kind::Seq &&
+      kernel.splitChunks == 1) {
+    SmallVector<unsigned> leaves;
+    collectSequence(plan, body, leaves);
+    for (unsigned leaf : leaves) {
+      if (plan.stmts[leaf].kind != StmtNode::Kind::Loop ||
+          kernel.perElementLoops.contains(leaf))
+        continue;
+      warp = getWarpLoop(plan, leaf, aliases, options);
+      if (warp && warp->online)
+        break;
+      warp.reset();
+    }
+  }
+  if (!warp || (warp->online && kernel.splitChunks > 1))
     return;
-  const StmtNode &only = plan.stmts[body];
+  const StmtNode &only = plan.stmts[warp->loop];
   int64_t trips = (only.end - only.start) / only.step;
   int64_t iterations = kernel.splitChunks > 1 ? kernel.chunkTrips : trips;
   warp->warps = unsigned(
       std::clamp<int64_t>(iterations, 1, std::max(1u, options.blockSize / 32)));
-  kernel.threads = 32 * warp->warps;
-  // The reduction's first round stores half the warps' sums.
+  // The reduction's first round stores half the warps' sums; an online
+  // loop's warps then meet their maxima (16 rows each) beyond them.
   int64_t slots = (warp->warps + 1) / 2;
   int64_t elements = slots * warp->laneSums * 32;
+  int64_t maxima = warp->online ? 16 * warp->warps : 0;
   if (warp->warps > 1 &&
-      fitsKernelShared(kernel, elements, options)) {
+      fitsKernelShared(kernel, elements + maxima, options)) {
     warp->reduceInBlock = true;
-    kernel.sharedElements = std::max(kernel.sharedElements, elements);
+    kernel.sharedElements =
+        std::max(kernel.sharedElements, elements + maxima);
+    if (warp->online)
+      warp->online->maxOffset = elements;
+  } else if (warp->online) {
+    // An online loop's warps must merge: as many as have room (one runs
+    // the whole loop alone).
+    while (warp->warps > 1) {
+      warp->warps /= 2;
+      slots = (warp->warps + 1) / 2;
+      elements = slots * warp->laneSums * 32;
+      maxima = 16 * warp->warps;
+      if (warp->warps > 1 &&
+          fitsKernelShared(kernel, elements + maxima, options)) {
+        warp->reduceInBlock = true;
+        kernel.sharedElements =
+            std::max(kernel.sharedElements, elements + maxima);
+        warp->online->maxOffset = elements;
+        break;
+      }
+    }
   }
+  kernel.threads = 32 * warp->warps;
   kernel.warpLoop = std::move(*warp);
 }
