@@ -21,6 +21,17 @@ void KernelEmitter::emitStmt(unsigned id) {
     case StmtNode::Kind::Seq:
       emitStmt(stmt.first);
       id = stmt.second;
+      // After an online warp loop split across blocks, only the block that
+      // merged the chunks runs the rest (uniform per block: its barriers
+      // stay block-wide).
+      if (Value last = cx.lastBlock) {
+        cx.lastBlock = nullptr;
+        auto ifLast = scf::IfOp::create(b, loc, last, false);
+        OpBuilder::InsertionGuard guard(b);
+        b.setInsertionPoint(ifLast.thenBlock()->getTerminator());
+        emitStmt(id);
+        return;
+      }
       continue;
     case StmtNode::Kind::Loop: {
       if (kernel.warpLoop && id == kernel.warpLoop->loop && emitWarpLoop(stmt))
@@ -46,7 +57,9 @@ void KernelEmitter::emitStmt(unsigned id) {
 
 std::pair<Value, Value> KernelEmitter::iterationBounds(unsigned id) {
   const StmtNode &loop = plan.stmts[id];
-  if (kernel.splitChunks == 1 || id != kernel.body)
+  bool split = id == kernel.body ||
+               (kernel.splitsOnline() && id == kernel.warpLoop->loop);
+  if (kernel.splitChunks == 1 || !split)
     return {index(loop.start), index(loop.end)};
   int64_t span = kernel.chunkTrips * loop.step;
   Value first = add(index(loop.start), mul(cx.chunk, span));

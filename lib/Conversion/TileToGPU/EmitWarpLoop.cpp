@@ -366,24 +366,29 @@ Value KernelEmitter::loadElement(const StmtNode &store, Value flat) {
                tensorKinds[tensor]);
 }
 
+Value KernelEmitter::stateWeight(Value x, Value to) {
+  Value empty = arith::CmpFOp::create(
+      b, loc, arith::CmpFPredicate::OEQ, x,
+      constant(-std::numeric_limits<double>::infinity()));
+  return arith::SelectOp::create(
+      b, loc, empty, constant(0.0),
+      unary(UnaryFn::Exp, binary(BinaryFn::Sub, x, to)));
+}
+
+void KernelEmitter::ifThen(Value cond, llvm::function_ref<void()> body) {
+  auto ifOp = scf::IfOp::create(b, loc, cond, false);
+  OpBuilder::InsertionGuard guard(b);
+  b.setInsertionPoint(ifOp.thenBlock()->getTerminator());
+  body();
+}
+
 void KernelEmitter::finishOnlineWarpLoop(ArrayRef<Value> state, Value lane,
                                          Value warpId) {
   const WarpLoop &warp = *kernel.warpLoop;
   const WarpLoop::Online &online = *warp.online;
   Value g = div(lane, 4), t = rem(lane, 4);
-  Value zero = constant(0.0);
-  Value ninf = constant(-std::numeric_limits<double>::infinity());
   SmallVector<Value, 2> maxima(state.take_front(2));
   SmallVector<Value> sums(state.drop_front(2));
-  // The weight of a state of maximum `x` in one of maximum `to`:
-  // exp(x - to), and 0 for a state that has seen nothing (x = -inf).
-  auto weight = [&](Value x, Value to) {
-    Value empty =
-        arith::CmpFOp::create(b, loc, arith::CmpFPredicate::OEQ, x, ninf);
-    return arith::SelectOp::create(
-        b, loc, empty, zero,
-        unary(UnaryFn::Exp, binary(BinaryFn::Sub, x, to)));
-  };
   // Scales each row r of the sums by factors[r].
   auto scaleSums = [&](ArrayRef<Value> factors) {
     unsigned a = 0;
@@ -400,12 +405,6 @@ void KernelEmitter::finishOnlineWarpLoop(ArrayRef<Value> state, Value lane,
   };
   Value firstOfQuad =
       arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, t, index(0));
-  auto ifThen = [&](Value cond, llvm::function_ref<void()> body) {
-    auto ifOp = scf::IfOp::create(b, loc, cond, false);
-    OpBuilder::InsertionGuard guard(b);
-    b.setInsertionPoint(ifOp.thenBlock()->getTerminator());
-    body();
-  };
   if (warp.warps > 1) {
     // Row g + 8r of warp w's maximum at maxOffset + 16 w + g + 8r; every
     // warp takes the block's and scales its sums to it, and the sums are
@@ -427,14 +426,18 @@ void KernelEmitter::finishOnlineWarpLoop(ArrayRef<Value> state, Value lane,
         block = binary(BinaryFn::Max, block,
                        memref::LoadOp::create(b, loc, cx.shared,
                                               ValueRange{slot(index(w), r)}));
-      factors.push_back(weight(maxima[r], block));
+      factors.push_back(stateWeight(maxima[r], block));
       maxima[r] = block;
     }
     scaleSums(factors);
     sums = reduceWarpSums(sums, lane, warpId);
   }
+  if (kernel.splitsOnline()) {
+    mergeOnlineChunks(maxima, sums, lane, warpId);
+    return;
+  }
   // The first warp merges the block's state into the tensors': the final
-  // maximum, and each sum as old * weight(old max) + block's * weight(its).
+  // maximum, and each sum as old * stateWeight(old max) + block's * stateWeight(its).
   Value isFirst =
       arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, warpId, index(0));
   ifThen(isFirst, [&] {
@@ -443,8 +446,8 @@ void KernelEmitter::finishOnlineWarpLoop(ArrayRef<Value> state, Value lane,
     for (int64_t r = 0; r < 2; ++r) {
       Value old = loadElement(maxStore, add(g, index(8 * r)));
       Value final = binary(BinaryFn::Max, old, maxima[r]);
-      oldWeights.push_back(weight(old, final));
-      newWeights.push_back(weight(maxima[r], final));
+      oldWeights.push_back(stateWeight(old, final));
+      newWeights.push_back(stateWeight(maxima[r], final));
       finals.push_back(final);
     }
     auto merge = [&](const StmtNode &store, Value flat, Value sum,
@@ -488,4 +491,118 @@ void KernelEmitter::finishOnlineWarpLoop(ArrayRef<Value> state, Value lane,
     });
   });
   gpu::BarrierOp::create(b, loc);
+}
+
+void KernelEmitter::mergeOnlineChunks(ArrayRef<Value> maxima,
+                                      ArrayRef<Value> sums, Value lane,
+                                      Value warpId) {
+  const WarpLoop &warp = *kernel.warpLoop;
+  const WarpLoop::Online &online = *warp.online;
+  Value g = div(lane, 4), t = rem(lane, 4);
+  Value zero = constant(0.0);
+  auto at = [&](Value vec, ArrayRef<int64_t> i) -> Value {
+    return vector::ExtractOp::create(b, loc, vec, i);
+  };
+  auto scratchStore = [&](Value base, Value offset, Value v) {
+    memref::StoreOp::create(b, loc, v, cx.scratch,
+                            ValueRange{add(base, offset)});
+  };
+  auto scratchLoad = [&](Value base, Value offset) -> Value {
+    return memref::LoadOp::create(b, loc, cx.scratch,
+                                  ValueRange{add(base, offset)});
+  };
+  // The state of chunk block `c` of this grid point: its rows' maxima,
+  // then each accumulation's sums ([16] or [16, n], row-major).
+  auto stateBase = [&](Value c) {
+    Value block = add(mul(cx.gridPoint, kernel.splitChunks), c);
+    return add(mul(block, kernel.scratchElements), index(online.scratchOffset));
+  };
+  Value own = stateBase(cx.chunk);
+  Value isFirst =
+      arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, warpId, index(0));
+  Value firstOfQuad =
+      arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, t, index(0));
+  ifThen(isFirst, [&] {
+    ifThen(firstOfQuad, [&] {
+      for (int64_t r = 0; r < 2; ++r)
+        scratchStore(own, add(g, index(8 * r)), maxima[r]);
+    });
+    int64_t offset = 16;
+    unsigned a = 0;
+    for (auto [store, id] : warp.accumulations) {
+      const ExprNode &node = plan.exprs[id];
+      if (node.kind == Kind::Reduce) {
+        for (int64_t r = 0; r < 2; ++r, ++a) {
+          Value sum = quadCombine(ReduceFn::Sum, sums[a]);
+          ifThen(firstOfQuad, [&] {
+            scratchStore(own, add(index(offset), add(g, index(8 * r))), sum);
+          });
+        }
+        offset += 16;
+        continue;
+      }
+      int64_t n = node.sizes[3], c = productTileWidth(n) / 8;
+      forEachProductRun(n, g, t, [&](Value flat, int64_t r, int64_t h,
+                                     int64_t first) {
+        for (int64_t j = 0; j < c; ++j)
+          scratchStore(own, add(index(offset + j), flat),
+                       at(sums[a + first + j], {r, h}));
+      });
+      a += n / 8;
+      offset += 16 * n;
+    }
+  });
+  Value slot = add(index(online.counters), cx.gridPoint);
+  Value isLast = countArrival(slot, kernel.splitChunks, online.flag);
+  // The last block: every thread merges elements of all the chunks'
+  // states with the tensors' (each weighted to the final maximum of its
+  // row), the final and old maxima first, through shared memory.
+  ifThen(isLast, [&] {
+    const StmtNode &maxStore = plan.stmts[online.maxStore];
+    Value finalSlot = index(online.flag + 1), oldSlot = index(online.flag + 17);
+    forEachElement(16, [&](Value row) {
+      Value old = loadElement(maxStore, row);
+      Value final = old;
+      for (int64_t c = 0; c < int64_t(kernel.splitChunks); ++c)
+        final = binary(BinaryFn::Max, final,
+                       scratchLoad(stateBase(index(c)), row));
+      memref::StoreOp::create(b, loc, final, cx.shared,
+                              ValueRange{add(finalSlot, row)});
+      memref::StoreOp::create(b, loc, old, cx.shared,
+                              ValueRange{add(oldSlot, row)});
+      storeElement(maxStore, final, row);
+    });
+    gpu::BarrierOp::create(b, loc);
+    int64_t offset = 16;
+    for (auto [store, id] : warp.accumulations) {
+      const StmtNode &accumulation = plan.stmts[store];
+      const ExprNode &node = plan.exprs[id];
+      int64_t n = node.kind == Kind::Reduce ? 1 : node.sizes[3];
+      forEachElement(16 * n, [&](Value e) {
+        Value row = div(e, n);
+        Value final = memref::LoadOp::create(b, loc, cx.shared,
+                                             ValueRange{add(finalSlot, row)});
+        Value oldMax = memref::LoadOp::create(b, loc, cx.shared,
+                                              ValueRange{add(oldSlot, row)});
+        Value v = arith::MulFOp::create(b, loc, loadElement(accumulation, e),
+                                        stateWeight(oldMax, final));
+        for (int64_t c = 0; c < int64_t(kernel.splitChunks); ++c) {
+          Value base = stateBase(index(c));
+          Value w = stateWeight(scratchLoad(base, row), final);
+          v = arith::AddFOp::create(
+              b, loc, v,
+              arith::MulFOp::create(
+                  b, loc, scratchLoad(base, add(index(offset), e)), w));
+        }
+        storeElement(accumulation, v, e);
+      });
+      offset += 16 * n;
+    }
+    // Cleared for the next call.
+    forEachElement(1, [&](Value) {
+      memref::StoreOp::create(b, loc, zero, cx.counters, slot);
+    });
+  });
+  gpu::BarrierOp::create(b, loc);
+  cx.lastBlock = isLast;
 }

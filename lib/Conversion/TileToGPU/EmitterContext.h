@@ -74,8 +74,9 @@ struct EmissionContext {
 
   /// The thread's index in the block.
   Value threadId;
-  /// This block's chunk of a split accumulation.
-  Value chunk;
+  /// This block's chunk of a split accumulation, and the index of its grid
+  /// point (and part iteration) among the blocks' chunk groups.
+  Value chunk, gridPoint;
   /// The f32 and f16 workgroup buffers, the global scratch and this block's
   /// offset in it, and the split epilogues' counters (`Kernel::epilogue`);
   /// null where the kernel has none.
@@ -102,6 +103,9 @@ struct EmissionContext {
   LaneBlock currentBlock;
   /// The buffers of the store being emitted.
   const StoreBuffers *buffers = nullptr;
+  /// Set by an online warp loop split across blocks: whether this block is
+  /// the last of its grid point's, which alone runs the rest of the body.
+  Value lastBlock;
 };
 
 } // namespace mlir::tileir::gpu_lowering

@@ -55,7 +55,7 @@ void KernelEmitter::run() {
     cx.tensorArgs[tensor] = entry.getArgument(arg++);
   if (kernel.scratchElements)
     cx.scratch = entry.getArgument(arg++);
-  if (kernel.epilogue)
+  if (kernel.usesCounters())
     cx.counters = entry.getArgument(arg++);
   if (kernel.sharedElements)
     cx.shared = cx.func.getWorkgroupAttributions().front();
@@ -87,6 +87,7 @@ void KernelEmitter::run() {
   //         * splitChunks + chunk.
   cx.chunk = rem(block, kernel.splitChunks);
   Value withoutChunk = div(block, kernel.splitChunks);
+  cx.gridPoint = withoutChunk;
   Value partIteration = rem(withoutChunk, kernel.partBlocks);
   Value rest = div(withoutChunk, kernel.partBlocks);
   for (const GridLoop &g : llvm::reverse(kernel.grid)) {
@@ -126,15 +127,15 @@ void KernelEmitter::run() {
 // Split epilogues
 //===----------------------------------------------------------------------===//
 
-void KernelEmitter::emitEpilogue(Value gridPoint) {
+Value KernelEmitter::countArrival(Value slot, int64_t arrivals,
+                                  int64_t flagElement) {
   auto fence = [&] {
     LLVM::FenceOp::create(b, loc, LLVM::AtomicOrdering::acq_rel);
   };
-  // The block's adds (ordered before thread 0's by the barrier, fences
+  // The block's writes (ordered before thread 0's by the barrier, fences
   // being cumulative) are visible before it counts itself.
   gpu::BarrierOp::create(b, loc);
-  Value slot = add(index(kernel.epilogueCounters), gridPoint);
-  Value flag = index(kernel.epilogueFlag);
+  Value flag = index(flagElement);
   Value zero = constant(0.0);
   // Thread 0 alone: a thread loop of one element.
   forEachElement(1, [&](Value) {
@@ -142,20 +143,26 @@ void KernelEmitter::emitEpilogue(Value gridPoint) {
     Value before = memref::AtomicRMWOp::create(
         b, loc, arith::AtomicRMWKind::addf, constant(1.0), cx.counters,
         ValueRange{slot});
-    Value last =
-        arith::CmpFOp::create(b, loc, arith::CmpFPredicate::OEQ, before,
-                              constant(double(kernel.epilogueArrivals - 1)));
+    Value last = arith::CmpFOp::create(b, loc, arith::CmpFPredicate::OEQ,
+                                       before, constant(double(arrivals - 1)));
     memref::StoreOp::create(
         b, loc, arith::SelectOp::create(b, loc, last, constant(1.0), zero),
         cx.shared, flag);
-    // The other blocks' adds are visible to the epilogue's loads (which
-    // the barrier orders after this).
+    // The other blocks' writes are visible to the last block's loads
+    // (which the barrier orders after this).
     fence();
   });
   gpu::BarrierOp::create(b, loc);
-  Value isLast = arith::CmpFOp::create(
-      b, loc, arith::CmpFPredicate::ONE,
-      memref::LoadOp::create(b, loc, cx.shared, flag), zero);
+  return arith::CmpFOp::create(b, loc, arith::CmpFPredicate::ONE,
+                               memref::LoadOp::create(b, loc, cx.shared, flag),
+                               zero);
+}
+
+void KernelEmitter::emitEpilogue(Value gridPoint) {
+  Value slot = add(index(kernel.epilogueCounters), gridPoint);
+  Value zero = constant(0.0);
+  Value isLast =
+      countArrival(slot, kernel.epilogueArrivals, kernel.epilogueFlag);
   auto ifLast = scf::IfOp::create(b, loc, isLast, /*withElseRegion=*/false);
   OpBuilder::InsertionGuard guard(b);
   b.setInsertionPoint(ifLast.thenBlock()->getTerminator());

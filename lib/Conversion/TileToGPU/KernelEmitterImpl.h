@@ -62,6 +62,11 @@ private:
   /// tile's counter (`gridPoint`), and the last block of the tile runs the
   /// epilogue and clears the counter.
   void emitEpilogue(Value gridPoint);
+  /// Counts the block on counter `slot` after its writes (a barrier, then
+  /// thread 0's fenced atomic add) and returns, to every thread, whether it
+  /// was the last of `arrivals` blocks (through shared element
+  /// `flagElement`), the others' writes then visible to it.
+  Value countArrival(Value slot, int64_t arrivals, int64_t flagElement);
 
   //===--------------------------------------------------------------------===//
   // Statements and loops (EmitLoops.cpp)
@@ -384,6 +389,13 @@ private:
   /// sums): the warps' states merged in shared memory, then the block's
   /// merged by the first warp with the tensors' contents and stored.
   void finishOnlineWarpLoop(ArrayRef<Value> state, Value lane, Value warpId);
+  /// The end of an online warp loop split across blocks
+  /// (`Kernel::splitsOnline`): the first warp writes the block's state
+  /// (`maxima`, then the warp-merged `sums`) to its scratch, the block
+  /// counts itself, and the last block of the grid point merges every
+  /// chunk's state with the tensors' and sets `EmissionContext::lastBlock`.
+  void mergeOnlineChunks(ArrayRef<Value> maxima, ArrayRef<Value> sums,
+                         Value lane, Value warpId);
   /// Calls `fn(flat, r, h, first)` for each run of c consecutive columns
   /// of an n-column warp-loop product that this lane holds (c = 8, 4 or 2
   /// per pass of 64, 32 or 16 columns): `flat` the run's first element in
@@ -392,6 +404,11 @@ private:
   void forEachProductRun(
       int64_t n, Value g, Value t,
       llvm::function_ref<void(Value, int64_t, int64_t, int64_t)> fn);
+  /// The weight of an online state of maximum `x` in one of maximum `to`:
+  /// exp(x - to), and 0 for a state that has seen nothing (x = -inf).
+  Value stateWeight(Value x, Value to);
+  /// `body()` under `if (cond)`.
+  void ifThen(Value cond, llvm::function_ref<void()> body);
   /// Element `flat` of the region `store` writes, in f32.
   Value loadElement(const interp::StmtNode &store, Value flat);
 

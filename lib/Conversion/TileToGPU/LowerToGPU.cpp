@@ -488,6 +488,13 @@ LogicalResult TileLowerToGPUPass::lower(ProgramOp program) {
         *plan, kernels, aliases, c.getSplitEpilogues());
     numSplitEpilogues += before - kernels.size();
   }
+  // Online warp loops split across blocks count their blocks per grid
+  // point.
+  for (Kernel &kernel : kernels)
+    if (kernel.splitsOnline()) {
+      kernel.warpLoop->online->counters = counterElements;
+      counterElements += kernel.numBlocks / kernel.splitChunks;
+    }
 
   int64_t scratchElements = 0;
   for (const Kernel &kernel : kernels) {
@@ -599,7 +606,7 @@ LogicalResult TileLowerToGPUPass::lower(ProgramOp program) {
       argTypes.push_back(scratchType);
       operands.push_back(entry->getArgument(memrefTypes.size()));
     }
-    if (kernel.epilogue) {
+    if (kernel.usesCounters()) {
       argTypes.push_back(countersType);
       operands.push_back(entry->getArguments().back());
     }

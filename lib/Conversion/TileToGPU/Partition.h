@@ -135,6 +135,15 @@ struct WarpLoop {
     bool halfProducts = false;
     /// Shared memory (f32 elements) where the warps' maxima meet.
     int64_t maxOffset = 0;
+    /// Split across blocks (split-KV, `Kernel::splitChunks` chunks of the
+    /// loop): each block's state (its rows' maxima, then every
+    /// accumulation's sums, `stateElements` f32) goes to its scratch at
+    /// `scratchOffset`; the block that brings its grid point's counter
+    /// (`counters` + grid point, in the host's `__counters`) to the chunk
+    /// count merges every chunk's state into the tensors and runs the rest
+    /// of the kernel's body, the others stop after the loop. `flag` is the
+    /// f32 shared element that tells the block's threads.
+    int64_t scratchOffset = 0, stateElements = 0, counters = 0, flag = 0;
   };
   std::optional<Online> online;
 };
@@ -316,6 +325,14 @@ struct Kernel {
   /// The `min_blocks` of the options the kernel was partitioned with (its
   /// statement's): tile sizes shrink until it has that many blocks.
   int64_t minBlocks = 0;
+
+  /// Whether the kernel is an online warp loop split across blocks.
+  bool splitsOnline() const {
+    return warpLoop && warpLoop->online && splitChunks > 1;
+  }
+  /// Whether the kernel takes the host's counters (split epilogues, online
+  /// warp loops split across blocks).
+  bool usesCounters() const { return epilogue || splitsOnline(); }
 };
 
 struct PartitionOptions {

@@ -473,5 +473,34 @@ void gpu_lowering::planWarpLoop(const Plan &plan,
     }
   }
   kernel.threads = 32 * warp->warps;
+  // An online loop of a kernel short of `min_blocks` is cut into chunks of
+  // at least one iteration per warp, one block each (split-KV), as far as
+  // `split_k` allows; the blocks merge their states through scratch.
+  if (warp->online && options.splitK > 1 &&
+      kernel.numBlocks < options.minBlocks) {
+    int64_t chunks = std::min<int64_t>(
+        {options.splitK,
+         int64_t(llvm::divideCeil(options.minBlocks, kernel.numBlocks)),
+         std::max<int64_t>(1, trips / warp->warps)});
+    int64_t chunkTrips = int64_t(llvm::divideCeil(trips, chunks));
+    chunks = int64_t(llvm::divideCeil(trips, chunkTrips));
+    if (chunks > 1) {
+      WarpLoop::Online &online = *warp->online;
+      online.stateElements = 16;
+      for (auto [store, id] : warp->accumulations)
+        online.stateElements += plan.exprs[id].kind == Kind::Reduce
+                                    ? 16
+                                    : 16 * plan.exprs[id].sizes[3];
+      online.scratchOffset = kernel.scratchElements;
+      kernel.scratchElements += online.stateElements;
+      online.flag = std::max(kernel.sharedElements,
+                             online.maxOffset + 16 * warp->warps);
+      // The flag, then the merge's final and old maxima of the 16 rows.
+      kernel.sharedElements = online.flag + 1 + 32;
+      kernel.splitChunks = unsigned(chunks);
+      kernel.chunkTrips = chunkTrips;
+      kernel.numBlocks *= chunks;
+    }
+  }
   kernel.warpLoop = std::move(*warp);
 }

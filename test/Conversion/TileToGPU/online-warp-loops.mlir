@@ -1,4 +1,5 @@
 // RUN: tile-opt %s --split-input-file --tile-lower-to-gpu="config={mma = true}" --canonicalize --cse | FileCheck %s
+// RUN: tile-opt %s --split-input-file --tile-lower-to-gpu="config={mma = true, block_size = 32, split_k = 4, min_blocks = 64}" --canonicalize --cse | FileCheck %s --check-prefix=SPLIT
 // Each program, on the host emulation of its kernels (which lowers without
 // the matrix units), against the interpreter.
 // RUN: tile-run %s --entry online --device emulate | FileCheck %s --check-prefix=EMU
@@ -29,6 +30,28 @@
 // CHECK: gpu.barrier
 // CHECK-NOT: memref.atomic_rmw
 // CHECK: gpu.return
+
+// Split-KV (`split_k` chunks while the grid is short of `min_blocks`): one
+// warp a block here, each of the 4 key tiles on a block of its own (2 heads
+// x 4 chunks). After the loop the block writes its state (maxima, row sums,
+// P.V) to its scratch, counts itself on its head's counter (fenced), and
+// the last of the 4 merges every chunk's state into M, Z and A and alone
+// runs the division after the loop, then clears the counter.
+// SPLIT-LABEL: func.func @online
+// SPLIT: gpu.launch_func @online_kernels::@online_k0 blocks in (%c8, %c1, %c1) threads in (%c32, %c1, %c1)
+// SPLIT: gpu.func @online_k0
+// SPLIT: scf.for {{.*}} -> (f32, f32, f32, f32, vector<2x2xf32>, vector<2x2xf32>)
+// SPLIT: scf.yield
+// SPLIT: memref.store {{.*}}, %arg8[{{.*}}] : memref<{{[0-9]+}}xf32>
+// SPLIT: llvm.fence acq_rel
+// SPLIT-NEXT: memref.atomic_rmw addf %{{.*}}, %arg9[%{{.*}}] : (f32, memref<2xf32>) -> f32
+// SPLIT: llvm.fence acq_rel
+// SPLIT: scf.if %[[LAST:.*]] {
+// SPLIT: memref.load %arg8
+// SPLIT: memref.store %{{.*}}, %arg9
+// SPLIT: scf.if %[[LAST]] {
+// SPLIT: arith.divf
+// SPLIT: gpu.return
 
 tile.program @online(
     %Q: !tile.tensor<2x16x16xf16, input>,
