@@ -24,6 +24,8 @@
 // CHECK: gpu.shuffle  xor
 // CHECK: gpu.shuffle  xor
 // CHECK: math.exp
+// A compiler barrier keeps P.V's operand loads after the scores (registers).
+// CHECK: llvm.inline_asm has_side_effects "", "~{memory}"
 // CHECK: nvgpu.mma.sync
 // CHECK: scf.yield
 // CHECK: memref.store %{{.*}}#0, %{{.*}} : memref<{{[0-9]+}}xf32, #gpu.address_space<workgroup>>
