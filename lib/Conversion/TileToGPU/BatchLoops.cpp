@@ -17,15 +17,15 @@
 // (step 1), which the partitioner then maps onto the grid.
 //
 // Found by union-find over (value, dimension) and (access, tensor dimension)
-// slots, joined through each op's dimension correspondence. A class of
-// slots becomes a loop when it is the batch dimension of a matmul (the
-// attention and batched-GEMM statements this is for), no op mixes it (a
-// reduction or contraction over it, a reshape that merges it, an access
-// that indexes it by anything but `tile.full`, a dense constant), its
-// extent is one concrete number above 1, every store of the statement
-// carries it, a tensor the statement writes is accessed in it at that
-// dimension by every access of the statement, and no value in it is used
-// outside the statement.
+// slots, joined through each op's dimension correspondence and through the
+// tensor (so every access of a tensor in the statement takes a dimension
+// in the same class). A class of slots becomes a loop when it is the batch
+// dimension of a matmul (the attention and batched-GEMM statements this is
+// for), no op mixes it (a reduction or contraction over it, a reshape that
+// merges it, an access that indexes it by anything but `tile.full`, a
+// dense constant), its extent is one concrete number above 1, every store
+// of the statement carries it, no access has two dimensions in it, and no
+// value in it is used outside the statement.
 //
 //===----------------------------------------------------------------------===//
 
@@ -38,7 +38,6 @@
 #include "llvm/ADT/StringSet.h"
 
 #include <map>
-#include <numeric>
 
 using namespace mlir;
 using namespace mlir::tileir;
@@ -274,29 +273,15 @@ SmallVector<BatchFinder::Batch> BatchFinder::find() {
     }
     if (!ok || batch.accesses.empty())
       continue;
-    // One dimension per access; every store carries the class.
+    // One dimension per access; every store carries the class. (Every
+    // access of a tensor falls in the class at the same dimension: their
+    // slots are joined through the tensor's.)
     llvm::SmallPtrSet<Operation *, 16> accessOps;
     for (auto [op, d] : batch.accesses)
       ok &= accessOps.insert(op).second;
     ok &= llvm::all_of(stores, [&](StoreOp s) {
       return accessOps.contains(s.getOperation());
     });
-    // A tensor the statement writes is accessed in the class at the same
-    // dimension everywhere in the statement.
-    llvm::DenseMap<Value, unsigned> writtenDim;
-    for (auto [op, d] : batch.accesses)
-      if (auto store = dyn_cast<StoreOp>(op))
-        writtenDim[store.getTensor()] = d;
-    for (Operation *op : ops) {
-      Value tensor = isa<LoadOp>(op)    ? cast<LoadOp>(op).getTensor()
-                     : isa<StoreOp>(op) ? cast<StoreOp>(op).getTensor()
-                                        : Value();
-      if (!tensor || !writtenDim.count(tensor))
-        continue;
-      auto it = llvm::find_if(batch.accesses,
-                              [&](auto &a) { return a.first == op; });
-      ok &= it != batch.accesses.end() && it->second == writtenDim[tensor];
-    }
     if (ok)
       batches.push_back(std::move(batch));
   }

@@ -389,6 +389,43 @@ void KernelEmitter::ifThen(Value cond, llvm::function_ref<void()> body) {
   body();
 }
 
+void KernelEmitter::forEachOnlineSum(
+    ArrayRef<Value> sums, Value g, Value t,
+    llvm::function_ref<void(const StmtNode &, int64_t, Value, Value, int64_t)>
+        fn) {
+  const WarpLoop &warp = *kernel.warpLoop;
+  Value firstOfQuad =
+      arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, t, index(0));
+  int64_t offset = 16;
+  unsigned a = 0;
+  for (auto [store, id] : warp.accumulations) {
+    const StmtNode &accumulation = plan.stmts[store];
+    const ExprNode &node = plan.exprs[id];
+    if (node.kind == Kind::Reduce) {
+      // A row's sum once its quad's lanes are added, by the quad's first.
+      for (int64_t r = 0; r < 2; ++r, ++a) {
+        Value sum = quadCombine(ReduceFn::Sum, sums[a]);
+        ifThen(firstOfQuad, [&] {
+          fn(accumulation, offset, add(g, index(8 * r)), sum, r);
+        });
+      }
+      offset += 16;
+      continue;
+    }
+    int64_t n = node.sizes[3], c = productTileWidth(n) / 8;
+    forEachProductRun(n, g, t, [&](Value flat, int64_t r, int64_t h,
+                                   int64_t first) {
+      for (int64_t j = 0; j < c; ++j)
+        fn(accumulation, offset, add(flat, index(j)),
+           vector::ExtractOp::create(b, loc, sums[a + first + j],
+                                     ArrayRef<int64_t>{r, h}),
+           r);
+    });
+    a += n / 8;
+    offset += 16 * n;
+  }
+}
+
 void KernelEmitter::finishOnlineWarpLoop(ArrayRef<Value> state, Value lane,
                                          Value warpId) {
   const WarpLoop &warp = *kernel.warpLoop;
@@ -444,7 +481,8 @@ void KernelEmitter::finishOnlineWarpLoop(ArrayRef<Value> state, Value lane,
     return;
   }
   // The first warp merges the block's state into the tensors': the final
-  // maximum, and each sum as old * stateWeight(old max) + block's * stateWeight(its).
+  // maximum, and each sum as old * w(old max) + block's * w(its), w the
+  // weight in the final maximum.
   Value isFirst =
       arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, warpId, index(0));
   ifThen(isFirst, [&] {
@@ -457,41 +495,20 @@ void KernelEmitter::finishOnlineWarpLoop(ArrayRef<Value> state, Value lane,
       newWeights.push_back(stateWeight(maxima[r], final));
       finals.push_back(final);
     }
-    auto merge = [&](const StmtNode &store, Value flat, Value sum,
-                     int64_t r) {
-      Value old = loadElement(store, flat);
-      storeElement(store,
-                   arith::AddFOp::create(
-                       b, loc,
-                       arith::MulFOp::create(b, loc, old, oldWeights[r]),
-                       arith::MulFOp::create(b, loc, sum, newWeights[r])),
-                   flat);
-    };
-    auto at = [&](Value vec, ArrayRef<int64_t> i) -> Value {
-      return vector::ExtractOp::create(b, loc, vec, i);
-    };
-    unsigned a = 0;
-    for (auto [store, id] : warp.accumulations) {
-      const StmtNode &accumulation = plan.stmts[store];
-      const ExprNode &node = plan.exprs[id];
-      if (node.kind == Kind::Reduce) {
-        for (int64_t r = 0; r < 2; ++r, ++a) {
-          Value sum = quadCombine(ReduceFn::Sum, sums[a]);
-          ifThen(firstOfQuad, [&] {
-            merge(accumulation, add(g, index(8 * r)), sum, r);
-          });
-        }
-        continue;
-      }
-      int64_t n = node.sizes[3], c = productTileWidth(n) / 8;
-      forEachProductRun(n, g, t, [&](Value flat, int64_t r, int64_t h,
-                                     int64_t first) {
-        for (int64_t j = 0; j < c; ++j)
-          merge(accumulation, add(flat, index(j)),
-                at(sums[a + first + j], {r, h}), r);
-      });
-      a += n / 8;
-    }
+    forEachOnlineSum(sums, g, t,
+                     [&](const StmtNode &store, int64_t, Value flat,
+                         Value sum, int64_t r) {
+                       Value old = loadElement(store, flat);
+                       storeElement(
+                           store,
+                           arith::AddFOp::create(
+                               b, loc,
+                               arith::MulFOp::create(b, loc, old,
+                                                     oldWeights[r]),
+                               arith::MulFOp::create(b, loc, sum,
+                                                     newWeights[r])),
+                           flat);
+                     });
     ifThen(firstOfQuad, [&] {
       for (int64_t r = 0; r < 2; ++r)
         storeElement(maxStore, finals[r], add(g, index(8 * r)));
@@ -507,13 +524,6 @@ void KernelEmitter::mergeOnlineChunks(ArrayRef<Value> maxima,
   const WarpLoop::Online &online = *warp.online;
   Value g = div(lane, 4), t = rem(lane, 4);
   Value zero = constant(0.0);
-  auto at = [&](Value vec, ArrayRef<int64_t> i) -> Value {
-    return vector::ExtractOp::create(b, loc, vec, i);
-  };
-  auto scratchStore = [&](Value base, Value offset, Value v) {
-    memref::StoreOp::create(b, loc, v, cx.scratch,
-                            ValueRange{add(base, offset)});
-  };
   auto scratchLoad = [&](Value base, Value offset) -> Value {
     return memref::LoadOp::create(b, loc, cx.scratch,
                                   ValueRange{add(base, offset)});
@@ -525,6 +535,10 @@ void KernelEmitter::mergeOnlineChunks(ArrayRef<Value> maxima,
     return add(mul(block, kernel.scratchElements), index(online.scratchOffset));
   };
   Value own = stateBase(cx.chunk);
+  auto store = [&](Value offset, Value v) {
+    memref::StoreOp::create(b, loc, v, cx.scratch,
+                            ValueRange{add(own, offset)});
+  };
   Value isFirst =
       arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, warpId, index(0));
   Value firstOfQuad =
@@ -532,54 +546,44 @@ void KernelEmitter::mergeOnlineChunks(ArrayRef<Value> maxima,
   ifThen(isFirst, [&] {
     ifThen(firstOfQuad, [&] {
       for (int64_t r = 0; r < 2; ++r)
-        scratchStore(own, add(g, index(8 * r)), maxima[r]);
+        store(add(g, index(8 * r)), maxima[r]);
     });
-    int64_t offset = 16;
-    unsigned a = 0;
-    for (auto [store, id] : warp.accumulations) {
-      const ExprNode &node = plan.exprs[id];
-      if (node.kind == Kind::Reduce) {
-        for (int64_t r = 0; r < 2; ++r, ++a) {
-          Value sum = quadCombine(ReduceFn::Sum, sums[a]);
-          ifThen(firstOfQuad, [&] {
-            scratchStore(own, add(index(offset), add(g, index(8 * r))), sum);
-          });
-        }
-        offset += 16;
-        continue;
-      }
-      int64_t n = node.sizes[3], c = productTileWidth(n) / 8;
-      forEachProductRun(n, g, t, [&](Value flat, int64_t r, int64_t h,
-                                     int64_t first) {
-        for (int64_t j = 0; j < c; ++j)
-          scratchStore(own, add(index(offset + j), flat),
-                       at(sums[a + first + j], {r, h}));
-      });
-      a += n / 8;
-      offset += 16 * n;
-    }
+    forEachOnlineSum(sums, g, t,
+                     [&](const StmtNode &, int64_t offset, Value flat,
+                         Value sum, int64_t) {
+                       store(add(index(offset), flat), sum);
+                     });
   });
   Value slot = add(index(online.counters), cx.gridPoint);
   Value isLast = countArrival(slot, kernel.splitChunks, online.flag);
   // The last block: every thread merges elements of all the chunks'
   // states with the tensors' (each weighted to the final maximum of its
-  // row), the final and old maxima first, through shared memory.
+  // row). The rows' weights first, once per row and state, through shared
+  // memory: state k's of row r at flag + 1 + 16 k + r (k = 0 the
+  // tensors', k = 1 + c chunk c's).
   ifThen(isLast, [&] {
     const StmtNode &maxStore = plan.stmts[online.maxStore];
-    Value finalSlot = index(online.flag + 1), oldSlot = index(online.flag + 17);
+    int64_t chunks = kernel.splitChunks;
+    auto weightSlot = [&](int64_t k, Value row) {
+      return add(index(online.flag + 1 + 16 * k), row);
+    };
     forEachElement(16, [&](Value row) {
-      Value old = loadElement(maxStore, row);
-      Value final = old;
-      for (int64_t c = 0; c < int64_t(kernel.splitChunks); ++c)
-        final = binary(BinaryFn::Max, final,
-                       scratchLoad(stateBase(index(c)), row));
-      memref::StoreOp::create(b, loc, final, cx.shared,
-                              ValueRange{add(finalSlot, row)});
-      memref::StoreOp::create(b, loc, old, cx.shared,
-                              ValueRange{add(oldSlot, row)});
+      SmallVector<Value> maxima{loadElement(maxStore, row)};
+      for (int64_t c = 0; c < chunks; ++c)
+        maxima.push_back(scratchLoad(stateBase(index(c)), row));
+      Value final = maxima.front();
+      for (Value m : llvm::drop_begin(maxima))
+        final = binary(BinaryFn::Max, final, m);
+      for (auto [k, m] : llvm::enumerate(maxima))
+        memref::StoreOp::create(b, loc, stateWeight(m, final), cx.shared,
+                                ValueRange{weightSlot(k, row)});
       storeElement(maxStore, final, row);
     });
     gpu::BarrierOp::create(b, loc);
+    auto weight = [&](int64_t k, Value row) -> Value {
+      return memref::LoadOp::create(b, loc, cx.shared,
+                                    ValueRange{weightSlot(k, row)});
+    };
     int64_t offset = 16;
     for (auto [store, id] : warp.accumulations) {
       const StmtNode &accumulation = plan.stmts[store];
@@ -587,19 +591,13 @@ void KernelEmitter::mergeOnlineChunks(ArrayRef<Value> maxima,
       int64_t n = node.kind == Kind::Reduce ? 1 : node.sizes[3];
       forEachElement(16 * n, [&](Value e) {
         Value row = div(e, n);
-        Value final = memref::LoadOp::create(b, loc, cx.shared,
-                                             ValueRange{add(finalSlot, row)});
-        Value oldMax = memref::LoadOp::create(b, loc, cx.shared,
-                                              ValueRange{add(oldSlot, row)});
         Value v = arith::MulFOp::create(b, loc, loadElement(accumulation, e),
-                                        stateWeight(oldMax, final));
-        for (int64_t c = 0; c < int64_t(kernel.splitChunks); ++c) {
-          Value base = stateBase(index(c));
-          Value w = stateWeight(scratchLoad(base, row), final);
-          v = arith::AddFOp::create(
-              b, loc, v,
-              arith::MulFOp::create(
-                  b, loc, scratchLoad(base, add(index(offset), e)), w));
+                                        weight(0, row));
+        for (int64_t c = 0; c < chunks; ++c) {
+          Value sum = scratchLoad(stateBase(index(c)), add(index(offset), e));
+          Value weighted =
+              arith::MulFOp::create(b, loc, sum, weight(1 + c, row));
+          v = arith::AddFOp::create(b, loc, v, weighted);
         }
         storeElement(accumulation, v, e);
       });

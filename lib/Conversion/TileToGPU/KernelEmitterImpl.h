@@ -404,6 +404,18 @@ private:
   void forEachProductRun(
       int64_t n, Value g, Value t,
       llvm::function_ref<void(Value, int64_t, int64_t, int64_t)> fn);
+  /// Calls `fn(store, offset, flat, value, r)` for each element of an
+  /// online warp loop's sums (`sums`, the merged ones of the first warp)
+  /// that this lane holds, under `if` so that each element is visited
+  /// once: a row sum (added over its quad) by the quad's first lane. `store`
+  /// is the accumulation, `offset` where its sums start in a block's state
+  /// (after the 16 maxima), `flat` the element in its tile, r the lane's row
+  /// (g + 8r).
+  void forEachOnlineSum(
+      ArrayRef<Value> sums, Value g, Value t,
+      llvm::function_ref<void(const interp::StmtNode &, int64_t, Value, Value,
+                              int64_t)>
+          fn);
   /// The weight of an online state of maximum `x` in one of maximum `to`:
   /// exp(x - to), and 0 for a state that has seen nothing (x = -inf).
   Value stateWeight(Value x, Value to);

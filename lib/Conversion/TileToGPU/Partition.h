@@ -142,7 +142,9 @@ struct WarpLoop {
     /// (`counters` + grid point, in the host's `__counters`) to the chunk
     /// count merges every chunk's state into the tensors and runs the rest
     /// of the kernel's body, the others stop after the loop. `flag` is the
-    /// f32 shared element that tells the block's threads.
+    /// f32 shared element that tells the block's threads; the merge keeps
+    /// each row's weights after it (16 per state: the tensors', then each
+    /// chunk's).
     int64_t scratchOffset = 0, stateElements = 0, counters = 0, flag = 0;
   };
   std::optional<Online> online;

@@ -442,36 +442,29 @@ void gpu_lowering::planWarpLoop(const Plan &plan,
   int64_t iterations = kernel.splitChunks > 1 ? kernel.chunkTrips : trips;
   warp->warps = unsigned(
       std::clamp<int64_t>(iterations, 1, std::max(1u, options.blockSize / 32)));
-  // The reduction's first round stores half the warps' sums; an online
-  // loop's warps then meet their maxima (16 rows each) beyond them.
-  int64_t slots = (warp->warps + 1) / 2;
-  int64_t elements = slots * warp->laneSums * 32;
-  int64_t maxima = warp->online ? 16 * warp->warps : 0;
-  if (warp->warps > 1 &&
-      fitsKernelShared(kernel, elements + maxima, options)) {
+  // The block's warps add up their sums in shared memory where it has
+  // room: the reduction's first round stores half the warps' sums, and an
+  // online loop's warps meet their maxima (16 rows each) beyond them.
+  auto placeMerge = [&] {
+    int64_t elements = (warp->warps + 1) / 2 * warp->laneSums * 32;
+    int64_t maxima = warp->online ? 16 * warp->warps : 0;
+    if (warp->warps < 2 ||
+        !fitsKernelShared(kernel, elements + maxima, options))
+      return false;
     warp->reduceInBlock = true;
-    kernel.sharedElements =
-        std::max(kernel.sharedElements, elements + maxima);
+    kernel.sharedElements = std::max(kernel.sharedElements, elements + maxima);
     if (warp->online)
       warp->online->maxOffset = elements;
-  } else if (warp->online) {
-    // An online loop's warps must merge: as many as have room (one runs
-    // the whole loop alone).
+    return true;
+  };
+  // An online loop's warps must merge: as many as have room (one runs the
+  // whole loop alone).
+  if (!placeMerge() && warp->online)
     while (warp->warps > 1) {
       warp->warps /= 2;
-      slots = (warp->warps + 1) / 2;
-      elements = slots * warp->laneSums * 32;
-      maxima = 16 * warp->warps;
-      if (warp->warps > 1 &&
-          fitsKernelShared(kernel, elements + maxima, options)) {
-        warp->reduceInBlock = true;
-        kernel.sharedElements =
-            std::max(kernel.sharedElements, elements + maxima);
-        warp->online->maxOffset = elements;
+      if (placeMerge())
         break;
-      }
     }
-  }
   kernel.threads = 32 * warp->warps;
   // An online loop of a kernel short of `min_blocks` is cut into chunks of
   // at least one iteration per warp, one block each (split-KV), as far as
@@ -493,10 +486,10 @@ void gpu_lowering::planWarpLoop(const Plan &plan,
                                     : 16 * plan.exprs[id].sizes[3];
       online.scratchOffset = kernel.scratchElements;
       kernel.scratchElements += online.stateElements;
-      online.flag = std::max(kernel.sharedElements,
-                             online.maxOffset + 16 * warp->warps);
-      // The flag, then the merge's final and old maxima of the 16 rows.
-      kernel.sharedElements = online.flag + 1 + 32;
+      // The flag, then the weights of the 16 rows' states (the tensors'
+      // and each chunk's) in the final maximum.
+      online.flag = kernel.sharedElements;
+      kernel.sharedElements = online.flag + 1 + 16 * (chunks + 1);
       kernel.splitChunks = unsigned(chunks);
       kernel.chunkTrips = chunkTrips;
       kernel.numBlocks *= chunks;
