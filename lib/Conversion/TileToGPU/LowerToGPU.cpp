@@ -15,6 +15,7 @@
 #include "TileDialect/Interpreter/TileInterpreter.h"
 #include "TileDialect/Support/ElementKindOf.h"
 
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/IR/Diagnostics.h"
 #include "mlir/IR/SymbolTable.h"
 #include "llvm/ADT/StringSet.h"
@@ -26,6 +27,15 @@ namespace mlir::tileir {
 
 using namespace mlir;
 using namespace mlir::tileir;
+
+void tileir::alignWorkgroupBuffers(Operation *kernel) {
+  auto func = cast<gpu::GPUFuncOp>(kernel);
+  Builder b(func.getContext());
+  for (unsigned i = 0, e = func.getNumWorkgroupAttributions(); i < e; ++i)
+    func.setWorkgroupAttributionAttr(i, LLVM::LLVMDialect::getAlignAttrName(),
+                                     b.getI64IntegerAttr(16));
+}
+
 using namespace mlir::tileir::gpu_lowering;
 
 /// The tile sizes of `program`: its `tile.tile_sizes` attribute overridden by
@@ -296,13 +306,16 @@ LogicalResult TileLowerToGPUPass::lower(ProgramOp program) {
     kernels = partitionPlan(*plan, aliases, partitionOptions, optionsFor);
     return success();
   };
-  if (mma && warpLoops) {
+  auto widen = [&]() -> LogicalResult {
+    if (!mma || !warpLoops)
+      return success();
     llvm::StringMap<int64_t> ranges; // -1: loops of different ranges.
     for (auto loop : body.getOps<LoopOp>()) {
       std::optional<TileDim> step = loop.getStepDim();
       if (!step || step->isConcrete() ||
           !defaulted.contains(step->sym.getValue()) ||
-          pinned.contains(step->sym.getValue()))
+          pinned.contains(step->sym.getValue()) ||
+          whole.contains(step->sym.getValue()))
         continue;
       int64_t range = loop.getEndIndex() - loop.getStartIndex();
       auto [it, inserted] = ranges.try_emplace(step->sym.getValue(), range);
@@ -330,7 +343,10 @@ LogicalResult TileLowerToGPUPass::lower(ProgramOp program) {
       if (failed(rebind()))
         return failure();
     }
-  }
+    return success();
+  };
+  if (failed(widen()))
+    return failure();
   // Defaulted sizes shrink until every kernel with work per block beyond
   // one tile (a loop below its grid) fills `min_blocks` blocks: halve the
   // largest defaulted size stepping a grid loop of the kernel with the
@@ -453,7 +469,12 @@ LogicalResult TileLowerToGPUPass::lower(ProgramOp program) {
       if (failed(rebind()))
         return failure();
       whole.insert(*shrink);
+      continue;
     }
+    // Smaller tiles may be what a warp loop needs to form (16 query rows of
+    // FlashAttention's scores, whose head dimension can then be whole).
+    if (failed(widen()))
+      return failure();
   }
   for (const interp::ExprNode &node : plan->exprs)
     if (node.elementKind == ElementKind::F64)
@@ -623,6 +644,7 @@ LogicalResult TileLowerToGPUPass::lower(ProgramOp program) {
                                        kb.getFunctionType(argTypes, {}),
                                        workgroup, TypeRange());
     func->setAttr(gpu::GPUDialect::getKernelFuncAttrName(), kb.getUnitAttr());
+    alignWorkgroupBuffers(func);
     func.setKnownBlockSizeAttr(
         kb.getDenseI32ArrayAttr({int32_t(kernel.threads), 1, 1}));
     if (auto it = topLevelIndex.find(kernel.stmt); it != topLevelIndex.end())

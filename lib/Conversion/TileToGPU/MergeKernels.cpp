@@ -188,6 +188,7 @@ static gpu::GPUFuncOp createKernel(gpu::GPUModuleOp module, Block::iterator at,
   SymbolTable(module).insert(func, at);
   func->setAttr(gpu::GPUDialect::getKernelFuncAttrName(), b.getUnitAttr());
   func.setKnownBlockSizeAttr(b.getDenseI32ArrayAttr({int32_t(threads), 1, 1}));
+  alignWorkgroupBuffers(func);
   return func;
 }
 

@@ -132,10 +132,11 @@ private:
   /// Whether a store using `f32` and `f16` elements of the kernel's shared
   /// buffers keeps the kernel within the budget: every store's buffers
   /// start at offset 0 of the two buffers, which are as large as their
-  /// largest use by any store, and together take the budget.
+  /// largest use by any store, and together take the budget (the f16 one
+  /// starts 16-byte aligned).
   bool fitsShared(int64_t f32, int64_t f16) const {
-    return std::max(kernel.sharedElements, f32) * 4 +
-               std::max(kernel.sharedHalfElements, f16) * 2 <=
+    return sharedBytes(std::max(kernel.sharedElements, f32),
+                       std::max(kernel.sharedHalfElements, f16)) <=
            sharedBudget;
   }
 

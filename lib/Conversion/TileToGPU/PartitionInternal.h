@@ -21,6 +21,7 @@
 #define TILEDIALECT_LIB_CONVERSION_TILETOGPU_PARTITIONINTERNAL_H
 
 #include "Partition.h"
+#include "llvm/Support/MathExtras.h"
 
 namespace mlir::tileir::gpu_lowering {
 
@@ -129,14 +130,20 @@ getSplitStores(const interp::Plan &plan, unsigned id,
 // The steps of building a kernel, in order
 //===----------------------------------------------------------------------===//
 
+/// The bytes of static shared memory a kernel's two buffers take: the f32
+/// one, then the f16 one from a 16-byte boundary (both take vector
+/// accesses; the lowering aligns them so).
+inline int64_t sharedBytes(int64_t f32Elements, int64_t f16Elements) {
+  return int64_t(llvm::alignTo(f32Elements * 4, 16)) + f16Elements * 2;
+}
+
 /// Whether `kernel`, with its f32 shared buffer grown to at least
 /// `f32Elements`, keeps its two shared buffers (f32 and f16) within the
 /// `shared_memory` budget together.
 inline bool fitsKernelShared(const Kernel &kernel, int64_t f32Elements,
                              const PartitionOptions &options) {
-  return std::max(kernel.sharedElements, f32Elements) * 4 +
-             kernel.sharedHalfElements * 2 <=
-         options.sharedMemoryBytes;
+  return sharedBytes(std::max(kernel.sharedElements, f32Elements),
+                     kernel.sharedHalfElements) <= options.sharedMemoryBytes;
 }
 
 /// Threads a block of an element-loop matmul gets (4 warps) where its tile

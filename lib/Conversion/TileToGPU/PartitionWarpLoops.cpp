@@ -420,7 +420,10 @@ void gpu_lowering::planWarpLoop(const Plan &plan,
   std::optional<WarpLoop> warp = getWarpLoop(plan, body, aliases, options);
   // An online loop may also be one statement of the body's sequence (the
   // maximum's initial store before it, the normalization after it), in a
-  // kernel that is not split.
+  // kernel that is not split. Loops beside it (a second pass over the keys)
+  // keep it whole: split, they would run in the last block of each row
+  // tile alone.
+  bool loopsBeside = false;
   if (!warp && plan.stmts[body].kind == StmtNode::Kind::Seq &&
       kernel.splitChunks == 1) {
     SmallVector<unsigned> leaves;
@@ -434,6 +437,10 @@ void gpu_lowering::planWarpLoop(const Plan &plan,
         break;
       warp.reset();
     }
+    loopsBeside = warp && llvm::any_of(leaves, [&](unsigned leaf) {
+                    return leaf != warp->loop &&
+                           plan.stmts[leaf].kind == StmtNode::Kind::Loop;
+                  });
   }
   if (!warp || (warp->online && kernel.splitChunks > 1))
     return;
@@ -469,7 +476,7 @@ void gpu_lowering::planWarpLoop(const Plan &plan,
   // An online loop of a kernel short of `min_blocks` is cut into chunks of
   // at least one iteration per warp, one block each (split-KV), as far as
   // `split_k` allows; the blocks merge their states through scratch.
-  if (warp->online && options.splitK > 1 &&
+  if (warp->online && !loopsBeside && options.splitK > 1 &&
       kernel.numBlocks < options.minBlocks) {
     int64_t chunks = std::min<int64_t>(
         {options.splitK,

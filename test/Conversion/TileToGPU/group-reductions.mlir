@@ -8,7 +8,7 @@
 // the workgroup buffer after the 256 buffered operands, halved in four
 // rounds with a barrier after each; the last round writes the sum.
 // CHECK-LABEL: gpu.func @rownorm_k0
-// CHECK-SAME: workgroup(%[[SH:.*]] : memref<273xf32, #gpu.address_space<workgroup>>)
+// CHECK-SAME: workgroup(%[[SH:.*]] : memref<273xf32, #gpu.address_space<workgroup>> {llvm.align = 16 : i64})
 // CHECK: scf.for %{{.*}} = %thread_id_x to %c16 step %c256 {
 // CHECK: scf.for %{{.*}} = %{{.*}} to %c256 step %c16 iter_args
 // CHECK: memref.store %{{.*}}, %[[SH]]
@@ -24,7 +24,7 @@
 // CHECK: gpu.return
 // Off: one thread sums all 256 elements.
 // OFF-LABEL: gpu.func @rownorm_k0
-// OFF-SAME: workgroup(%{{.*}} : memref<257xf32, #gpu.address_space<workgroup>>)
+// OFF-SAME: workgroup(%{{.*}} : memref<257xf32, #gpu.address_space<workgroup>> {llvm.align = 16 : i64})
 // OFF: scf.for %{{.*}} = %c0 to %c256 step %c1 iter_args
 // OFF-NOT: step %c16 iter_args
 // OFF: gpu.return

@@ -29,7 +29,7 @@
 // EMU: PASS
 
 // CHECK-LABEL: gpu.func @gemv_t_k0
-// CHECK-SAME: workgroup(%{{.*}} : memref<256xf32, #gpu.address_space<workgroup>>)
+// CHECK-SAME: workgroup(%{{.*}} : memref<256xf32, #gpu.address_space<workgroup>> {llvm.align = 16 : i64})
 // CHECK-SAME: known_block_size = array<i32: 256, 1, 1>
 // CHECK: scf.for %{{.*}} = %thread_id_x to %c256 step %c256 {
 // CHECK: vector.load %arg0[%{{.*}}] {alignment = 16 : i64} : memref<256xf16>, vector<8xf16>
@@ -37,7 +37,7 @@
 // CHECK: gpu.barrier
 // CHECK: memref.atomic_rmw addf
 // BLOCKS-LABEL: gpu.func @gemv_t_k0
-// BLOCKS-SAME: workgroup(%{{.*}} : memref<256xf32, #gpu.address_space<workgroup>>)
+// BLOCKS-SAME: workgroup(%{{.*}} : memref<256xf32, #gpu.address_space<workgroup>> {llvm.align = 16 : i64})
 // BLOCKS-SAME: known_block_size = array<i32: 256, 1, 1>
 // BLOCKS: vector.load %arg1[%{{.*}}] {alignment = 16 : i64} : memref<32768xf16>, vector<8xf16>
 // BLOCKS: gpu.barrier
@@ -91,7 +91,7 @@ tile.program @gemv_t(%X: !tile.tensor<1x256xf16, input>,
 // MMA-LABEL: gpu.func @rows_t_k0
 // MMA: nvgpu.mma.sync
 // CHECK-LABEL: gpu.func @rows_t_k0
-// CHECK-SAME: workgroup(%{{.*}} : memref<4096xf32, #gpu.address_space<workgroup>>)
+// CHECK-SAME: workgroup(%{{.*}} : memref<4096xf32, #gpu.address_space<workgroup>> {llvm.align = 16 : i64})
 // CHECK-SAME: known_block_size = array<i32: 256, 1, 1>
 // CHECK-NOT: nvgpu.mma.sync
 // CHECK: scf.for %{{.*}} = %thread_id_x to %c256 step %c256 {

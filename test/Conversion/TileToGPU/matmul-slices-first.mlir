@@ -13,7 +13,7 @@
 // EMU: PASS
 
 // CHECK-LABEL: gpu.func @pv_rows_k0
-// CHECK-SAME: workgroup(%{{.*}} : memref<4096xf32, #gpu.address_space<workgroup>>)
+// CHECK-SAME: workgroup(%{{.*}} : memref<4096xf32, #gpu.address_space<workgroup>> {llvm.align = 16 : i64})
 // CHECK-SAME: known_block_size = array<i32: 128, 1, 1>
 tile.program @pv_rows(%P: !tile.tensor<4x8192xf16, input>,
                       %V: !tile.tensor<8192x128xf16, input>,
@@ -39,7 +39,7 @@ tile.program @pv_rows(%P: !tile.tensor<4x8192xf16, input>,
 // -----
 
 // CHECK-LABEL: gpu.func @pv_row_k0
-// CHECK-SAME: workgroup(%{{.*}} : memref<1024xf32, #gpu.address_space<workgroup>>)
+// CHECK-SAME: workgroup(%{{.*}} : memref<1024xf32, #gpu.address_space<workgroup>> {llvm.align = 16 : i64})
 // CHECK-SAME: known_block_size = array<i32: 128, 1, 1>
 tile.program @pv_row(%P: !tile.tensor<1x8192xf16, input>,
                      %V: !tile.tensor<8192x512xf16, input>,

@@ -11,7 +11,7 @@
 // CHECK-LABEL: func.func @independent
 // CHECK: gpu.launch_func @k::@p_a_b_c blocks in (%[[TEN:.*]], %{{.*}}, %{{.*}}) threads in (%[[T:.*]], %{{.*}}, %{{.*}}) args(%arg0 : memref<64xf32>, %arg1 : memref<64xf32>, %arg2 : memref<64xf32>, %arg3 : memref<64xf32>)
 // CHECK-NOT: gpu.launch_func
-// CHECK: gpu.func @p_a_b_c(%[[X:.*]]: memref<64xf32>, %[[A:.*]]: memref<64xf32>, %[[B:.*]]: memref<64xf32>, %[[C:.*]]: memref<64xf32>) workgroup(%[[W:.*]] : memref<64xi8, #gpu.address_space<workgroup>>) kernel attributes {known_block_size = array<i32: 16, 1, 1>}
+// CHECK: gpu.func @p_a_b_c(%[[X:.*]]: memref<64xf32>, %[[A:.*]]: memref<64xf32>, %[[B:.*]]: memref<64xf32>, %[[C:.*]]: memref<64xf32>) workgroup(%[[W:.*]] : memref<64xi8, #gpu.address_space<workgroup>> {llvm.align = 16 : i64}) kernel attributes {known_block_size = array<i32: 16, 1, 1>}
 // CHECK: %[[BID:.*]] = gpu.block_id x
 // CHECK: %[[L0:.*]] = arith.subi %[[BID]], %c0
 // CHECK: %[[IN0:.*]] = arith.cmpi ult, %[[L0]], %c4
@@ -40,7 +40,7 @@
 // is merged (TINY).
 // SMALL-LABEL: func.func @independent
 // SMALL: gpu.launch_func @k::@p_a_b_c blocks
-// SMALL: gpu.func @p_a_b_c({{.*}}) workgroup(%{{.*}} : memref<64xi8, #gpu.address_space<workgroup>>)
+// SMALL: gpu.func @p_a_b_c({{.*}}) workgroup(%{{.*}} : memref<64xi8, #gpu.address_space<workgroup>> {llvm.align = 16 : i64})
 // TINY-LABEL: func.func @independent
 // TINY: gpu.launch_func @k::@p_a blocks
 // TINY: gpu.launch_func @k::@p_b blocks

@@ -14,7 +14,7 @@
 // 16 is computed by warps on the matrix units: the operands are staged as
 // f16 in shared memory, one warp per 16x16 result tile.
 // CHECK-LABEL: gpu.func @mm_k0
-// CHECK-SAME: workgroup(%[[F32:.*]] : memref<1024xf32, #gpu.address_space<workgroup>>, %[[F16:.*]] : memref<2048xf16, #gpu.address_space<workgroup>>)
+// CHECK-SAME: workgroup(%[[F32:.*]] : memref<1024xf32, #gpu.address_space<workgroup>> {llvm.align = 16 : i64}, %[[F16:.*]] : memref<2048xf16, #gpu.address_space<workgroup>> {llvm.align = 16 : i64})
 // CHECK: memref.store {{.*}}, %[[F16]]
 // CHECK: gpu.barrier
 // CHECK: gpu.subgroup_mma_constant_matrix

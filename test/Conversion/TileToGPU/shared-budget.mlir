@@ -10,8 +10,8 @@
 // elements), the rest spills to the block's global scratch; without, they
 // take 8192. (The program: the candidate --tile-extract finds for
 // examples/vanilla.mlir, which the NVVM pipeline could not compile before.)
-// MMA: gpu.func @vanilla_c0_k0({{.*}}) workgroup(%{{.*}} : memref<2048xf32, #gpu.address_space<workgroup>>, %{{.*}} : memref<10240xf16, #gpu.address_space<workgroup>>)
-// NOMMA: gpu.func @vanilla_c0_k0({{.*}}) workgroup(%{{.*}} : memref<8192xf32, #gpu.address_space<workgroup>>)
+// MMA: gpu.func @vanilla_c0_k0({{.*}}) workgroup(%{{.*}} : memref<2048xf32, #gpu.address_space<workgroup>> {llvm.align = 16 : i64}, %{{.*}} : memref<10240xf16, #gpu.address_space<workgroup>> {llvm.align = 16 : i64})
+// NOMMA: gpu.func @vanilla_c0_k0({{.*}}) workgroup(%{{.*}} : memref<8192xf32, #gpu.address_space<workgroup>> {llvm.align = 16 : i64})
 // NOMMA-NOT: xf16, #gpu.address_space<workgroup>
 
 module {

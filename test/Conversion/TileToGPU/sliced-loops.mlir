@@ -13,7 +13,7 @@
 // CHECK-LABEL: func.func @gate
 // CHECK: gpu.launch_func @gate_kernels::@gate_k0 blocks in (%c4, %c1, %c1) threads in (%c256, %c1, %c1)
 // CHECK-NOT: gpu.launch_func
-// CHECK: gpu.func @gate_k0({{.*}}) workgroup(%[[SH:.*]] : memref<8192xf32, #gpu.address_space<workgroup>>)
+// CHECK: gpu.func @gate_k0({{.*}}) workgroup(%[[SH:.*]] : memref<8192xf32, #gpu.address_space<workgroup>> {llvm.align = 16 : i64})
 // CHECK: scf.for %{{.*}} = %thread_id_x to %c256 step %c256 {
 // CHECK: scf.for {{.*}} to %c64 step %c128 iter_args(
 // CHECK-COUNT-32: memref.store %{{.*}}, %[[SH]]
@@ -35,7 +35,7 @@
 // On the matrix units: each warp's 16 x 32 tile of each product is four
 // m16n8k16 tiles, one mma.sync per tile and 16 steps of k.
 // MMA-LABEL: gpu.func @gate_k0
-// MMA: workgroup(%[[SH:.*]] : memref<8192xf32, #gpu.address_space<workgroup>>)
+// MMA: workgroup(%[[SH:.*]] : memref<8192xf32, #gpu.address_space<workgroup>> {llvm.align = 16 : i64})
 // MMA-COUNT-8: nvgpu.mma.sync
 // MMA-NOT: nvgpu.mma.sync
 // MMA: gpu.barrier

@@ -16,7 +16,7 @@
 // then its row max and its row sum, each from that buffer; the row sum's
 // buffer goes after P's (P is still read), where the row max's was.
 // CHECK-LABEL: gpu.func @shared_k0
-// CHECK-SAME: workgroup(%[[SH:.*]] : memref<68xf32, #gpu.address_space<workgroup>>)
+// CHECK-SAME: workgroup(%[[SH:.*]] : memref<68xf32, #gpu.address_space<workgroup>> {llvm.align = 16 : i64})
 // CHECK: scf.for
 // CHECK: arith.mulf
 // CHECK: memref.store %{{.*}}, %[[SH]][%{{.*}}]

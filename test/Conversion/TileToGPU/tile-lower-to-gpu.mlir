@@ -96,7 +96,7 @@ tile.program @parallel(%A: !tile.tensor<64xf32, input>,
 // shared memory.
 // RLANES-LABEL: func.func @carried
 // RLANES: blocks in (%c4, %c1, %c1) threads in (%c64, %c1, %c1)
-// RLANES: gpu.func @carried_k0({{.*}}) workgroup(%[[SH:.*]] : memref<64xf32, #gpu.address_space<workgroup>>)
+// RLANES: gpu.func @carried_k0({{.*}}) workgroup(%[[SH:.*]] : memref<64xf32, #gpu.address_space<workgroup>> {llvm.align = 16 : i64})
 // RLANES: scf.for %[[P:.*]] = %thread_id_x to %c64 step %c64 {
 // RLANES: %[[LANE:.*]] = arith.remui %[[P]], %c16
 // RLANES: scf.for %{{.*}} step %c16 iter_args
@@ -113,7 +113,7 @@ tile.program @parallel(%A: !tile.tensor<64xf32, input>,
 // chunks a chunk is one iteration: no slices, above.)
 // RSLICES-LABEL: func.func @carried
 // RSLICES: blocks in (%c2, %c1, %c1) threads in (%c8, %c1, %c1)
-// RSLICES: gpu.func @carried_k0({{.*}}) workgroup(%[[SH:.*]] : memref<8xf32, #gpu.address_space<workgroup>>)
+// RSLICES: gpu.func @carried_k0({{.*}}) workgroup(%[[SH:.*]] : memref<8xf32, #gpu.address_space<workgroup>> {llvm.align = 16 : i64})
 // RSLICES: scf.for %{{.*}} = %thread_id_x to %c8 step %c8 {
 // RSLICES: scf.for %{{.*}} step %c32 iter_args
 // RSLICES: memref.store %{{.*}}, %[[SH]]
@@ -161,7 +161,7 @@ tile.program @carried(%A: !tile.tensor<4x64xf32, input>,
 // (or, with no shared memory, in global scratch) and barriers separate the
 // steps.
 // CHECK-LABEL: func.func @carried_seq
-// CHECK: gpu.func @carried_seq_k0({{.*}}) workgroup(%[[SH:.*]] : memref<4xf32, #gpu.address_space<workgroup>>) kernel
+// CHECK: gpu.func @carried_seq_k0({{.*}}) workgroup(%[[SH:.*]] : memref<4xf32, #gpu.address_space<workgroup>> {llvm.align = 16 : i64}) kernel
 // CHECK-NOT: gpu.block_id
 // CHECK: scf.for %[[I:.*]] = %c0 to %c64 step %c16 {
 // CHECK: scf.for
@@ -559,7 +559,7 @@ tile.program @not_element_loop(%A: !tile.tensor<2x2x64xf32, input>,
 // the atomics straight from the registers.
 // SLICES-LABEL: func.func @lanes
 // SLICES: blocks in (%c8, %c1, %c1) threads in (%c64, %c1, %c1)
-// SLICES: gpu.func @lanes_k0({{.*}}) workgroup(%[[SH:.*]] : memref<4096xf32, #gpu.address_space<workgroup>>)
+// SLICES: gpu.func @lanes_k0({{.*}}) workgroup(%[[SH:.*]] : memref<4096xf32, #gpu.address_space<workgroup>> {llvm.align = 16 : i64})
 // SLICES: scf.for %{{.*}} = %thread_id_x to %c64 step %c64 {
 // SLICES: scf.for {{.*}} step %c32 iter_args(
 // SLICES-COUNT-64: memref.store %{{.*}}, %[[SH]]
@@ -584,7 +584,7 @@ tile.program @not_element_loop(%A: !tile.tensor<2x2x64xf32, input>,
 // threads carry S's tile in registers and store it.
 // UNSPLIT-LABEL: func.func @lanes
 // UNSPLIT: blocks in (%c4, %c1, %c1) threads in (%c64, %c1, %c1)
-// UNSPLIT: gpu.func @lanes_k0({{.*}}) workgroup(%[[SH:.*]] : memref<4096xf32, #gpu.address_space<workgroup>>)
+// UNSPLIT: gpu.func @lanes_k0({{.*}}) workgroup(%[[SH:.*]] : memref<4096xf32, #gpu.address_space<workgroup>> {llvm.align = 16 : i64})
 // UNSPLIT: scf.for %{{.*}} = %thread_id_x to %c64 step %c64 {
 // UNSPLIT: scf.for {{.*}} to %c64 step %c32 iter_args(
 // UNSPLIT-COUNT-64: memref.store %{{.*}}, %[[SH]]
