@@ -249,10 +249,7 @@ LogicalResult tileir::extractProgram(ProgramOp program,
     }
     *cands = std::move(*better);
   }
-  for (Candidate &c :
-       llvm::drop_begin(*cands, std::min<size_t>(opts.topK, cands->size())))
-    c.program.erase();
-  cands->resize(std::min<size_t>(opts.topK, cands->size()));
+  keepTopK(*cands, opts.topK);
   double seconds =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - start)
           .count();
@@ -437,9 +434,18 @@ LogicalResult tileir::extractProgram(ProgramOp program,
       return us ? us.getValueAsDouble()
                 : std::numeric_limits<double>::infinity();
     };
+    // Equal estimates: fewer loops first (fewer passes over the data).
+    auto loopsOf = [](ProgramOp p) {
+      unsigned n = 0;
+      p.walk([&](LoopOp) { ++n; });
+      return n;
+    };
     std::stable_sort(keptPrograms.begin(), keptPrograms.end(),
                      [&](const auto &a, const auto &b) {
-                       return estimateOf(a.first) < estimateOf(b.first);
+                       return std::make_pair(estimateOf(a.first),
+                                             loopsOf(a.first)) <
+                              std::make_pair(estimateOf(b.first),
+                                             loopsOf(b.first));
                      });
     Operation *first = keptPrograms.front().first;
     for (auto &[p, index] : keptPrograms)

@@ -220,7 +220,9 @@ def extract_candidates(bin_dir, program, reference, count, budget, work):
     if count <= 0:
         return []
     out = os.path.join(work, "candidates.mlir")
-    options = "top-k=%d budget=%d" % (count, max(1, int(budget)))
+    # One more: the optimizer keeps the input first when it estimates every
+    # candidate slower, and the input is measured already.
+    options = "top-k=%d budget=%d" % (count + 1, max(1, int(budget)))
     if reference:
         cmd = [os.path.join(bin_dir, "tile-opt"), reference,
                "--tile-optimize=" + options]
@@ -239,13 +241,22 @@ def extract_candidates(bin_dir, program, reference, count, budget, work):
         original = f.read()
     paths = []
     for name, text in found:
-        if "tile.program @%s(" % name in original:
+        header = next(l for l in text.splitlines() if "tile.program @" in l)
+        if "tile.program @%s(" % name in original or \
+                re.search(r"\btile\.input\b", header):
             continue  # the input itself: already measured
         path = os.path.join(work, "candidate-%s.mlir" % name)
         with open(path, "w") as f:
             f.write(text)
         paths.append((name, path))
-    return paths
+    return paths[:count]
+
+
+def has_batch_matmul(path):
+    """Whether the tile program at `path` has a matmul of rank-3 tiles."""
+    with open(path) as f:
+        return any(re.search(r"tile\.matmul .*: !tile\.tile<\[[^],]+,[^],]+,"
+                             r"[^],]+\]", line) for line in f)
 
 
 # tile-run's remark for a program the cache has no entry for names its hash.
@@ -481,10 +492,17 @@ def tune(args):
     share = args.budget * 0.4
     for cname, cpath in extract_candidates(bin_dir, program, reference,
                                            args.candidates, share, work):
-        variants.append(("candidate " + cname, {}, cpath, cname,
-                         program_hash(bin_dir, cpath, work)))
-    log("tile-tune: %d variants (%d candidates of the optimizer)" % (
-        len(variants), sum(v[0].startswith("candidate ") for v in variants)))
+        chash = program_hash(bin_dir, cpath, work)
+        variants.append(("candidate " + cname, {}, cpath, cname, chash))
+        # Matmuls over a batch dimension (attention's heads) may also run as
+        # loops over it, one head a block (`batch_loops`, which the
+        # strategy leaves off: the estimate cannot yet rank those kernels).
+        if default.get("batch_loops") != "true" and has_batch_matmul(cpath):
+            variants.append(("candidate %s batch_loops=true" % cname,
+                             {"batch_loops": "true"}, cpath, cname, chash))
+    log("tile-tune: %d variants (%d of the optimizer's candidates)" % (
+        len(variants), len({v[3] for v in variants
+                            if v[0].startswith("candidate ")})))
     meta = {"program": name, "program_hash": phash, "chip": args.chip,
             "kind": kind, "compiler": compiler_version(bin_dir),
             "default": config_text(default), "variants": []}

@@ -90,6 +90,11 @@ struct Candidate {
   double valueCost = 0;
 };
 
+/// Cuts `cands` (ranked best first) to its first `topK`, erasing the rest,
+/// but for one with the fewest loops among those with the fewest kernels,
+/// which takes the last place if none of the first has as few.
+void keepTopK(std::vector<Candidate> &cands, unsigned topK);
+
 struct ExtractStats {
   unsigned statementClasses = 0, rounds = 0, semiExpressions = 0,
            cyclicSkipped = 0, duplicateSkipped = 0;

@@ -476,6 +476,48 @@ LogicalResult TileLowerToGPUPass::lower(ProgramOp program) {
     if (failed(widen()))
       return failure();
   }
+  // A kernel with blocks enough may still lack the 16 rows a warp loop
+  // takes (FlashAttention's query tile): a defaulted size of its grid
+  // halved towards 16, with the sizes `widen` then makes whole, is kept
+  // when that makes more warp loops (the 2K causal prefill's 32-row tiles
+  // ran as block-level code).
+  if (mma && warpLoops) {
+    std::vector<std::string> names;
+    for (const Kernel &kernel : kernels)
+      if (!kernel.warpLoop)
+        for (const GridLoop &g : kernel.grid)
+          if (StringAttr symbol = sizeSymbol(g))
+            if (defaulted.contains(symbol.getValue()) &&
+                !pinned.contains(symbol.getValue()) &&
+                !whole.contains(symbol.getValue()))
+              names.push_back(symbol.getValue().str());
+    llvm::sort(names);
+    names.erase(llvm::unique(names), names.end());
+    for (const std::string &name : names) {
+      llvm::StringMap<int64_t> sizesBefore = *sizes;
+      llvm::StringSet<> wholeBefore = whole;
+      auto warpLoopsBefore = countWarpLoops(kernels);
+      bool better = false;
+      for (int64_t size = sizesBefore.lookup(name) / 2; size >= 16 && !better;
+           size /= 2) {
+        *sizes = sizesBefore;
+        whole = wholeBefore;
+        (*sizes)[name] = size;
+        ScopedDiagnosticHandler quiet(ctx,
+                                      [](Diagnostic &) { return success(); });
+        better = succeeded(rebind()) && succeeded(widen()) &&
+                 countWarpLoops(kernels) > warpLoopsBefore;
+      }
+      if (better) {
+        whole.insert(name);
+        continue;
+      }
+      *sizes = sizesBefore;
+      whole = wholeBefore;
+      if (failed(rebind()))
+        return failure();
+    }
+  }
   for (const interp::ExprNode &node : plan->exprs)
     if (node.elementKind == ElementKind::F64)
       return node.op->emitOpError(
@@ -616,6 +658,7 @@ LogicalResult TileLowerToGPUPass::lower(ProgramOp program) {
   llvm::DenseMap<unsigned, int64_t> topLevelIndex;
   for (auto [i, id] : llvm::enumerate(topLevel))
     topLevelIndex[id] = i;
+  llvm::BitVector usedBuffers(entry->getNumArguments());
   for (auto [k, kernel] : llvm::enumerate(kernels)) {
     SmallVector<Type> argTypes;
     SmallVector<Value> operands;
@@ -677,7 +720,17 @@ LogicalResult TileLowerToGPUPass::lower(ProgramOp program) {
     ++numKernels;
     numGridLoops += kernel.grid.size() +
                     (kernel.parts.front().loop ? kernel.parts.size() : 0);
+    for (auto [arg, operand] : llvm::zip(func.getArguments(), operands))
+      if (!arg.use_empty())
+        if (auto buffer = dyn_cast<BlockArgument>(operand))
+          usedBuffers.set(buffer.getArgNumber());
   }
+  // An intermediate no kernel touches (a warp loop holds its tiles in
+  // registers: the 2K causal prefill's 768 MB of scores) has nothing to
+  // clear.
+  for (unsigned buffer : llvm::seq<unsigned>(0, memrefTypes.size()))
+    if (!usedBuffers.test(buffer) && roles[buffer] == TensorRole::Intermediate)
+      host.setArgAttr(buffer, "tile.overwritten", b.getUnitAttr());
   func::ReturnOp::create(hb, loc);
   program.erase();
   return success();

@@ -1,5 +1,6 @@
 // RUN: tile-opt %s --tile-lower-to-gpu="config={mma = true, batch_loops = true, min_blocks = 64}" --canonicalize --cse | FileCheck %s
 // RUN: tile-opt %s --tile-lower-to-gpu="config={mma = true, batch_loops = true, warp_loops = false, min_blocks = 64}" --canonicalize --cse | FileCheck %s --check-prefix=OFF
+// RUN: tile-opt %s --tile-lower-to-gpu="config={mma = true, batch_loops = true, min_blocks = 4}" --canonicalize --cse | FileCheck %s --check-prefix=NARROW
 // RUN: tile-run %s --device emulate --gpu-config="batch_loops = true, min_blocks = 64" | FileCheck %s --check-prefix=EMU
 // EMU: PASS
 
@@ -11,12 +12,24 @@
 // dimension's tile were whole: the lowering then widens `tile_r0` to 128
 // (a second look after each halving, not only before the first), and
 // halving below 16 rows, which would lose the warp loop, is undone.
+// The scores and probabilities stay in the warps' registers: no kernel
+// touches t0 or t3, which then need no clearing (`tile.overwritten`).
+// CHECK: tile.name = "t0", tile.overwritten, tile.role = "intermediate"
+// CHECK: tile.name = "t1", tile.role = "intermediate"
+// CHECK: tile.name = "t3", tile.overwritten, tile.role = "intermediate"
+// CHECK: tile.name = "t4", tile.role = "intermediate"
 // CHECK: tile.tile_sizes = {tile_i1 = 16 : i64, tile_i2 = 32 : i64, tile_r0 = 128 : i64}
 // CHECK: gpu.launch_func @online_causal_c1_kernels::@online_causal_c1_k0 blocks in (%c8, %c1, %c1) threads in (%c64, %c1, %c1)
 // Both shared buffers start on a 16-byte boundary (vector accesses).
 // CHECK: gpu.func @online_causal_c1_k0({{.*}}) workgroup(%{{.*}} : memref<{{[0-9]+}}xf32, #gpu.address_space<workgroup>> {llvm.align = 16 : i64}, %{{.*}} : memref<{{[0-9]+}}xf16, #gpu.address_space<workgroup>> {llvm.align = 16 : i64})
 // CHECK: nvgpu.mma.sync
+// With blocks enough at 32 rows (min_blocks = 4) the rows' tile is still
+// halved to the 16 a warp loop takes, since that forms one.
+// NARROW: tile.tile_sizes = {tile_i1 = 16 : i64, tile_i2 = 32 : i64, tile_r0 = 128 : i64}
+// NARROW: blocks in (%c8, %c1, %c1) threads in (%c64, %c1, %c1)
+// NARROW: nvgpu.mma.sync
 // Without warp loops nothing is widened: the rows' tile halves down to 2.
+// OFF: tile.name = "t0", tile.role = "intermediate"
 // OFF: tile.tile_sizes = {tile_i1 = 2 : i64, tile_i2 = 32 : i64, tile_r0 = 32 : i64}
 // OFF-NOT: nvgpu.mma.sync
 
