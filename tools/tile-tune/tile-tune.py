@@ -494,12 +494,13 @@ def tune(args):
                                            args.candidates, share, work):
         chash = program_hash(bin_dir, cpath, work)
         variants.append(("candidate " + cname, {}, cpath, cname, chash))
-        # Matmuls over a batch dimension (attention's heads) may also run as
-        # loops over it, one head a block (`batch_loops`, which the
-        # strategy leaves off: the estimate cannot yet rank those kernels).
-        if default.get("batch_loops") != "true" and has_batch_matmul(cpath):
-            variants.append(("candidate %s batch_loops=true" % cname,
-                             {"batch_loops": "true"}, cpath, cname, chash))
+        # Matmuls over a batch dimension (attention's heads) run as loops
+        # over it, one head a block, or not (`batch_loops`): the other
+        # setting than the strategy's too.
+        if has_batch_matmul(cpath):
+            other = "false" if default.get("batch_loops") == "true" else "true"
+            variants.append(("candidate %s batch_loops=%s" % (cname, other),
+                             {"batch_loops": other}, cpath, cname, chash))
     log("tile-tune: %d variants (%d of the optimizer's candidates)" % (
         len(variants), len({v[3] for v in variants
                             if v[0].startswith("candidate ")})))

@@ -17,14 +17,14 @@
 // to the nearest power of two), split accumulations, loads run ahead;
 // vector reductions and early launches only on sm_90.
 // SM90-LABEL: tile.program @gemm
-// SM90-SAME: tile.gpu_config = #tile.gpu_config<max_tile_size = 64, min_blocks = 2048, block_size = 256, shared_memory = 49152, thread_elements = 32, k_slices = 4, split_k = 4, mma = true, warp_loops = true, block_matmul = true, vector_atomics = true, pipeline_loads = 1, early_launch_blocks = 528>
+// SM90-SAME: tile.gpu_config = #tile.gpu_config<max_tile_size = 64, min_blocks = 2048, block_size = 256, shared_memory = 49152, thread_elements = 32, k_slices = 4, split_k = 4, batch_loops = true, mma = true, warp_loops = true, block_matmul = true, vector_atomics = true, pipeline_loads = 1, early_launch_blocks = 528>
 // SM80-LABEL: tile.program @gemm
-// SM80-SAME: #tile.gpu_config<max_tile_size = 64, min_blocks = 2048, {{.*}}split_k = 4, mma = true, warp_loops = true, block_matmul = true, vector_atomics = false, pipeline_loads = 1, early_launch_blocks = 0>
+// SM80-SAME: #tile.gpu_config<max_tile_size = 64, min_blocks = 2048, {{.*}}split_k = 4, batch_loops = true, mma = true, warp_loops = true, block_matmul = true, vector_atomics = false, pipeline_loads = 1, early_launch_blocks = 0>
 // GFX942-LABEL: tile.program @gemm
-// GFX942-SAME: #tile.gpu_config<max_tile_size = 64, min_blocks = 4096, {{.*}}split_k = 4, mma = false, warp_loops = true, block_matmul = true, vector_atomics = false, pipeline_loads = 1, early_launch_blocks = 0>
+// GFX942-SAME: #tile.gpu_config<max_tile_size = 64, min_blocks = 4096, {{.*}}split_k = 4, batch_loops = true, mma = false, warp_loops = true, block_matmul = true, vector_atomics = false, pipeline_loads = 1, early_launch_blocks = 0>
 // The config option overrides the strategy field by field.
 // GIVEN-LABEL: tile.program @gemm
-// GIVEN-SAME: #tile.gpu_config<max_tile_size = 64, min_blocks = 2048, {{.*}}split_k = 2, mma = false, warp_loops = true, block_matmul = true, vector_atomics = true,
+// GIVEN-SAME: #tile.gpu_config<max_tile_size = 64, min_blocks = 2048, {{.*}}split_k = 2, batch_loops = true, mma = false, warp_loops = true, block_matmul = true, vector_atomics = true,
 tile.program @gemm(%A: !tile.tensor<16x256xf16, input>,
                    %B: !tile.tensor<256x512xf16, input>,
                    %C: !tile.tensor<16x512xf32, output>) {
@@ -53,7 +53,7 @@ tile.program @gemm(%A: !tile.tensor<16x256xf16, input>,
 
 // f32 operands: no matrix units (they take f16), the GEMM settings still.
 // SM90-LABEL: tile.program @gemm_f32
-// SM90-SAME: #tile.gpu_config<max_tile_size = 64, {{.*}}split_k = 4, mma = false,
+// SM90-SAME: #tile.gpu_config<max_tile_size = 64, {{.*}}split_k = 4, batch_loops = true, mma = false,
 tile.program @gemm_f32(%A: !tile.tensor<16x256xf32, input>,
                        %B: !tile.tensor<256x512xf32, input>,
                        %C: !tile.tensor<16x512xf32, output>) {
@@ -85,7 +85,7 @@ tile.program @gemm_f32(%A: !tile.tensor<16x256xf32, input>,
 // of two nearest: 1024 on sm_90 and sm_80, 2048 on gfx942), no matrix
 // units.
 // SM90-LABEL: tile.program @rowsum
-// SM90-SAME: #tile.gpu_config<max_tile_size = 256, min_blocks = 1024, block_size = 256, shared_memory = 49152, split_k = 4, mma = false, warp_loops = true, block_matmul = true, vector_atomics = true, early_launch_blocks = 528>
+// SM90-SAME: #tile.gpu_config<max_tile_size = 256, min_blocks = 1024, block_size = 256, shared_memory = 49152, split_k = 4, batch_loops = true, mma = false, warp_loops = true, block_matmul = true, vector_atomics = true, early_launch_blocks = 528>
 // SM80-LABEL: tile.program @rowsum
 // SM80-SAME: #tile.gpu_config<max_tile_size = 256, min_blocks = 1024,
 // GFX942-LABEL: tile.program @rowsum
@@ -153,7 +153,7 @@ tile.program @own(%A: !tile.tensor<64x16xf32, input>,
 // statement_configs off, or with the program's own configuration (@own
 // above), nothing is configured apart (NOSTMT).
 // SM90-LABEL: tile.program @softmax_like
-// SM90-SAME: #tile.gpu_config<max_tile_size = 64, {{.*}}split_k = 16, mma = true,
+// SM90-SAME: #tile.gpu_config<max_tile_size = 64, {{.*}}split_k = 16, batch_loops = true, mma = true,
 // SM90: tile.loop %k = 0 to 256 step %tile_k body
 // SM90: tile.loop %i = 0 to 16 step %tile_i body
 // SM90-NOT: gpu_config
@@ -204,7 +204,7 @@ tile.program @softmax_like(%A: !tile.tensor<16x256xf16, input>,
 // statement keeps the program's configuration and its sizes (apart, such
 // statements measured slower: LayerNorm @ W 18.7 -> 24.9 us on the H200).
 // SM90-LABEL: tile.program @norm_gemm
-// SM90-SAME: split_k = 4, mma = true,
+// SM90-SAME: split_k = 4, batch_loops = true, mma = true,
 // SM90-NOT: _s1
 // SM90: tile.yield
 tile.program @norm_gemm(%A: !tile.tensor<16x256xf16, input>,
@@ -352,7 +352,7 @@ tile.program @batched(%A: !tile.tensor<8x256x128xf16, input>,
 // Elementwise only (no matmul, no reduction): tiles up to 1024 wide, two
 // blocks per SM, whole blocks per tile.
 // SM90-LABEL: tile.program @scale
-// SM90-SAME: #tile.gpu_config<max_tile_size = 1024, min_blocks = 264, block_size = 256, shared_memory = 49152, element_loops = false, mma = false,
+// SM90-SAME: #tile.gpu_config<max_tile_size = 1024, min_blocks = 264, block_size = 256, shared_memory = 49152, element_loops = false, batch_loops = true, mma = false,
 tile.program @scale(%A: !tile.tensor<64x16xf32, input>,
                     %B: !tile.tensor<64x16xf32, output>) {
   %i = tile.var "i"
