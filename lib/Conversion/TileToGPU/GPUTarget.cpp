@@ -1,11 +1,15 @@
 //===- GPUTarget.cpp - NVVM and ROCDL targets of the GPU lowering ---------===//
 
 #include "TileDialect/Conversion/TileToGPU/GPUTarget.h"
+#include "TileDialect/Conversion/TileToGPU/TileToGPU.h"
 
 #include "mlir/Conversion/GPUToNVVM/GPUToNVVMPass.h"
 #include "mlir/Conversion/GPUToROCDL/GPUToROCDLPass.h"
 #include "mlir/Conversion/Passes.h"
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/GPU/Transforms/Passes.h"
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/Pass/Pass.h"
 #include "mlir/Pass/PassManager.h"
 
 using namespace mlir;
@@ -36,6 +40,22 @@ static Options attachOptions(StringRef chip, unsigned optLevel,
 
 namespace {
 
+/// The device scope of the emitter's fences as NVPTX spells it: the
+/// emitter writes AMDGPU's "agent" (`kDeviceSyncScope`), which NVPTX
+/// refuses.
+class NVPTXSyncScopePass
+    : public PassWrapper<NVPTXSyncScopePass, OperationPass<gpu::GPUModuleOp>> {
+public:
+  MLIR_DEFINE_EXPLICIT_INTERNAL_INLINE_TYPE_ID(NVPTXSyncScopePass)
+  StringRef getArgument() const override { return "tile-nvptx-sync-scope"; }
+  void runOnOperation() override {
+    getOperation().walk([](LLVM::FenceOp fence) {
+      if (fence.getSyncscope() == kDeviceSyncScope)
+        fence.setSyncscope("device");
+    });
+  }
+};
+
 class NVVMTarget : public GPUTarget {
 public:
   bool hasMatrixUnits() const override { return smVersion(chip) >= 80; }
@@ -57,6 +77,7 @@ public:
     return smVersion(chip) >= 90;
   }
   void addConversion(OpPassManager &device) const override {
+    device.addPass(std::make_unique<NVPTXSyncScopePass>());
     // nvgpu.mma.sync first, to nvvm.mma.sync on LLVM vector types.
     device.addPass(createConvertNVGPUToNVVMPass());
     ConvertGpuOpsToNVVMOpsOptions convert;

@@ -8,6 +8,7 @@
 
 #include "KernelEmitter.h"
 #include "KernelEmitterImpl.h"
+#include "TileDialect/Conversion/TileToGPU/TileToGPU.h"
 
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
@@ -129,8 +130,12 @@ void KernelEmitter::run() {
 
 Value KernelEmitter::countArrival(Value slot, int64_t arrivals,
                                   int64_t flagElement) {
+  // Device scope: the blocks of one grid share one device; a system-scope
+  // fence (MEMBAR.SYS) also orders against the host and peers (the
+  // 16-token decode's split online loop: 51.1 -> 50.3 us on the H200).
   auto fence = [&] {
-    LLVM::FenceOp::create(b, loc, LLVM::AtomicOrdering::acq_rel);
+    LLVM::FenceOp::create(b, loc, LLVM::AtomicOrdering::acq_rel,
+                          kDeviceSyncScope);
   };
   // The block's writes (ordered before thread 0's by the barrier, fences
   // being cumulative) are visible before it counts itself.

@@ -45,9 +45,9 @@
 // SPLIT: scf.for {{.*}} -> (f32, f32, f32, f32, vector<2x2xf32>, vector<2x2xf32>)
 // SPLIT: scf.yield
 // SPLIT: memref.store {{.*}}, %arg8[{{.*}}] : memref<{{[0-9]+}}xf32>
-// SPLIT: llvm.fence acq_rel
+// SPLIT: llvm.fence syncscope("agent") acq_rel
 // SPLIT-NEXT: memref.atomic_rmw addf %{{.*}}, %arg9[%{{.*}}] : (f32, memref<2xf32>) -> f32
-// SPLIT: llvm.fence acq_rel
+// SPLIT: llvm.fence syncscope("agent") acq_rel
 // SPLIT: scf.if %[[LAST:.*]] {
 // SPLIT: memref.load %arg8
 // SPLIT: memref.store %{{.*}}, %arg9

@@ -26,12 +26,12 @@
 // CHECK: memref.atomic_rmw addf
 // CHECK: gpu.barrier
 // CHECK-NEXT: scf.for %{{.*}} = %thread_id_x to %c1 step %c64 {
-// CHECK-NEXT: llvm.fence acq_rel
+// CHECK-NEXT: llvm.fence syncscope("agent") acq_rel
 // CHECK-NEXT: %[[BEFORE:.*]] = memref.atomic_rmw addf %cst{{.*}}, %[[COUNTERS]]
 // CHECK-NEXT: %[[LAST:.*]] = arith.cmpf oeq, %[[BEFORE]], %cst
 // CHECK-NEXT: arith.select %[[LAST]]
 // CHECK-NEXT: memref.store
-// CHECK-NEXT: llvm.fence acq_rel
+// CHECK-NEXT: llvm.fence syncscope("agent") acq_rel
 // CHECK: gpu.barrier
 // CHECK: scf.if
 // CHECK: memref.load %[[S]]

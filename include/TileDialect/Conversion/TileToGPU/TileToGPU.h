@@ -71,6 +71,11 @@ struct GPUPipelineOptions : public PassPipelineOptions<GPUPipelineOptions> {
 /// nvgpu's conversion does not take).
 bool isMmaSync(Operation *op);
 
+/// The synchronization scope of the kernels' fences between blocks: the
+/// device, as AMDGPU spells it (the NVVM pipeline renames it to NVPTX's
+/// "device").
+inline constexpr llvm::StringLiteral kDeviceSyncScope = "agent";
+
 /// Gives each workgroup buffer of the `gpu.func` `kernel` a 16-byte
 /// alignment: the kernels access them with 16-byte vectors, and an f16
 /// buffer must not start where an odd number of f32 elements ends.
