@@ -825,11 +825,9 @@ void mlir::tileir::keepTopK(std::vector<Candidate> &cands, unsigned topK) {
   if (topK >= 2) {
     unsigned kernels = cands.front().structure.kernels;
     auto loopsOf = [&](const Candidate &c) {
-      if (c.structure.kernels != kernels)
-        return std::numeric_limits<unsigned>::max();
-      unsigned n = 0;
-      ProgramOp(c.program).walk([&](LoopOp) { ++n; });
-      return n;
+      return c.structure.kernels == kernels
+                 ? c.structure.loops
+                 : std::numeric_limits<unsigned>::max();
     };
     auto fewest = [&](auto first, auto last) {
       return std::min_element(first, last,

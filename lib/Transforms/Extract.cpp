@@ -434,18 +434,16 @@ LogicalResult tileir::extractProgram(ProgramOp program,
       return us ? us.getValueAsDouble()
                 : std::numeric_limits<double>::infinity();
     };
-    // Equal estimates: fewer loops first (fewer passes over the data).
-    auto loopsOf = [](ProgramOp p) {
-      unsigned n = 0;
-      p.walk([&](LoopOp) { ++n; });
-      return n;
+    // Equal estimates: fewer loops first (fewer passes over the data; the
+    // structure's count, as the report has it).
+    auto rankOf = [&](const std::pair<ProgramOp, size_t> &kept) {
+      return std::make_pair(
+          estimateOf(kept.first),
+          entryOf(kept.second)->getInteger("loops").value_or(0));
     };
     std::stable_sort(keptPrograms.begin(), keptPrograms.end(),
                      [&](const auto &a, const auto &b) {
-                       return std::make_pair(estimateOf(a.first),
-                                             loopsOf(a.first)) <
-                              std::make_pair(estimateOf(b.first),
-                                             loopsOf(b.first));
+                       return rankOf(a) < rankOf(b);
                      });
     Operation *first = keptPrograms.front().first;
     for (auto &[p, index] : keptPrograms)

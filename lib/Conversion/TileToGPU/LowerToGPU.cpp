@@ -293,6 +293,12 @@ LogicalResult TileLowerToGPUPass::lower(ProgramOp program) {
   // head dimension, `loop i4 { S += Q Kc^T }`). Such sizes are not halved
   // below.
   llvm::StringSet<> whole;
+  // A size the warp-loop searches below may change: defaulted, neither
+  // pinned nor already made whole.
+  auto adjustable = [&](StringRef symbol) {
+    return defaulted.contains(symbol) && !pinned.contains(symbol) &&
+           !whole.contains(symbol);
+  };
   auto countWarpLoops = [](ArrayRef<Kernel> ks) {
     return llvm::count_if(
         ks, [](const Kernel &k) { return k.warpLoop.has_value(); });
@@ -312,10 +318,7 @@ LogicalResult TileLowerToGPUPass::lower(ProgramOp program) {
     llvm::StringMap<int64_t> ranges; // -1: loops of different ranges.
     for (auto loop : body.getOps<LoopOp>()) {
       std::optional<TileDim> step = loop.getStepDim();
-      if (!step || step->isConcrete() ||
-          !defaulted.contains(step->sym.getValue()) ||
-          pinned.contains(step->sym.getValue()) ||
-          whole.contains(step->sym.getValue()))
+      if (!step || step->isConcrete() || !adjustable(step->sym.getValue()))
         continue;
       int64_t range = loop.getEndIndex() - loop.getStartIndex();
       auto [it, inserted] = ranges.try_emplace(step->sym.getValue(), range);
@@ -487,9 +490,7 @@ LogicalResult TileLowerToGPUPass::lower(ProgramOp program) {
       if (!kernel.warpLoop)
         for (const GridLoop &g : kernel.grid)
           if (StringAttr symbol = sizeSymbol(g))
-            if (defaulted.contains(symbol.getValue()) &&
-                !pinned.contains(symbol.getValue()) &&
-                !whole.contains(symbol.getValue()))
+            if (adjustable(symbol.getValue()))
               names.push_back(symbol.getValue().str());
     llvm::sort(names);
     names.erase(llvm::unique(names), names.end());
