@@ -105,6 +105,11 @@ struct Deriv {
   /// Nothing to build: a store into a dropped intermediate, or loops and
   /// sequences of those only. Costs nothing and is left out of the program.
   bool empty = false;
+  /// A copy: loops around one store of a tensor's load (or a reshape of
+  /// one) into another tensor. At the top level, no kernel: the lowering
+  /// gives both tensors one buffer (`tensor.expand_shape` and
+  /// `collapse_shape` become such copies).
+  bool copy = false;
 
   /// The cost used to rank derivations of one class: open reads count as
   /// crossings (a derivation storing what it reads never does worse later).
@@ -220,8 +225,11 @@ private:
       case NodeKind::Store: {
         bool drop = dropped.contains(tg.data(n.children[1]).tensor);
         // A value or index that needs a dropped tensor cannot be built.
-        if (drop || llvm::all_of(n.children, available))
-          add(cls, &n, {m == Top ? 1u : 0u, 0, 0, 1}, {}, drop);
+        if (drop || llvm::all_of(n.children, available)) {
+          bool copy = isCopyStore(n);
+          add(cls, &n, {m == Top && !copy ? 1u : 0u, 0, 0, 1}, {}, drop,
+              copy);
+        }
         break;
       }
       case NodeKind::Nop:
@@ -232,8 +240,10 @@ private:
         uint32_t var = tg.data(n.children[0]).var;
         for (const DerivPtr &b : get(body, Nested)) {
           const DerivPtr *children[] = {&b};
-          add(cls, &n, {m == Top ? 1u : 0u, 0, 1, 0, countRepeated(*b, var)},
-              children, b->empty);
+          add(cls, &n,
+              {m == Top && !b->copy ? 1u : 0u, 0, 1, 0,
+               countRepeated(*b, var)},
+              children, b->empty, b->copy);
         }
         break;
       }
@@ -285,7 +295,8 @@ private:
   /// against the ones `kept` so far; an `empty` one (see Deriv) costs
   /// nothing.
   void add(Id cls, const ENode *n, StructureCost own,
-           llvm::ArrayRef<const DerivPtr *> children, bool empty = false) {
+           llvm::ArrayRef<const DerivPtr *> children, bool empty = false,
+           bool copy = false) {
     uint64_t seq = nextSeq++;
     StructureCost cost = empty ? StructureCost() : own;
     unsigned nodes = 1;
@@ -309,6 +320,7 @@ private:
     d.node = n;
     d.cost = cost;
     d.empty = empty;
+    d.copy = copy;
     d.nodes = nodes;
     for (const DerivPtr *c : children)
       p.children[p.numChildren++] = c;
@@ -390,6 +402,24 @@ private:
 
   /// The statements of loop body `d` (through its sequences) that do not
   /// use the loop's variable `var`.
+  /// Whether store node `n` can store a load of another tensor, or a
+  /// reshape of one (see Deriv::copy).
+  bool isCopyStore(const ENode &n) const {
+    uint32_t to = tg.data(n.children[1]).tensor;
+    auto loadsOther = [&](Id value) {
+      return llvm::any_of(eg.getClass(value).nodes, [&](const ENode &v) {
+        return tg.getKind(v) == NodeKind::Load &&
+               tg.data(v.children[0]).tensor != to;
+      });
+    };
+    if (loadsOther(n.children[0]))
+      return true;
+    return llvm::any_of(eg.getClass(n.children[0]).nodes, [&](const ENode &v) {
+      return tg.getOpName(v.op).getStringRef() == "tile.reshape" &&
+             loadsOther(v.children[0]);
+    });
+  }
+
   unsigned countRepeated(const Deriv &d, uint32_t var) const {
     if (d.empty)
       return 0;

@@ -40,7 +40,10 @@ def ConvertLinalgToTile : Pass<"convert-linalg-to-tile", "::mlir::ModuleOp"> {
     (H, or H*d) are the outermost loops of their nests: the optimizer can
     then reindex and fuse those loops with the reshape's (Trinity Figure
     4(e)-(f)), which is how the converted attention workloads reach one
-    kernel.
+    kernel. A group that only adds or drops unit dimensions (a grouped-query
+    decode's [KVH, G, 1, d] -> [KVH, G, d]) splits nothing: the reshape
+    moves it whole, with no loop, and the loops over it keep symbolic sizes,
+    so that the group's query rows can share a tile.
 
     With `own-reduction-variables`, a reduction loop is grouped only with
     the dimensions of the arguments it reads, not with those of

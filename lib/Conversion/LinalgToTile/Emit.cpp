@@ -720,7 +720,7 @@ FailureOr<Value> Emitter::emitReshape(Nest &nest) {
       splitIdx[d] = fullIndex;
       splitShape[d] = TileDim::concrete(split.getDimSize(d));
     }
-    if (group.size() == 1 || inner == extent) {
+    if (!isSplitGroup(split, group)) {
       wideIdx.push_back(fullIndex);
       wideShape.push_back(TileDim::concrete(extent));
       continue;

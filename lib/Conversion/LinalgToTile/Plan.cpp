@@ -511,7 +511,7 @@ void Planner::groupLoops() {
       return it == classOfRoot.end() ? nullptr : &plan.classes[it->second];
     };
     for (auto [g, group] : llvm::enumerate(groups)) {
-      if (group.size() < 2 || split.getDimSize(group.front()) == 1)
+      if (!isSplitGroup(split, group))
         continue;
       if (LoopClass *cls = classOf(splitSlot, group.front()))
         cls->unit = cls->outer = true;
@@ -553,6 +553,16 @@ FailureOr<Plan> Planner::run() {
   }
   groupLoops();
   return std::move(plan);
+}
+
+bool mlir::tileir::linalg_to_tile::isSplitGroup(RankedTensorType split,
+                                                ArrayRef<int64_t> group) {
+  if (group.size() < 2)
+    return false;
+  int64_t inner = 1;
+  for (int64_t d : group.drop_front())
+    inner *= split.getDimSize(d);
+  return split.getDimSize(group.front()) > 1 && inner > 1;
 }
 
 SmallVector<ReassociationIndices>

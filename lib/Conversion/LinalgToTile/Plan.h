@@ -120,6 +120,13 @@ struct Plan {
 /// The reassociation groups of a tensor.expand_shape or collapse_shape.
 SmallVector<ReassociationIndices> getReshapeGroups(Operation *op);
 
+/// Whether a reshape moves `group` (dimensions of the split side `split`)
+/// one element of its outer dimension at a time: the group's first
+/// dimension and the others together both have more than one element.
+/// Otherwise the group is only unit dimensions added or dropped, and the
+/// reshape takes all of it at once.
+bool isSplitGroup(RankedTensorType split, ArrayRef<int64_t> group);
+
 /// A contraction `out = out + x * y` over one reduction loop `k`
 /// (Contraction.cpp): `x` is computed from inputs that walk only batch, m and k
 /// loops (the left operand), `y` from inputs that walk only batch, n and k

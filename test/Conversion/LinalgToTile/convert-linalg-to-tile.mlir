@@ -233,6 +233,29 @@ func.func @collapse(%x: tensor<4x2x8xf32>) -> tensor<4x16xf32> {
 
 // -----
 
+// A group that only adds or drops unit dimensions moves whole: one statement,
+// no loop, and the loops over its dimension (the rows of a grouped-query
+// decode's queries) keep symbolic sizes.
+// CHECK-LABEL: tile.program @collapse_unit
+// CHECK: %[[L:.*]] = tile.load %{{.*}}[%[[F:.*]], %[[F]], %[[F]], %[[F]]] : !tile.tensor<2x4x1x8xf32, input> -> !tile.tile<[2, 4, 1, 8], f32>
+// CHECK: %[[R:.*]] = tile.reshape %[[L]] : !tile.tile<[2, 4, 1, 8], f32> -> !tile.tile<[2, 4, 8], f32>
+// CHECK: %[[S:.*]] = tile.store %[[R]], %{{.*}}[%[[F]], %[[F]], %[[F]]]
+// CHECK-NOT: tile.loop %{{.*}} body %[[S]]
+// CHECK: tile.load %{{.*}} -> !tile.tile<[tile_i0, tile_i1, tile_i2], f32>
+// CHECK-NOT: tile.size 1
+func.func @collapse_unit(%x: tensor<2x4x1x8xf32>) -> tensor<2x4x8xf32> {
+  %r = tensor.collapse_shape %x [[0], [1, 2], [3]] : tensor<2x4x1x8xf32> into tensor<2x4x8xf32>
+  %e = tensor.empty() : tensor<2x4x8xf32>
+  %n = linalg.generic {indexing_maps = [affine_map<(d0, d1, d2) -> (d0, d1, d2)>, affine_map<(d0, d1, d2) -> (d0, d1, d2)>], iterator_types = ["parallel", "parallel", "parallel"]} ins(%r : tensor<2x4x8xf32>) outs(%e : tensor<2x4x8xf32>) {
+  ^bb0(%in: f32, %out: f32):
+    %v = arith.negf %in : f32
+    linalg.yield %v : f32
+  } -> tensor<2x4x8xf32>
+  return %n : tensor<2x4x8xf32>
+}
+
+// -----
+
 // An insert_slice into an argument that the function returns is an in-place
 // update of an inout tensor: no copy, a const_tile store.
 // CHECK-LABEL: tile.program @kv_update(
