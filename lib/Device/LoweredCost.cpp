@@ -131,8 +131,14 @@ FailureOr<ProgramCost> tileir::estimateAsLowered(ProgramOp program,
   llvm::DenseMap<Value, int64_t> index;
   for (auto [i, use] : llvm::enumerate(getTopLevelStatements(chosen)))
     index.try_emplace(use->get(), i);
+  // The kernels name the caller's statements: `chosen` goes with
+  // `selected` on return.
+  auto originals = getTopLevelStatements(program);
   for (KernelCost &k : cost->kernels) {
     int64_t statement = index.lookup_or(k.stmt, -1);
+    k.stmt = statement >= 0 && statement < int64_t(originals.size())
+                 ? originals[statement]->get()
+                 : Value();
     auto it = launches.find(statement);
     if (it != launches.end())
       applyLaunch(*cost, k, target, it->second.blocks, it->second.threads,

@@ -96,7 +96,8 @@ struct TileEstimateCostPass
     if (!perKernel)
       return;
     for (auto [i, k] : llvm::enumerate(cost.kernels)) {
-      InFlightDiagnostic diag = mlir::emitRemark(k.stmt.getLoc());
+      InFlightDiagnostic diag =
+          mlir::emitRemark(k.stmt ? k.stmt.getLoc() : program.getLoc());
       diag << "kernel " << i << " (" << k.label << "): grid " << k.gridSize;
       if (!k.gridLoops.empty())
         diag << " (" << llvm::join(k.gridLoops, " x ") << ")";
