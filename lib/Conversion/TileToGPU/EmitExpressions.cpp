@@ -117,6 +117,14 @@ Lanes KernelEmitter::formula(unsigned id, ValueRange flats) {
       // An element loop's own element (`getElementLoopSize` checks that the
       // loop reads what it writes nowhere else).
       v = running->second;
+    } else if (isPositions(node.access.tensor)) {
+      // Element n of a positions tensor holds n (below 2^24: exact).
+      v = perLane([&](unsigned i) -> Value {
+        Value n = arith::IndexCastUIOp::create(
+            b, loc, b.getI32Type(),
+            tensorOffset(node.access, node.shape, flats[i]));
+        return arith::UIToFPOp::create(b, loc, f32, n);
+      });
     } else {
       v = perLane([&](unsigned i) {
         Value address = tensorOffset(node.access, node.shape, flats[i]);

@@ -49,9 +49,11 @@ struct LaneBlock {
 /// and stores are emitted, each restored by whoever set it.
 struct EmissionContext {
   EmissionContext(const interp::Plan &plan, const Kernel &kernel,
-                  ArrayRef<ElementKind> tensorKinds, gpu::GPUFuncOp func)
-      : plan(plan), kernel(kernel), tensorKinds(tensorKinds), func(func),
-        b(func.getContext()), loc(func.getLoc()) {}
+                  ArrayRef<ElementKind> tensorKinds,
+                  ArrayRef<TensorRole> tensorRoles, gpu::GPUFuncOp func)
+      : plan(plan), kernel(kernel), tensorKinds(tensorKinds),
+        tensorRoles(tensorRoles), func(func), b(func.getContext()),
+        loc(func.getLoc()) {}
 
   //===--------------------------------------------------------------------===//
   // The kernel and where its ops go
@@ -60,8 +62,9 @@ struct EmissionContext {
   /// The resolved program and the kernel of it being emitted.
   const interp::Plan &plan;
   const Kernel &kernel;
-  /// Each program tensor's element kind.
+  /// Each program tensor's element kind and role.
   ArrayRef<ElementKind> tensorKinds;
+  ArrayRef<TensorRole> tensorRoles;
   /// The function whose body is emitted.
   gpu::GPUFuncOp func;
   /// The builder every step emits with, and the location of its ops.

@@ -38,8 +38,9 @@ Type gpu_lowering::getStorageType(MLIRContext *ctx, ElementKind kind) {
 LogicalResult gpu_lowering::emitKernelBody(const Plan &plan,
                                            const Kernel &kernel,
                                            ArrayRef<ElementKind> tensorKinds,
+                                           ArrayRef<TensorRole> tensorRoles,
                                            gpu::GPUFuncOp func) {
-  EmissionContext cx(plan, kernel, tensorKinds, func);
+  EmissionContext cx(plan, kernel, tensorKinds, tensorRoles, func);
   KernelEmitter(cx).run();
   return success();
 }
@@ -171,7 +172,8 @@ void KernelEmitter::emitEpilogue(Value gridPoint) {
   auto ifLast = scf::IfOp::create(b, loc, isLast, /*withElseRegion=*/false);
   OpBuilder::InsertionGuard guard(b);
   b.setInsertionPoint(ifLast.thenBlock()->getTerminator());
-  EmissionContext epilogue(plan, *kernel.epilogue, tensorKinds, cx.func);
+  EmissionContext epilogue(plan, *kernel.epilogue, tensorKinds,
+                           cx.tensorRoles, cx.func);
   KernelEmitter(epilogue).runAsEpilogue(cx);
   forEachElement(1, [&](Value) {
     memref::StoreOp::create(b, loc, zero, cx.counters, slot);

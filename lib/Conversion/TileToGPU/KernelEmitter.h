@@ -31,9 +31,11 @@ Type getStorageType(MLIRContext *ctx, ElementKind kind);
 /// `kernel.scratchElements` is nonzero, and whose first workgroup attribution
 /// (if `kernel.sharedElements` is nonzero) is the shared buffer; the block
 /// has `kernel.threads` threads.
-/// `tensorKinds` gives each program tensor's element kind.
+/// `tensorKinds` gives each program tensor's element kind, `tensorRoles`
+/// its role.
 LogicalResult emitKernelBody(const interp::Plan &plan, const Kernel &kernel,
                              ArrayRef<ElementKind> tensorKinds,
+                             ArrayRef<TensorRole> tensorRoles,
                              gpu::GPUFuncOp func);
 
 } // namespace mlir::tileir::gpu_lowering

@@ -705,7 +705,7 @@ LogicalResult TileLowerToGPUPass::lower(ProgramOp program) {
     if (kernel.epilogue)
       func->setAttr("tile.epilogue",
                     kb.getI64IntegerAttr(kernel.epilogueCounters));
-    if (failed(emitKernelBody(*plan, kernel, kinds, func)))
+    if (failed(emitKernelBody(*plan, kernel, kinds, roles, func)))
       return failure();
     gpu::LaunchFuncOp::create(
         hb, loc, func,

@@ -476,15 +476,20 @@ void gpu_lowering::planWarpLoop(const Plan &plan,
   // An online loop of a kernel short of a quarter of `min_blocks` (4
   // blocks an SM at the strategy's 16: a warp loop's blocks hold 4 warps or
   // more) is cut into chunks of at least one iteration per warp, one block
-  // each (split-KV), as far as `split_k` allows; the blocks merge their
-  // states through scratch. On the H200 a 16-token decode's 32 row tiles
-  // split 16 ways ran 51 us against 96 whole; an 8-head 1024-row causal
-  // prefill's 512 ran 106 us split 4 ways, 68 whole.
+  // each (split-KV), as far as `split_k` allows, up to an eighth of
+  // `min_blocks` in all (2 blocks an SM: every block resident at once, 3
+  // fit at ~146 registers); the blocks merge their states through scratch.
+  // On the H200 a 16-token decode's 32 row tiles ran 96 us whole, 52.4 /
+  // 40.2 / 38.6 / 50.4 us split 2 / 4 / 8 / 16 ways; a 70B grouped-query
+  // decode's 64 ran 29.4 / 28.9 / 42.5 / 50.2 us split 2 / 4 / 8 / 16 ways
+  // (256 blocks best in both); an 8-head 1024-row causal prefill's 512 ran
+  // 106 us split 4 ways, 68 whole.
   if (warp->online && !loopsBeside && options.splitK > 1 &&
       4 * kernel.numBlocks < options.minBlocks) {
     int64_t chunks = std::min<int64_t>(
         {options.splitK,
-         int64_t(llvm::divideCeil(options.minBlocks, kernel.numBlocks)),
+         int64_t(llvm::divideCeil(std::max<int64_t>(1, options.minBlocks / 8),
+                                  kernel.numBlocks)),
          std::max<int64_t>(1, trips / warp->warps)});
     int64_t chunkTrips = int64_t(llvm::divideCeil(trips, chunks));
     chunks = int64_t(llvm::divideCeil(trips, chunkTrips));

@@ -10,3 +10,15 @@
 // CHECK-SAME: tile.role = "positions"
 // The row max of the masked scores, split 4 ways over the keys.
 // CHECK: gpu.launch_func @attn_causal_llama2_7b_m16_p4k_kernels::@attn_causal_llama2_7b_m16_p4k_k3 blocks in (%c512
+
+// A kernel computes a position from its offset (element n of a positions
+// tensor holds n) instead of loading it: the one-kernel online candidate of
+// the same program, as a warp loop, reads neither the key nor the query
+// positions (the tile's causal mask), while the converted program's masked
+// scores still name the tensor (its kernels pass it).
+// RUN: tile-opt %S/Inputs/causal-online-m16.tile.mlir --tile-select-gpu-config --tile-lower-to-gpu | FileCheck %s --check-prefix=COMPUTED
+// COMPUTED: gpu.func @attn_causal_llama2_7b_m16_p4k_c0_k0(%{{.*}}, %[[KPOS:arg[0-9]+]]: memref<4096xf32>
+// COMPUTED-NOT: memref.load %[[KPOS]]
+// COMPUTED: arith.uitofp %{{.*}} : i32 to f32
+// COMPUTED-NOT: memref.load %[[KPOS]]
+// COMPUTED: gpu.return
