@@ -93,7 +93,9 @@ bool KernelEmitter::fitsMatrixUnits(unsigned id, const LaneBlock &block) const {
          plan.exprs[node.operands[0]].elementKind ==
              plan.exprs[node.operands[1]].elementKind &&
          (width == 4 || width == 8 || width == 16) &&
-         node.sizes[3] == block.rowLength && node.sizes[1] % 16 == 0 &&
+         node.sizes[3] == block.rowLength &&
+         (node.sizes[1] % 16 == 0 ||
+          (block.repeatRows && node.sizes[1] < 16)) &&
          node.sizes[2] % 16 == 0 && block.rowLength % (4 * width) == 0 &&
          computesHalf(node.operands[0]) &&
          (loadsHalf(node.operands[1], width / 2) ||

@@ -30,6 +30,7 @@ bool KernelEmitter::emitWarpLoop(const StmtNode &loop) {
   // (g, t) rows g and g + 8, columns w t .. w t + w - 1.
   int64_t columns = tileShape.back(), width = columns / 4;
   LaneBlock block{2, width, columns, /*rowStride=*/8, /*mma=*/true};
+  block.repeatRows = warp.rows < 16;
   bool fits = true;
   for (auto [tile, stored] : warp.tiles)
     forEachLaneMatmul(plan, plan.stmts[tile].first,
@@ -389,6 +390,22 @@ void KernelEmitter::ifThen(Value cond, llvm::function_ref<void()> body) {
   body();
 }
 
+void KernelEmitter::ifRealRow(Value g, int64_t r, Value also,
+                              llvm::function_ref<void()> body) {
+  int64_t rows = kernel.warpLoop->rows;
+  if (rows <= 8 * r)
+    return;
+  Value cond = also;
+  if (rows < 16) {
+    Value real = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult,
+                                       add(g, index(8 * r)), index(rows));
+    cond = cond ? arith::AndIOp::create(b, loc, cond, real) : real;
+  }
+  if (!cond)
+    return body();
+  ifThen(cond, body);
+}
+
 void KernelEmitter::forEachOnlineSum(
     ArrayRef<Value> sums, Value g, Value t,
     llvm::function_ref<void(const StmtNode &, int64_t, Value, Value, int64_t)>
@@ -405,7 +422,7 @@ void KernelEmitter::forEachOnlineSum(
       // A row's sum once its quad's lanes are added, by the quad's first.
       for (int64_t r = 0; r < 2; ++r, ++a) {
         Value sum = quadCombine(ReduceFn::Sum, sums[a]);
-        ifThen(firstOfQuad, [&] {
+        ifRealRow(g, r, firstOfQuad, [&] {
           fn(accumulation, offset, add(g, index(8 * r)), sum, r);
         });
       }
@@ -415,11 +432,13 @@ void KernelEmitter::forEachOnlineSum(
     int64_t n = node.sizes[3], c = productTileWidth(n) / 8;
     forEachProductRun(n, g, t, [&](Value flat, int64_t r, int64_t h,
                                    int64_t first) {
-      for (int64_t j = 0; j < c; ++j)
-        fn(accumulation, offset, add(flat, index(j)),
-           vector::ExtractOp::create(b, loc, sums[a + first + j],
-                                     ArrayRef<int64_t>{r, h}),
-           r);
+      ifRealRow(g, r, Value(), [&] {
+        for (int64_t j = 0; j < c; ++j)
+          fn(accumulation, offset, add(flat, index(j)),
+             vector::ExtractOp::create(b, loc, sums[a + first + j],
+                                       ArrayRef<int64_t>{r, h}),
+             r);
+      });
     });
     a += n / 8;
     offset += 16 * n;
@@ -509,10 +528,10 @@ void KernelEmitter::finishOnlineWarpLoop(ArrayRef<Value> state, Value lane,
                                                      newWeights[r])),
                            flat);
                      });
-    ifThen(firstOfQuad, [&] {
-      for (int64_t r = 0; r < 2; ++r)
+    for (int64_t r = 0; r < 2; ++r)
+      ifRealRow(g, r, firstOfQuad, [&] {
         storeElement(maxStore, finals[r], add(g, index(8 * r)));
-    });
+      });
   });
   gpu::BarrierOp::create(b, loc);
 }
@@ -567,7 +586,8 @@ void KernelEmitter::mergeOnlineChunks(ArrayRef<Value> maxima,
     auto weightSlot = [&](int64_t k, Value row) {
       return add(index(online.flag + 1 + 16 * k), row);
     };
-    forEachElement(16, [&](Value row) {
+    int64_t rows = warp.rows;
+    forEachElement(rows, [&](Value row) {
       SmallVector<Value> maxima{loadElement(maxStore, row)};
       for (int64_t c = 0; c < chunks; ++c)
         maxima.push_back(scratchLoad(stateBase(index(c)), row));
@@ -589,7 +609,7 @@ void KernelEmitter::mergeOnlineChunks(ArrayRef<Value> maxima,
       const StmtNode &accumulation = plan.stmts[store];
       const ExprNode &node = plan.exprs[id];
       int64_t n = node.kind == Kind::Reduce ? 1 : node.sizes[3];
-      forEachElement(16 * n, [&](Value e) {
+      forEachElement(rows * n, [&](Value e) {
         Value row = div(e, n);
         Value v = arith::MulFOp::create(b, loc, loadElement(accumulation, e),
                                         weight(0, row));

@@ -41,6 +41,9 @@ inline Lanes mapLanes(size_t n, llvm::function_ref<Value(unsigned)> fn) {
 struct LaneBlock {
   int64_t rows = 1, width = 1, rowLength = 1, rowStride = 1;
   bool mma = false;
+  /// mma: a matmul of fewer than 16 rows fits, its rows repeated over the
+  /// 16 (a warp loop's `WarpLoop::rows`).
+  bool repeatRows = false;
 };
 
 /// The state of emitting one kernel's body into its `gpu.func`. The inputs

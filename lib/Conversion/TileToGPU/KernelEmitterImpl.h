@@ -395,6 +395,10 @@ private:
   /// sums): the warps' states merged in shared memory, then the block's
   /// merged by the first warp with the tensors' contents and stored.
   void finishOnlineWarpLoop(ArrayRef<Value> state, Value lane, Value warpId);
+  /// `body()` where row g + 8r of the warp's 16 is a row of the tile
+  /// (`WarpLoop::rows`; not a copy) and `also` (if given) holds.
+  void ifRealRow(Value g, int64_t r, Value also,
+                 llvm::function_ref<void()> body);
   /// The end of an online warp loop split across blocks
   /// (`Kernel::splitsOnline`): the first warp writes the block's state
   /// (`maxima`, then the warp-merged `sums`) to its scratch, the block

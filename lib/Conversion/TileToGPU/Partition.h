@@ -114,6 +114,10 @@ struct WarpLoop {
   /// The loop statement: the kernel's body, or (online) a statement of the
   /// body's sequence.
   unsigned loop = 0;
+  /// The tiles' rows: 16, or (online) fewer, which the warp's lanes repeat
+  /// over the matrix units' 16 (row i holds tile row i mod rows: the loads'
+  /// tile coordinates wrap) and whose merges store once.
+  int64_t rows = 16;
   /// An online loop (a safe softmax's running maximum, FlashAttention-2's
   /// loop): its last store is `M = M'` with `M' = max(M, rmax(X))` over the
   /// tiles' rows, and each accumulation rescales its sum by the repair

@@ -217,7 +217,8 @@ getOnlineForm(const Plan &plan, ArrayRef<unsigned> states,
 }
 
 /// Loop `id` as a warp loop (`WarpLoop`), `warps` not yet set: its body starts
-/// with stores of tiles of one shape, 16 rows of 16, 32 or 64 columns, moving
+/// with stores of tiles of one shape, 16 rows (an online loop: up to 16) of
+/// 16, 32 or 64 columns, moving
 /// with the loop, each computed elementwise from matmuls (16 rows, f32 results,
 /// f16 operands) and loads of earlier tiles' regions, the first from at least
 /// one matmul; every other statement is an accumulation of `getSplitStores`
@@ -255,10 +256,14 @@ getWarpLoop(const Plan &plan, unsigned id,
     stores = std::move(addends);
   }
   ArrayRef<int64_t> shape = plan.exprs[plan.stmts[leaves.front()].first].shape;
-  if (shape.size() < 2 || shape.end()[-2] != 16 ||
+  // Fewer than 16 rows (a grouped-query decode's 4 or 7 query rows a KV
+  // head) fill the matrix units' 16 with copies of the tile's rows
+  // (`rows`): online loops only, whose merges store each real row once.
+  int64_t rows = shape.size() < 2 ? 0 : shape.end()[-2];
+  if (rows < 1 || rows > 16 || (rows < 16 && !online) ||
       !llvm::is_contained({16, 32, 64}, shape.back()) ||
       plan.exprs[plan.stmts[leaves.front()].first].numElements !=
-          16 * shape.back())
+          rows * shape.back())
     return std::nullopt;
   int64_t columns = shape.back();
   auto isHalf = [&](unsigned e) {
@@ -298,7 +303,7 @@ getWarpLoop(const Plan &plan, unsigned id,
       const ExprNode &node = plan.exprs[e];
       matmul = true;
       fits &= node.elementKind == ElementKind::F32 && node.sizes[0] == 1 &&
-              node.sizes[1] == 16 && node.sizes[2] % 16 == 0 &&
+              node.sizes[1] == rows && node.sizes[2] % 16 == 0 &&
               node.sizes[3] == columns && isHalf(node.operands[0]) &&
               plan.exprs[node.operands[1]].elementKind ==
                   plan.exprs[node.operands[0]].elementKind &&
@@ -366,14 +371,14 @@ getWarpLoop(const Plan &plan, unsigned id,
     };
     if (g.kind == Kind::Reduce) {
       if (g.reduceFn != ReduceFn::Sum || g.elementKind != ElementKind::F32 ||
-          g.sizes[0] != 16 || g.sizes[1] != columns || g.sizes[2] != 1 ||
+          g.sizes[0] != rows || g.sizes[1] != columns || g.sizes[2] != 1 ||
           !operandFits())
         return std::nullopt;
     } else if (g.kind == Kind::Matmul) {
       std::optional<unsigned> right =
           getWarpProductLoad(plan, addend->second,
                              options.tf32 || (online && online->halfProducts));
-      if (!right || g.sizes[0] != 1 || g.sizes[1] != 16 ||
+      if (!right || g.sizes[0] != 1 || g.sizes[1] != rows ||
           g.sizes[2] != columns || g.sizes[3] % 16 != 0 || !operandFits())
         return std::nullopt;
       warp.productLoads[addend->second] = *right;
@@ -384,6 +389,7 @@ getWarpLoop(const Plan &plan, unsigned id,
     warp.laneSums += g.kind == Kind::Reduce ? 2 : g.sizes[3] / 2;
   }
   warp.loop = id;
+  warp.rows = rows;
   warp.online = online;
   // A tile need not be stored when it is an intermediate that no store
   // outside the loop reads (and no other tensor may alias).
