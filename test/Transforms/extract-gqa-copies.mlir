@@ -6,14 +6,20 @@
 // the top level a copy is no kernel to pass 1 either. Counted as kernels,
 // they made a loop over the group's query rows, one row at a time, around
 // the attention the best structure (fewer kernels), and its 4 rows never
-// shared a tile. Now the fused candidate is one loop over the keys (running
-// maximum, sum and P.V) in a loop over the KV heads, all 4 rows of the group
-// in its tiles.
-// CHECK-LABEL: tile.program @gqa_decode_c1
+// shared a tile. Now the fused candidates are one loop over the keys
+// (running maximum, sum and P.V), none a row at a time: inside a loop over
+// the KV heads with the group's 4 rows in the tile, or inside a loop over
+// the rows (a symbolic tile) with both heads in it (equal estimates).
+// CHECK-LABEL: tile.program @gqa_decode_c0
 // CHECK-SAME: tile.kernels = 2
-// CHECK-NOT: step %c1 body
+// CHECK-NOT: to 4 step %c1
 // CHECK: tile.loop %i2 = 0 to 256
 // CHECK-NOT: tile.loop %i2
-// CHECK: tile.loop %s0 = 0 to 8 step %c4
+// CHECK-NOT: to 4 step %c1
+// CHECK-LABEL: tile.program @gqa_decode_c1
+// CHECK-SAME: tile.kernels = 2
+// CHECK-NOT: to 4 step %c1
+// CHECK: tile.loop %i2 = 0 to 256
+// CHECK-NOT: tile.loop %i2
 // CHECK-NOT: to 4 step %c1
 // CHECK: tile.yield

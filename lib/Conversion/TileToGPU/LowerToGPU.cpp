@@ -299,9 +299,15 @@ LogicalResult TileLowerToGPUPass::lower(ProgramOp program) {
     return defaulted.contains(symbol) && !pinned.contains(symbol) &&
            !whole.contains(symbol);
   };
+  // The warp loops, each counted by the share of the matrix units' 16 rows
+  // its tiles fill: halving a defaulted 16-row tile to 8 keeps a warp loop
+  // (its rows repeated) but wastes half of it.
   auto countWarpLoops = [](ArrayRef<Kernel> ks) {
-    return llvm::count_if(
-        ks, [](const Kernel &k) { return k.warpLoop.has_value(); });
+    double fill = 0;
+    for (const Kernel &k : ks)
+      if (k.warpLoop)
+        fill += double(k.warpLoop->rows) / 16;
+    return fill;
   };
   // The plan and kernels under the current `sizes`.
   auto rebind = [&]() -> LogicalResult {

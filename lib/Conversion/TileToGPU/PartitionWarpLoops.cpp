@@ -478,7 +478,6 @@ void gpu_lowering::planWarpLoop(const Plan &plan,
       if (placeMerge())
         break;
     }
-  kernel.threads = 32 * warp->warps;
   // An online loop of a kernel short of a quarter of `min_blocks` (4
   // blocks an SM at the strategy's 16: a warp loop's blocks hold 4 warps or
   // more) is cut into chunks of at least one iteration per warp, one block
@@ -490,13 +489,27 @@ void gpu_lowering::planWarpLoop(const Plan &plan,
   // decode's 64 ran 29.4 / 28.9 / 42.5 / 50.2 us split 2 / 4 / 8 / 16 ways
   // (256 blocks best in both); an 8-head 1024-row causal prefill's 512 ran
   // 106 us split 4 ways, 68 whole.
-  if (warp->online && !loopsBeside && options.splitK > 1 &&
-      4 * kernel.numBlocks < options.minBlocks) {
-    int64_t chunks = std::min<int64_t>(
-        {options.splitK,
-         int64_t(llvm::divideCeil(std::max<int64_t>(1, options.minBlocks / 8),
-                                  kernel.numBlocks)),
-         std::max<int64_t>(1, trips / warp->warps)});
+  // Where a warp a chunk's iteration would leave fewer chunks than that,
+  // the blocks have fewer warps, down to 4: on the H200 1-token Llama-3-8B
+  // decodes (8 row tiles) ran, as chunks of 8 / 4 / 2 / 1 warps, at 1K
+  // keys (16 key tiles: 2 / 4 / 8 / 16 chunks) 12.3 / 11.1 / 11.4 / 13.6
+  // us, at 4K (64 key tiles: 8 / 16 / 32 chunks) 13.1 / 12.2 / 14.0
+  // (`split_k` caps the chunks: the last block merges them all).
+  bool splits = warp->online && !loopsBeside && options.splitK > 1 &&
+                4 * kernel.numBlocks < options.minBlocks;
+  int64_t wanted = std::min<int64_t>(
+      options.splitK,
+      llvm::divideCeil(std::max<int64_t>(1, options.minBlocks / 8),
+                       kernel.numBlocks));
+  while (splits && warp->warps > 4 && trips / warp->warps < wanted) {
+    warp->warps /= 2;
+    warp->reduceInBlock = false;
+    placeMerge();
+  }
+  kernel.threads = 32 * warp->warps;
+  if (splits) {
+    int64_t chunks =
+        std::min<int64_t>(wanted, std::max<int64_t>(1, trips / warp->warps));
     int64_t chunkTrips = int64_t(llvm::divideCeil(trips, chunks));
     chunks = int64_t(llvm::divideCeil(trips, chunkTrips));
     if (chunks > 1) {
