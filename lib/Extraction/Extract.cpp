@@ -400,8 +400,6 @@ private:
   }
   bool isTop(const Deriv &d) const { return d.cost.kernels > 0; }
 
-  /// The statements of loop body `d` (through its sequences) that do not
-  /// use the loop's variable `var`.
   /// Whether store node `n` can store a load of another tensor, or a
   /// reshape of one (see Deriv::copy).
   bool isCopyStore(const ENode &n) const {
@@ -420,6 +418,8 @@ private:
     });
   }
 
+  /// The statements of loop body `d` (through its sequences) that do not
+  /// use the loop's variable `var`.
   unsigned countRepeated(const Deriv &d, uint32_t var) const {
     if (d.empty)
       return 0;

@@ -157,14 +157,14 @@ private:
   /// One aligned `vector.store` of the f32 `values`, in tensor `tensor`'s
   /// storage type, at tensor offset `offset`.
   void storeVector(unsigned tensor, Value offset, ValueRange values);
-  /// The global address (i64) of element `offset` of `tensor`, from `base`,
-  /// its buffer's aligned pointer.
   /// Whether `tensor` is a positions tensor (element n holds n): its
   /// loads are computed from their offsets, not read.
   bool isPositions(unsigned tensor) const {
     return tensor < cx.tensorRoles.size() &&
            cx.tensorRoles[tensor] == TensorRole::Positions;
   }
+  /// The global address (i64) of element `offset` of `tensor`, from `base`,
+  /// its buffer's aligned pointer.
   Value globalAddress(unsigned tensor, Value base, Value offset);
 
   /// The address of element `flat` of `buffer`, and in `memref` the memref

@@ -302,7 +302,7 @@ LogicalResult TileLowerToGPUPass::lower(ProgramOp program) {
   // The warp loops, each counted by the share of the matrix units' 16 rows
   // its tiles fill: halving a defaulted 16-row tile to 8 keeps a warp loop
   // (its rows repeated) but wastes half of it.
-  auto countWarpLoops = [](ArrayRef<Kernel> ks) {
+  auto warpLoopFill = [](ArrayRef<Kernel> ks) {
     double fill = 0;
     for (const Kernel &k : ks)
       if (k.warpLoop)
@@ -337,13 +337,13 @@ LogicalResult TileLowerToGPUPass::lower(ProgramOp program) {
       int64_t range = ranges.lookup(name), before = sizes->lookup(name);
       if (range <= before)
         continue;
-      auto warpLoopsBefore = countWarpLoops(kernels);
+      auto fillBefore = warpLoopFill(kernels);
       (*sizes)[name] = range;
       {
         // A size the plan refuses is only not taken.
         ScopedDiagnosticHandler quiet(ctx,
                                       [](Diagnostic &) { return success(); });
-        if (succeeded(rebind()) && countWarpLoops(kernels) > warpLoopsBefore) {
+        if (succeeded(rebind()) && warpLoopFill(kernels) > fillBefore) {
           whole.insert(name);
           continue;
         }
@@ -467,13 +467,13 @@ LogicalResult TileLowerToGPUPass::lower(ProgramOp program) {
     }
     if (!shrink)
       break;
-    auto warpLoopsBefore = countWarpLoops(kernels);
+    auto fillBefore = warpLoopFill(kernels);
     (*sizes)[*shrink] /= 2;
     if (failed(rebind()))
       return failure();
     // Blocks are not worth a warp loop (the head dimension of the scores
     // also steps the grid of another kernel): the size stays.
-    if (countWarpLoops(kernels) < warpLoopsBefore) {
+    if (warpLoopFill(kernels) < fillBefore) {
       (*sizes)[*shrink] *= 2;
       if (failed(rebind()))
         return failure();
@@ -503,7 +503,7 @@ LogicalResult TileLowerToGPUPass::lower(ProgramOp program) {
     for (const std::string &name : names) {
       llvm::StringMap<int64_t> sizesBefore = *sizes;
       llvm::StringSet<> wholeBefore = whole;
-      auto warpLoopsBefore = countWarpLoops(kernels);
+      auto fillBefore = warpLoopFill(kernels);
       bool better = false;
       for (int64_t size = sizesBefore.lookup(name) / 2; size >= 16 && !better;
            size /= 2) {
@@ -513,7 +513,7 @@ LogicalResult TileLowerToGPUPass::lower(ProgramOp program) {
         ScopedDiagnosticHandler quiet(ctx,
                                       [](Diagnostic &) { return success(); });
         better = succeeded(rebind()) && succeeded(widen()) &&
-                 countWarpLoops(kernels) > warpLoopsBefore;
+                 warpLoopFill(kernels) > fillBefore;
       }
       if (better) {
         whole.insert(name);
