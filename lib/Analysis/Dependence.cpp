@@ -30,6 +30,9 @@ struct DependenceOracle::Solver {
   solver::Backend backend;
   unsigned timeoutMs = 2000;
   llvm::StringMap<PairAnswer> cache;
+  /// The solver's answers by problem (`problemKey`): pairs of other
+  /// statements often pose the same problem under other variable names.
+  llvm::StringMap<solver::Answer> answers;
   /// Admissible values per tile-size symbol, computed on demand.
   std::map<std::string, std::vector<int64_t>> symbolValues;
 
@@ -69,6 +72,7 @@ void DependenceOracle::addMayAlias(uint32_t a, uint32_t b) {
 void DependenceOracle::setTimeoutMs(unsigned ms) {
   solver->timeoutMs = ms;
   solver->cache.clear();
+  solver->answers.clear();
 }
 
 const TensorInfo *DependenceOracle::getTensor(uint32_t id) const {
@@ -202,6 +206,45 @@ private:
 };
 } // namespace
 
+/// A key naming everything a problem's answer depends on, positionally:
+/// names are left out, and tensors are only "the same" or not.
+static void problemKey(llvm::SmallVectorImpl<char> &key,
+                       const solver::Problem &p) {
+  key.clear();
+  auto put = [&](int64_t value) {
+    const char *bytes = reinterpret_cast<const char *>(&value);
+    key.append(bytes, bytes + sizeof(value));
+  };
+  put(p.symbols.size());
+  for (const solver::Symbol &s : p.symbols) {
+    put(s.values.size());
+    for (int64_t v : s.values)
+      put(v);
+  }
+  put(p.vars.size());
+  for (const solver::Var &v : p.vars) {
+    put(v.start);
+    put(v.end);
+    put(v.stepCoeff);
+    put(v.symbol);
+  }
+  for (const solver::Access *a : {&p.first, &p.second}) {
+    put(a->elementBytes);
+    put(a->dims.size());
+    for (size_t d = 0; d < a->dims.size(); ++d) {
+      const solver::Dim &dim = a->dims[d];
+      put(dim.kind);
+      put(dim.var);
+      put(dim.base);
+      put(dim.size);
+      put(d < a->shape.size() ? a->shape[d] : 0);
+    }
+  }
+  put(p.first.tensor == p.second.tensor);
+  put(p.order ? p.order->first : -1);
+  put(p.order ? p.order->second : -1);
+}
+
 PairAnswer DependenceOracle::Solver::solvePair(
     DependenceOracle &oracle, const Access &x, const Access &y,
     llvm::function_ref<Side(uint32_t)> sideFirst,
@@ -227,12 +270,18 @@ PairAnswer DependenceOracle::Solver::solvePair(
     builder.problem.order = {a, b};
   }
   DependenceStats &stats = oracle.stats;
-  ++stats.solverCalls;
-  auto start = std::chrono::steady_clock::now();
-  solver::Answer a = backend.solve(builder.problem, timeoutMs);
-  stats.solverSeconds += std::chrono::duration<double>(
-                             std::chrono::steady_clock::now() - start)
-                             .count();
+  llvm::SmallString<128> key;
+  problemKey(key, builder.problem);
+  auto [it, inserted] = answers.try_emplace(key);
+  if (inserted) {
+    ++stats.solverCalls;
+    auto start = std::chrono::steady_clock::now();
+    it->second = backend.solve(builder.problem, timeoutMs);
+    stats.solverSeconds += std::chrono::duration<double>(
+                               std::chrono::steady_clock::now() - start)
+                               .count();
+  }
+  const solver::Answer &a = it->second;
   switch (a.status) {
   case solver::Answer::Unsat:
     answer.verdict = DependenceVerdict::Independent;

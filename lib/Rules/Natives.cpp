@@ -178,6 +178,33 @@ static bool producerBeforeLegal(RuleContext &ctx,
          recomputeLegal(ctx, args) && isIdempotent(ctx.tg, b1);
 }
 
+/// StraightLine(b): b is a statement with no loop, as insertions 1 and 2
+/// move (part of their guards).
+static bool straightLine(RuleContext &ctx,
+                         llvm::ArrayRef<const PdlSlot *> args) {
+  if (!isClass(args, 1))
+    return false;
+  const ClassData &b = dataOf(ctx, args[0]);
+  return !b.hasLoop && b.hasNonSeqNode;
+}
+
+/// ProducerNest(b): b is a loop nest computing no matmul, as the producer
+/// insertion moves (part of ProducerBeforeLegal).
+static bool producerNest(RuleContext &ctx,
+                         llvm::ArrayRef<const PdlSlot *> args) {
+  if (!isClass(args, 1))
+    return false;
+  const ClassData &b = dataOf(ctx, args[0]);
+  return b.hasLoop && !b.hasMatmul && b.hasNonSeqNode;
+}
+
+/// AccumulatorWriter(b): b is the input's whole writer of a zero-start
+/// accumulator (part of RecomputeBeforeLegal).
+static bool isAccumulatorWriter(RuleContext &ctx,
+                                llvm::ArrayRef<const PdlSlot *> args) {
+  return isClass(args, 1) && accumulatorWriter(ctx, args[0]);
+}
+
 /// LoopInvariant(v, body): `loop v body` == `body`.
 static bool loopInvariant(RuleContext &ctx,
                           llvm::ArrayRef<const PdlSlot *> args) {
@@ -489,7 +516,7 @@ static std::optional<int64_t> tripCount(const LoopRange &r) {
 static ClassData renamed(const ClassData &d, uint32_t from, uint32_t to,
                          bool tileToElem) {
   ClassData out = d;
-  for (Access &a : out.accesses)
+  for (Access &a : out.accesses.mutate())
     for (IndexTerm &t : a.dims)
       if (t.usesVar(from)) {
         t.var = to;
@@ -713,6 +740,9 @@ const NativeRegistry &mlir::tileir::getTileNatives() {
     r.constraints["InsertBeforeLegal"] = insertBeforeLegal;
     r.constraints["RecomputeBeforeLegal"] = recomputeBeforeLegal;
     r.constraints["ProducerBeforeLegal"] = producerBeforeLegal;
+    r.constraints["StraightLine"] = straightLine;
+    r.constraints["ProducerNest"] = producerNest;
+    r.constraints["AccumulatorWriter"] = isAccumulatorWriter;
     r.constraints["LoopInvariant"] = loopInvariant;
     r.constraints["NotUsesVar"] = notUsesVar;
     r.constraints["ZeroInitAccumulator"] = zeroInitAccumulator;

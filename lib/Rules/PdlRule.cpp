@@ -61,8 +61,48 @@ struct PdlRule::Program {
   /// Atoms in the order they are matched; atoms[0] is the root.
   std::vector<Atom> atoms;
   std::vector<Constraint> constraints;
+  /// The checks (operand types, then constraints, in order) made right
+  /// after atom i is bound: checksAt[i] ends where checksAt[i + 1] begins.
+  /// A check runs once every slot it reads is bound, but never before an
+  /// earlier one, so a constraint may rely on the ones written before it.
+  llvm::SmallVector<unsigned, 8> checksEnd;
   std::vector<Action> actions;
+
+  void scheduleChecks();
 };
+
+void PdlRule::Program::scheduleChecks() {
+  // The atom after which each slot is bound: constants before any.
+  std::vector<int> boundAt(numSlots, int(atoms.size()) - 1);
+  for (size_t s = 0; s < initial.size() && s < numSlots; ++s)
+    if (initial[s].kind != PdlSlot::Unbound)
+      boundAt[s] = -1;
+  for (int i = atoms.size(); i-- > 0;) {
+    const Atom &atom = atoms[i];
+    auto bind = [&](int s) {
+      if (s >= 0 && boundAt[s] != -1)
+        boundAt[s] = std::min(boundAt[s], i);
+    };
+    bind(atom.slot);
+    for (int s : atom.operands)
+      bind(s);
+    for (auto [name, s] : atom.attrs)
+      bind(s);
+    bind(atom.typeSlot);
+  }
+  checksEnd.assign(atoms.size(), 0);
+  int at = 0;
+  auto place = [&](llvm::ArrayRef<int> reads) {
+    for (int s : reads)
+      at = std::max(at, boundAt[s]);
+    for (size_t i = at; i < atoms.size(); ++i)
+      ++checksEnd[i];
+  };
+  for (auto [value, type] : operandTypes)
+    place({value, type});
+  for (const Constraint &c : constraints)
+    place(c.args);
+}
 
 PdlRule::PdlRule(std::string name, Location loc, RuleContext &context)
     : name(std::move(name)), loc(loc), context(context) {}
@@ -313,6 +353,7 @@ LogicalResult Compiler::compile(pdl::PatternOp pattern) {
   if (prog.atoms.size() != pending.size())
     return pattern.emitError("every matched operation must be reachable from "
                              "the root through operands");
+  prog.scheduleChecks();
   if (!rewrite.getBodyRegion().empty())
     for (Operation &op : rewrite.getBodyRegion().front())
       if (failed(rewriteOp(&op)))
@@ -338,6 +379,16 @@ std::unique_ptr<PdlRule> PdlRule::compile(pdl::PatternOp pattern,
 //===----------------------------------------------------------------------===//
 
 namespace {
+/// Orders e-nodes and operator ids by operator.
+struct OpLess {
+  bool operator()(const ENode &node, uint32_t op) const {
+    return node.op < op;
+  }
+  bool operator()(uint32_t op, const ENode &node) const {
+    return op < node.op;
+  }
+};
+
 class Matcher {
 public:
   Matcher(const PdlRule::Program &prog, RuleContext &ctx, size_t limit,
@@ -459,11 +510,17 @@ private:
     if (slot.kind != PdlSlot::Class)
       return;
     const egraph::EClass &cls = eg.getClass(eg.find(slot.cls));
+    // A rebuilt class's nodes are sorted by operator first: only the run
+    // of the atom's operator is looked at.
+    llvm::ArrayRef<ENode> nodes = cls.nodes;
+    if (atom.op != ~0u) {
+      auto [first, last] = std::equal_range(
+          nodes.begin(), nodes.end(), atom.op, OpLess());
+      nodes = nodes.slice(first - nodes.begin(), last - first);
+    }
     llvm::SmallVector<int, 8> trail;
-    for (const ENode &node : cls.nodes) {
-      if (atom.op != ~0u && node.op != atom.op)
-        continue;
-      if (bindNode(atom, node, trail))
+    for (const ENode &node : nodes) {
+      if (bindNode(atom, node, trail) && passesChecks(i))
         matchAtom(i + 1);
       for (int s : trail)
         slots[s] = prog.initial[s];
@@ -473,26 +530,33 @@ private:
     }
   }
 
-  void finish() {
-    for (auto [valueSlot, typeSlot] : prog.operandTypes) {
-      const PdlSlot &v = slots[valueSlot];
-      const PdlSlot &t = slots[typeSlot];
-      if (v.kind != PdlSlot::Class)
-        return;
-      Type actual = ctx.tg.data(v.cls).type;
-      if (t.kind == PdlSlot::TypeVal && t.type != actual)
-        return;
-    }
-    for (const Constraint &c : prog.constraints) {
+  void finish() { out.push_back(slots); }
+
+  /// Runs the checks placed after atom i (Program::checksEnd).
+  bool passesChecks(size_t i) {
+    unsigned first = i == 0 ? 0 : prog.checksEnd[i - 1];
+    size_t types = prog.operandTypes.size();
+    for (unsigned k = first; k < prog.checksEnd[i]; ++k) {
+      if (k < types) {
+        auto [valueSlot, typeSlot] = prog.operandTypes[k];
+        const PdlSlot &v = slots[valueSlot];
+        const PdlSlot &t = slots[typeSlot];
+        if (v.kind != PdlSlot::Class)
+          return false;
+        if (t.kind == PdlSlot::TypeVal && t.type != ctx.tg.data(v.cls).type)
+          return false;
+        continue;
+      }
+      const Constraint &c = prog.constraints[k - types];
       llvm::SmallVector<const PdlSlot *, 4> args;
       for (int s : c.args)
         args.push_back(&slots[s]);
       if ((*c.fn)(ctx, args) == c.negated) {
         ++blocked;
-        return;
+        return false;
       }
     }
-    out.push_back(slots);
+    return true;
   }
 
   const PdlRule::Program &prog;

@@ -28,21 +28,11 @@ Saturation::run(ProgramOp program, const SaturateOptions &options) {
   for (const auto &rule : sat->rules.getRules())
     runner.addRule(rule.get());
   TileEGraph &tg = sat->tg;
-  auto canonicalized = std::make_shared<SequenceSites>();
+  auto canonicalizer =
+      std::make_shared<SequenceCanonicalizer>(options.limits.maxNodes);
   if (options.canonicalizeSequences)
-    runner.addHook([&tg, canonicalized,
-                    maxNodes = options.limits.maxNodes](egraph::EGraph &) {
-      size_t total = 0;
-      // Nested sequences may need several rounds, within the node limit.
-      for (int round = 0; round < 8 && tg.graph().numNodes() <= maxNodes;
-           ++round) {
-        size_t n = canonicalizeSequences(tg, maxNodes, canonicalized.get());
-        tg.graph().rebuild();
-        total += n;
-        if (!n)
-          break;
-      }
-      return total;
+    runner.addHook([&tg, canonicalizer](egraph::EGraph &) {
+      return canonicalizer->run(tg);
     });
   auto propagation = std::make_shared<ExpressionPropagation>(
       options.backoff.enabled ? options.backoff.matchLimit : SIZE_MAX / 2,

@@ -11,13 +11,16 @@ using egraph::ENode;
 using egraph::Id;
 
 size_t mlir::tileir::canonicalizeSequences(TileEGraph &tg, size_t maxNodes,
-                                           SequenceSites *done) {
+                                           SequenceSites *done,
+                                           const std::vector<Id> *scope,
+                                           std::vector<Id> *gained) {
   egraph::EGraph &eg = tg.graph();
   uint32_t seqOp = tg.getOpId(OperationName("tile.seq", tg.getContext()));
   Type stmt = StmtType::get(tg.getContext());
   // Collect first: adding nodes changes the classes.
   std::vector<std::tuple<Id, Id, Id, Id>> work; // class, a, b, c
-  for (Id cls : eg.classesWithOp(seqOp)) {
+  for (Id cls : scope ? llvm::ArrayRef<Id>(*scope)
+                      : eg.classesWithOp(seqOp)) {
     for (const ENode &n : eg.getClass(cls).nodes) {
       if (n.op != seqOp)
         continue;
@@ -36,12 +39,51 @@ size_t mlir::tileir::canonicalizeSequences(TileEGraph &tg, size_t maxNodes,
       break;
     if (done)
       done->insert({eg.find(cls), eg.find(a), eg.find(b), eg.find(c)});
+    size_t before = eg.numNodes();
     Id inner = tg.add("tile.seq", {b, c}, {}, stmt);
     Id outer = tg.add("tile.seq", {a, inner}, {}, stmt);
-    if (eg.merge(cls, outer))
+    if (gained && eg.numNodes() > before)
+      gained->push_back(inner);
+    if (eg.merge(cls, outer)) {
       ++changed;
+      if (gained)
+        gained->push_back(cls);
+    }
   }
   return changed;
+}
+
+size_t SequenceCanonicalizer::run(TileEGraph &tg) {
+  egraph::EGraph &eg = tg.graph();
+  size_t total = 0;
+  std::optional<std::vector<Id>> scope;
+  for (unsigned round = 0; round < maxRounds && eg.numNodes() <= maxNodes;
+       ++round) {
+    std::vector<Id> gained;
+    size_t n = canonicalizeSequences(tg, maxNodes, &done,
+                                     scope ? &*scope : nullptr, &gained);
+    size_t unions = eg.rebuild();
+    total += n;
+    if (!n)
+      break;
+    if (unions) {
+      scope.reset();
+      continue;
+    }
+    // The changed classes and the classes whose nodes have one of them
+    // first, canonical and each once.
+    std::vector<Id> next;
+    for (Id id : gained) {
+      Id cls = eg.find(id);
+      next.push_back(cls);
+      for (const auto &[node, parent] : eg.getClass(cls).parents)
+        next.push_back(eg.find(parent));
+    }
+    llvm::sort(next);
+    next.erase(std::unique(next.begin(), next.end()), next.end());
+    scope = std::move(next);
+  }
+  return total;
 }
 
 size_t ExpressionPropagation::run(TileEGraph &tg) {
@@ -93,7 +135,7 @@ size_t ExpressionPropagation::run(TileEGraph &tg) {
     // Guards: `next` keeps T[idx] and v's inputs; v does not read T[idx].
     ClassData written;
     region.write = true;
-    written.accesses.push_back(region);
+    written.accesses.insert(region);
     written.freeVars = tg.data(first).freeVars;
     const ClassData &valueData = tg.data(value);
     if (!independent(tg, written, nextData, AccessFilter::All,

@@ -46,6 +46,46 @@ static void insertSorted(Vec &v, const T &x) {
     v.insert(it, x);
 }
 
+bool AccessSet::unite(const AccessSet &other) {
+  if (other.empty() || list == other.list)
+    return false;
+  if (empty()) {
+    list = other.list;
+    return true;
+  }
+  // Most joins add nothing: check without building the merged copy (an
+  // Access copies its index terms).
+  if (std::includes(begin(), end(), other.begin(), other.end()))
+    return false;
+  if (std::includes(other.begin(), other.end(), begin(), end())) {
+    list = other.list;
+    return true;
+  }
+  auto merged = llvm::makeIntrusiveRefCnt<Shared>();
+  merged->accesses.reserve(size() + other.size());
+  std::set_union(begin(), end(), other.begin(), other.end(),
+                 std::back_inserter(merged->accesses));
+  list = std::move(merged);
+  return true;
+}
+
+void AccessSet::insert(const Access &access) {
+  auto it = std::lower_bound(begin(), end(), access);
+  if (it != end() && *it == access)
+    return;
+  size_t at = it - begin();
+  List &accesses = mutate();
+  accesses.insert(accesses.begin() + at, access);
+}
+
+AccessSet::List &AccessSet::mutate() {
+  if (!list)
+    list = llvm::makeIntrusiveRefCnt<Shared>();
+  else if (list->UseCount() > 1)
+    list = llvm::makeIntrusiveRefCnt<Shared>(*list);
+  return list->accesses;
+}
+
 ClassData TileAnalysis::compute(const ENode &node) const {
   ClassData d;
   d.type = tg.getType(node);
@@ -57,7 +97,7 @@ ClassData TileAnalysis::compute(const ENode &node) const {
   // Every node inherits the accesses and variables of its children.
   for (Id c : node.children) {
     const ClassData &cd = get(c);
-    unionInto(d.accesses, cd.accesses);
+    d.accesses.unite(cd.accesses);
     unionInto(d.freeVars, cd.freeVars);
     unionInto(d.boundVars, cd.boundVars);
     d.hasMatmul |= cd.hasMatmul;
@@ -108,7 +148,7 @@ ClassData TileAnalysis::compute(const ENode &node) const {
     a.write = kind == NodeKind::Store;
     for (unsigned i = tensorPos + 1; i < node.children.size(); ++i)
       a.dims.push_back(child(i).index.value_or(IndexTerm{IndexTerm::Full}));
-    insertSorted(d.accesses, a);
+    d.accesses.insert(a);
     break;
   }
   case NodeKind::Loop: {
@@ -166,7 +206,7 @@ bool TileAnalysis::join(ClassData &into, const ClassData &from) const {
     into.splat = from.splat;
     changed = true;
   }
-  changed |= unionInto(into.accesses, from.accesses);
+  changed |= into.accesses.unite(from.accesses);
   changed |= unionInto(into.freeVars, from.freeVars);
   changed |= unionInto(into.boundVars, from.boundVars);
   if (from.hasSeqNode && !into.hasSeqNode) {

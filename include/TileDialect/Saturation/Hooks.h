@@ -13,6 +13,7 @@
 #include "llvm/ADT/DenseSet.h"
 
 #include <set>
+#include <vector>
 #include <tuple>
 
 namespace mlir::tileir {
@@ -25,11 +26,35 @@ namespace mlir::tileir {
 /// With `done`, a site whose classes are still canonical as when it was
 /// last handled (kept in `done`) is skipped: its right-nested form is
 /// there already.
+/// With `scope`, only the sites in those classes are looked at; with
+/// `gained`, the classes that gained a node are appended to it (a later
+/// call's sites are in them or in their parents: see SequenceCanonicalizer).
 using SequenceSites =
     llvm::DenseSet<std::tuple<egraph::Id, egraph::Id, egraph::Id, egraph::Id>>;
 size_t canonicalizeSequences(TileEGraph &tg,
                              size_t maxNodes = static_cast<size_t>(-1),
-                             SequenceSites *done = nullptr);
+                             SequenceSites *done = nullptr,
+                             const std::vector<egraph::Id> *scope = nullptr,
+                             std::vector<egraph::Id> *gained = nullptr);
+
+/// Sequence canonicalization to a fixpoint between two iterations, in up to
+/// `maxRounds` rounds (nested sequences need several), within the node
+/// limit. The first round looks at every sequence; a later round only at
+/// the classes the round before changed and their parents, since only
+/// there can a new left-nested site appear, unless the rebuild after it
+/// merged other classes by congruence (then it looks at all again).
+class SequenceCanonicalizer {
+public:
+  explicit SequenceCanonicalizer(size_t maxNodes, unsigned maxRounds = 8)
+      : maxNodes(maxNodes), maxRounds(maxRounds) {}
+  /// Returns the number of classes that gained a node.
+  size_t run(TileEGraph &tg);
+
+private:
+  SequenceSites done;
+  size_t maxNodes;
+  unsigned maxRounds;
+};
 
 /// Store-to-load forwarding inside a sequence: for `seq(store T v idx, next)`
 /// or `seq(store T v idx, seq(next, tail))` where `next` loads `T[idx]`, adds

@@ -16,6 +16,9 @@
 #include "TileDialect/IR/TileDim.h"
 
 #include "mlir/IR/Types.h"
+#include "llvm/ADT/ArrayRef.h"
+#include "llvm/ADT/IntrusiveRefCntPtr.h"
+#include "llvm/ADT/SmallVector.h"
 
 #include <optional>
 #include <vector>
@@ -23,6 +26,38 @@
 namespace mlir::tileir {
 
 class TileEGraph;
+
+/// A class's reads and writes, sorted and unique. Classes with the same
+/// accesses share one list (a loop and its body; a class and the members
+/// joined into it): a copy is a pointer copy, and a change copies the list
+/// first if it is shared.
+class AccessSet {
+public:
+  using List = llvm::SmallVector<Access, 2>;
+
+  const Access *begin() const {
+    return list ? list->accesses.begin() : nullptr;
+  }
+  const Access *end() const { return list ? list->accesses.end() : nullptr; }
+  size_t size() const { return list ? list->accesses.size() : 0; }
+  bool empty() const { return size() == 0; }
+  const Access &operator[](size_t i) const { return list->accesses[i]; }
+  operator llvm::ArrayRef<Access>() const { return {begin(), end()}; }
+
+  /// Adds `other`'s accesses; returns true if any was new.
+  bool unite(const AccessSet &other);
+  /// Adds one access.
+  void insert(const Access &access);
+  /// The list, to change in place (the caller keeps it sorted and unique
+  /// where that matters).
+  List &mutate();
+
+private:
+  struct Shared : llvm::RefCountedBase<Shared> {
+    List accesses;
+  };
+  llvm::IntrusiveRefCntPtr<Shared> list;
+};
 
 /// The analysis data of one e-class.
 struct ClassData {
@@ -33,7 +68,7 @@ struct ClassData {
   uint32_t tensor = ~0u;          ///< tensor leaves
   std::optional<double> splat;    ///< splat `tile.constant`s
   /// Reads and writes, sorted and unique.
-  llvm::SmallVector<Access, 2> accesses;
+  AccessSet accesses;
   /// Loop variables used and not bound inside, and bound inside; sorted.
   /// A loop binds its variable here only when its body mentions it: `loop
   /// m S` with S free of m (loop-invariant code motion makes it S's equal)
