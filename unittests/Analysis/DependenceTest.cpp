@@ -188,6 +188,27 @@ TEST_F(DependenceTest, ReadsNeverConflictAndAnswersAreCached) {
   EXPECT_EQ(oracle.getStats().cacheHits, 1u);
 }
 
+TEST_F(DependenceTest, SameProblemUnderOtherNamesAsksTheSolverOnce) {
+  // u ranges as v does, B is shaped as A: the second pair poses the first
+  // pair's problem with other names, and its witness names its own.
+  const uint32_t u = 7;
+  oracle.setLoop(u, {"u", 0, 64, TileDim::concrete(16)});
+  DependenceResult first =
+      check({access(A, true, {tileOf(V)})}, {access(A, false, {slice(40, 1)})});
+  DependenceResult second =
+      check({access(B, true, {tileOf(u)})}, {access(B, false, {slice(40, 1)})});
+  EXPECT_EQ(oracle.getStats().solverCalls, 1u);
+  EXPECT_EQ(oracle.getStats().cacheHits, 0u);
+  ASSERT_TRUE(first.witness && second.witness);
+  EXPECT_EQ(oracle.describe(*first.witness, "P", "Q"),
+            "P at v = 32 and Q at v = 32 both touch A[40]");
+  EXPECT_EQ(oracle.describe(*second.witness, "P", "Q"),
+            "P at u = 32 and Q at u = 32 both touch B[40]");
+  // Another range is another problem.
+  check({access(A, true, {tileOf(W)})}, {access(A, false, {slice(40, 1)})});
+  EXPECT_EQ(oracle.getStats().solverCalls, 2u);
+}
+
 TEST_F(DependenceTest, MissingLoopIsUnknown) {
   DependenceResult r = check({access(B, true, {tileOf(99)})},
                              {access(B, false, {slice(0, 1)})});
