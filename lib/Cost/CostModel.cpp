@@ -29,6 +29,8 @@ llvm::StringRef mlir::tileir::stringifyLimiter(Limiter limiter) {
     return "vector";
   case Limiter::Occupancy:
     return "occupancy";
+  case Limiter::Latency:
+    return "latency";
   }
   llvm_unreachable("unknown limiter");
 }
@@ -347,9 +349,16 @@ LogicalResult checkSizes(ProgramOp program, const TileSizeAssignment &sizes) {
 /// issues fewer vector instructions; the matrix units are kept busy by few
 /// warps (each holds many independent products).
 double bodyTime(KernelCost &k, const TargetDesc &target, double fill,
-                double threadFill = 1) {
+                double threadFill = 1, double inFlight = 0) {
   double l2Bandwidth = fill * threadFill * target.l2Bandwidth;
   double hbmBandwidth = std::min(target.hbmBandwidth, l2Bandwidth);
+  // Bytes in flight bound both (Little's law); L2 answers in about 500 ns
+  // against HBM's 1.2 us under load, so the same bytes in flight carry
+  // 2.4x the bandwidth from L2.
+  if (inFlight > 0) {
+    l2Bandwidth = std::min(l2Bandwidth, 2.4 * inFlight);
+    hbmBandwidth = std::min(hbmBandwidth, inFlight);
+  }
   k.hbmUs = double(k.hbmBytes() - k.l2HitBytes) / hbmBandwidth * 1e6;
   k.l2Us = double(k.hbmBytes()) / l2Bandwidth * 1e6;
   k.matrixUs = double(k.matrixFlops) / (fill * target.matrixPeak) * 1e6;
@@ -378,12 +387,18 @@ void applyRoofline(KernelCost &k, const TargetDesc &target,
   }
   k.launchUs = ownLaunch ? target.launchOverhead * 1e6 : 0;
   double ideal = bodyTime(k, target, /*fill=*/1.0);
-  double body = bodyTime(k, target, k.gridEfficiency, k.threadFill);
+  double unbounded = bodyTime(k, target, k.gridEfficiency, k.threadFill);
+  double body = unbounded;
+  if (k.warpLoopWarps)
+    body = bodyTime(k, target, k.gridEfficiency, k.threadFill,
+                    warpLoopBandwidth(target, k.gridSize, k.warpLoopWarps));
   k.timeUs = k.launchUs + body;
   double memory = std::max(k.hbmUs, k.l2Us);
   double compute = k.matrixUs + k.vectorUs;
   if (k.launchUs >= body)
     k.limiter = Limiter::Launch;
+  else if (body > unbounded)
+    k.limiter = Limiter::Latency;
   else if (body > 2 * ideal)
     k.limiter = Limiter::Occupancy;
   else if (memory >= compute)
@@ -394,12 +409,35 @@ void applyRoofline(KernelCost &k, const TargetDesc &target,
 
 } // namespace
 
+/// Bytes a warp loop's warp keeps in flight, the memory latency under load,
+/// and the warps a compute unit holds (about 150 registers a thread: 3
+/// blocks of 4 warps, ncu on the H200). Fitted on the H200's fused decode
+/// attention kernels (bench/results/h200-2026-11-29-warp-loop-estimate.md):
+/// Llama-3-8B at 1K / 4K / 32K keys, 128 / 512 / 1024 warps, ran about
+/// 9 / 10 / 42 us for 4.3 / 17.3 / 138 MB; the roofline alone gave 2.9 /
+/// 4.5 / 29.0.
+constexpr double kWarpLoopBytesInFlight = 4096;
+constexpr double kMemoryLatencySeconds = 1.2e-6;
+constexpr uint64_t kWarpLoopWarpsPerUnit = 12;
+
+double mlir::tileir::warpLoopBandwidth(const TargetDesc &target,
+                                       uint64_t gridSize, unsigned warps) {
+  uint64_t units = std::max(1u, target.computeUnits);
+  uint64_t blocksPerUnit =
+      std::max<uint64_t>(1, kWarpLoopWarpsPerUnit / std::max(1u, warps));
+  uint64_t resident = std::min(gridSize, units * blocksPerUnit);
+  return double(resident * warps) * kWarpLoopBytesInFlight /
+         kMemoryLatencySeconds;
+}
+
 void mlir::tileir::applyLaunch(ProgramCost &program, KernelCost &k,
                                const TargetDesc &target, uint64_t gridSize,
-                               unsigned threadsPerBlock, bool ownLaunch) {
+                               unsigned threadsPerBlock, bool ownLaunch,
+                               unsigned warpLoopWarps) {
   program.timeUs -= k.timeUs;
   k.gridSize = std::max<uint64_t>(1, gridSize);
   k.threadsPerBlock = threadsPerBlock;
+  k.warpLoopWarps = warpLoopWarps;
   applyRoofline(k, target, ownLaunch);
   program.timeUs += k.timeUs;
   const KernelCost *slowest = &k;

@@ -45,6 +45,9 @@ constexpr llvm::StringLiteral kPipelineLoadsAttrName = "tile.pipeline_loads";
 /// `--tile-merge-kernels`): the index of the program's top-level statement
 /// it runs (a leaf of the root `tile.seq`, in order).
 constexpr llvm::StringLiteral kStatementAttrName = "tile.statement";
+/// On a lowered kernel that runs a warp loop (one warp per iteration, its
+/// tiles in matrix-unit registers): the warps of each block.
+constexpr llvm::StringLiteral kWarpLoopAttrName = "tile.warp_loop";
 /// On a kernel `--tile-merge-kernels` made of several: the top-level
 /// statements of its members, in order.
 constexpr llvm::StringLiteral kStatementsAttrName = "tile.statements";

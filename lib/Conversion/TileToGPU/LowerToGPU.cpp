@@ -699,6 +699,9 @@ LogicalResult TileLowerToGPUPass::lower(ProgramOp program) {
         kb.getDenseI32ArrayAttr({int32_t(kernel.threads), 1, 1}));
     if (auto it = topLevelIndex.find(kernel.stmt); it != topLevelIndex.end())
       func->setAttr(kStatementAttrName, kb.getI64IntegerAttr(it->second));
+    if (kernel.warpLoop)
+      func->setAttr(kWarpLoopAttrName,
+                    kb.getI64IntegerAttr(kernel.warpLoop->warps));
     // A statement configured apart may pipeline its loads otherwise than
     // the program (`--tile-pipeline-loads` reads this per kernel).
     if (auto it = statements->statementOf.find(plan->stmts[kernel.stmt].op);
