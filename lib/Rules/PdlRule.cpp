@@ -61,10 +61,12 @@ struct PdlRule::Program {
   /// Atoms in the order they are matched; atoms[0] is the root.
   std::vector<Atom> atoms;
   std::vector<Constraint> constraints;
-  /// The checks (operand types, then constraints, in order) made right
-  /// after atom i is bound: checksAt[i] ends where checksAt[i + 1] begins.
-  /// A check runs once every slot it reads is bound, but never before an
-  /// earlier one, so a constraint may rely on the ones written before it.
+  /// The checks: operand types, then constraints, in order (check k < the
+  /// number of operand types is operandTypes[k], the rest constraints).
+  /// Those run right after atom i is bound are [checksEnd[i - 1],
+  /// checksEnd[i]) (from 0 for the root). A check runs once every slot it
+  /// reads is bound, but never before an earlier one, so a constraint may
+  /// rely on the ones written before it.
   llvm::SmallVector<unsigned, 8> checksEnd;
   std::vector<Action> actions;
 
@@ -569,7 +571,9 @@ private:
 };
 } // namespace
 
-size_t PdlRule::search(const egraph::EGraph &, size_t limit) {
+size_t PdlRule::search(const egraph::EGraph &egraph, size_t limit) {
+  assert(!egraph.isDirty() && "matching needs a rebuilt e-graph (class "
+                              "nodes sorted by operator)");
   matches.clear();
   blocked = 0;
   Matcher(*program, context, limit, matches, blocked).run();

@@ -27,8 +27,7 @@ static bool unionInto(Vec &into, const Vec &from) {
     into = from;
     return true;
   }
-  // Most joins add nothing: check without building the merged copy (an
-  // Access copies its index terms).
+  // Most joins add nothing: check without building the merged copy.
   if (std::includes(into.begin(), into.end(), from.begin(), from.end()))
     return false;
   Vec merged;
