@@ -389,9 +389,11 @@ void applyRoofline(KernelCost &k, const TargetDesc &target,
   double ideal = bodyTime(k, target, /*fill=*/1.0);
   double unbounded = bodyTime(k, target, k.gridEfficiency, k.threadFill);
   double body = unbounded;
-  if (k.warpLoopWarps)
+  if (k.warpLoopWarps && k.warpLoopIterations)
     body = bodyTime(k, target, k.gridEfficiency, k.threadFill,
-                    warpLoopBandwidth(target, k.gridSize, k.warpLoopWarps));
+                    warpLoopBandwidth(target, k.gridSize, k.warpLoopWarps,
+                                      double(k.hbmBytes()) /
+                                          double(k.warpLoopIterations)));
   k.timeUs = k.launchUs + body;
   double memory = std::max(k.hbmUs, k.l2Us);
   double compute = k.matrixUs + k.vectorUs;
@@ -409,35 +411,39 @@ void applyRoofline(KernelCost &k, const TargetDesc &target,
 
 } // namespace
 
-/// Bytes a warp loop's warp keeps in flight, the memory latency under load,
-/// and the warps a compute unit holds (about 150 registers a thread: 3
-/// blocks of 4 warps, ncu on the H200). Fitted on the H200's fused decode
-/// attention kernels (bench/results/h200-2026-11-29-warp-loop-estimate.md):
-/// Llama-3-8B at 1K / 4K / 32K keys, 128 / 512 / 1024 warps, ran about
-/// 9 / 10 / 42 us for 4.3 / 17.3 / 138 MB; the roofline alone gave 2.9 /
-/// 4.5 / 29.0.
-constexpr double kWarpLoopBytesInFlight = 4096;
+/// The share of an iteration's bytes a warp loop's warp keeps in flight,
+/// the memory latency under load, and the warps a compute unit holds
+/// (about 150 registers a thread: 3 blocks of 4 warps, ncu on the H200).
+/// Fitted on the H200's fused decode attention kernels
+/// (bench/results/h200-2026-11-29-warp-loop-estimate.md): Llama-3-8B at
+/// 1K / 4K / 32K keys, 128 / 512 / 1024 warps of 64-key iterations (34 KB
+/// each: 4 KiB in flight), ran about 9 / 10 / 42 us for 4.3 / 17.3 / 138
+/// MB; the roofline alone gave 2.9 / 4.5 / 29.0.
+constexpr double kWarpLoopInFlightShare = 1.0 / 8;
 constexpr double kMemoryLatencySeconds = 1.2e-6;
 constexpr uint64_t kWarpLoopWarpsPerUnit = 12;
 
 double mlir::tileir::warpLoopBandwidth(const TargetDesc &target,
-                                       uint64_t gridSize, unsigned warps) {
+                                       uint64_t gridSize, unsigned warps,
+                                       double iterationBytes) {
   uint64_t units = std::max(1u, target.computeUnits);
   uint64_t blocksPerUnit =
       std::max<uint64_t>(1, kWarpLoopWarpsPerUnit / std::max(1u, warps));
   uint64_t resident = std::min(gridSize, units * blocksPerUnit);
-  return double(resident * warps) * kWarpLoopBytesInFlight /
+  return double(resident * warps) * kWarpLoopInFlightShare * iterationBytes /
          kMemoryLatencySeconds;
 }
 
 void mlir::tileir::applyLaunch(ProgramCost &program, KernelCost &k,
                                const TargetDesc &target, uint64_t gridSize,
                                unsigned threadsPerBlock, bool ownLaunch,
-                               unsigned warpLoopWarps) {
+                               unsigned warpLoopWarps,
+                               uint64_t warpLoopIterations) {
   program.timeUs -= k.timeUs;
   k.gridSize = std::max<uint64_t>(1, gridSize);
   k.threadsPerBlock = threadsPerBlock;
   k.warpLoopWarps = warpLoopWarps;
+  k.warpLoopIterations = warpLoopIterations;
   applyRoofline(k, target, ownLaunch);
   program.timeUs += k.timeUs;
   const KernelCost *slowest = &k;

@@ -80,6 +80,7 @@ FailureOr<ProgramCost> tileir::estimateAsLowered(ProgramOp program,
   struct Launch {
     uint64_t threadsInGrid = 0, blocks = 0;
     unsigned threads = 0, warpLoopWarps = 0;
+    uint64_t warpLoopIterations = 0;
   };
   llvm::DenseMap<int64_t, Launch> launches;
   // The statements some kernel runs.
@@ -112,10 +113,13 @@ FailureOr<ProgramCost> tileir::estimateAsLowered(ProgramOp program,
       // (register tiles): its thread count does not limit it (0: not
       // modelled).
       // A warp loop is bound by the bytes its warps keep in flight.
-      auto warpLoop = kernel->getAttrOfType<IntegerAttr>(kWarpLoopAttrName);
+      auto warpLoop =
+          kernel->getAttrOfType<DenseI64ArrayAttr>(kWarpLoopAttrName);
+      bool isWarpLoop = warpLoop && warpLoop.size() == 2;
       largest = {uint64_t(*blocks * *threads), uint64_t(*blocks),
                  usesMatrixUnits(kernel) ? 0u : unsigned(*threads),
-                 warpLoop ? unsigned(warpLoop.getInt()) : 0u};
+                 isWarpLoop ? unsigned(warpLoop[0]) : 0u,
+                 isWarpLoop ? uint64_t(warpLoop[1]) : 0u};
     });
   }
   // Statements whose kernels --tile-merge-kernels runs in another's grid
@@ -165,7 +169,7 @@ FailureOr<ProgramCost> tileir::estimateAsLowered(ProgramOp program,
     if (it != launches.end())
       applyLaunch(*cost, k, target, it->second.blocks, it->second.threads,
                   /*ownLaunch=*/!merged.contains(statement),
-                  it->second.warpLoopWarps);
+                  it->second.warpLoopWarps, it->second.warpLoopIterations);
   }
   return cost;
 }

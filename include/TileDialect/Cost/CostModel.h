@@ -55,11 +55,13 @@ struct KernelCost {
   /// The fraction of the threads a busy unit needs to pull its share of
   /// bandwidth that it holds: 1 without `threadsPerBlock`.
   double threadFill = 1;
-  /// Warps per block of a warp loop (applyLaunch; 0: none). Its loads are
-  /// bounded by what its warps keep in flight, not by its threads: the
-  /// memory bandwidth is at most the resident warps' bytes in flight over
-  /// the memory latency (`warpLoopBandwidth`).
+  /// Warps per block of a warp loop and its iterations over all blocks
+  /// (applyLaunch; 0: none). Its loads are bounded by what its warps keep
+  /// in flight, not by its threads: the memory bandwidth is at most the
+  /// resident warps' bytes in flight over the memory latency
+  /// (`warpLoopBandwidth`).
   unsigned warpLoopWarps = 0;
+  uint64_t warpLoopIterations = 0;
 
   uint64_t hbmReadBytes = 0;  ///< loads placed off chip
   uint64_t hbmWriteBytes = 0; ///< stores placed off chip
@@ -104,19 +106,21 @@ struct ProgramCost {
 /// (`threadFill`): a grid of one 32-thread block per row is latency-bound.
 /// With `ownLaunch` false, the kernel runs in another's launch (the lowering
 /// merged their grids) and costs no launch overhead of its own. A warp loop
-/// (`warpLoopWarps` warps a block) reads at most `warpLoopBandwidth`.
+/// (`warpLoopWarps` warps a block, `warpLoopIterations` in all) reads at
+/// most `warpLoopBandwidth`.
 void applyLaunch(ProgramCost &program, KernelCost &k, const TargetDesc &target,
                  uint64_t gridSize, unsigned threadsPerBlock,
-                 bool ownLaunch = true, unsigned warpLoopWarps = 0);
+                 bool ownLaunch = true, unsigned warpLoopWarps = 0,
+                 uint64_t warpLoopIterations = 0);
 
 /// The memory bandwidth (bytes/s) a warp loop of `gridSize` blocks of
-/// `warps` warps sustains: each resident warp keeps about
-/// `kWarpLoopBytesInFlight` bytes of its K and V tiles in flight (its
-/// registers hold the rest of the tile), each answered after
+/// `warps` warps sustains, each iteration reading `iterationBytes`: each
+/// resident warp keeps an eighth of its iteration's bytes in flight (its
+/// registers hold the rest of its K and V tiles), answered after
 /// `kMemoryLatencySeconds` (Little's law), with at most
 /// `kWarpLoopWarpsPerUnit` warps resident per compute unit.
 double warpLoopBandwidth(const TargetDesc &target, uint64_t gridSize,
-                         unsigned warps);
+                         unsigned warps, double iterationBytes);
 
 /// The default assignment on `target`: each symbolic tile size of `program`
 /// not in `given` starts at the target's default tile size and is halved

@@ -46,7 +46,8 @@ constexpr llvm::StringLiteral kPipelineLoadsAttrName = "tile.pipeline_loads";
 /// it runs (a leaf of the root `tile.seq`, in order).
 constexpr llvm::StringLiteral kStatementAttrName = "tile.statement";
 /// On a lowered kernel that runs a warp loop (one warp per iteration, its
-/// tiles in matrix-unit registers): the warps of each block.
+/// tiles in matrix-unit registers): the warps of each block and the
+/// iterations of all its blocks, `array<i64: warps, iterations>`.
 constexpr llvm::StringLiteral kWarpLoopAttrName = "tile.warp_loop";
 /// On a kernel `--tile-merge-kernels` made of several: the top-level
 /// statements of its members, in order.

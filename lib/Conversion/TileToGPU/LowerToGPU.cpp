@@ -38,6 +38,10 @@ void tileir::alignWorkgroupBuffers(Operation *kernel) {
 
 using namespace mlir::tileir::gpu_lowering;
 
+/// (Row tile, key tile) pairs of an online warp loop up to which its key
+/// tile is 32 rather than 64 (see the size search).
+static constexpr int64_t kFewWarpLoopPairs = 512;
+
 /// The tile sizes of `program`: its `tile.tile_sizes` attribute overridden by
 /// the configuration's `tile_sizes`, then, with a positive `cap`, the
 /// defaults `chooseDefaultTileSizes` picks (under `caps` for the sizes of
@@ -525,6 +529,42 @@ LogicalResult TileLowerToGPUPass::lower(ProgramOp program) {
         return failure();
     }
   }
+  // An online warp loop with few (row tile, key tile) pairs to spread
+  // over the warps is bound by one warp's chain of dependent instructions
+  // (one iteration: the scores, the softmax, P.V and the merges), not by
+  // its loads: halving its key tile from 64 halves the chain and doubles
+  // the warps. On the H200 (bench/results/h200-2026-11-29-key-tiles.md)
+  // 1-token decodes of 128 / 256 / 512 pairs ran 9% / 4% / 4% faster at 32
+  // keys; those of 2048 and 4096 pairs 15-28% slower.
+  std::optional<std::string> keyTile;
+  for (const Kernel &kernel : kernels) {
+    if (!mma || !warpLoops || !kernel.warpLoop || !kernel.warpLoop->online)
+      continue;
+    const interp::StmtNode &node = plan->stmts[kernel.warpLoop->loop];
+    auto loop = dyn_cast_or_null<LoopOp>(node.op);
+    std::optional<TileDim> step = loop ? loop.getStepDim() : std::nullopt;
+    if (!step || step->isConcrete() || !adjustable(step->sym.getValue()) ||
+        sizes->lookup(step->sym.getValue()) != 64)
+      continue;
+    int64_t trips = (node.end - node.start) / node.step;
+    if (kernel.numBlocks / kernel.splitChunks * trips <= kFewWarpLoopPairs)
+      keyTile = step->sym.getValue().str();
+  }
+  if (keyTile) {
+    auto fillBefore = warpLoopFill(kernels);
+    (*sizes)[*keyTile] = 32;
+    bool kept = false;
+    {
+      ScopedDiagnosticHandler quiet(ctx,
+                                    [](Diagnostic &) { return success(); });
+      kept = succeeded(rebind()) && warpLoopFill(kernels) >= fillBefore;
+    }
+    if (!kept) {
+      (*sizes)[*keyTile] = 64;
+      if (failed(rebind()))
+        return failure();
+    }
+  }
   for (const interp::ExprNode &node : plan->exprs)
     if (node.elementKind == ElementKind::F64)
       return node.op->emitOpError(
@@ -699,9 +739,14 @@ LogicalResult TileLowerToGPUPass::lower(ProgramOp program) {
         kb.getDenseI32ArrayAttr({int32_t(kernel.threads), 1, 1}));
     if (auto it = topLevelIndex.find(kernel.stmt); it != topLevelIndex.end())
       func->setAttr(kStatementAttrName, kb.getI64IntegerAttr(it->second));
-    if (kernel.warpLoop)
+    if (kernel.warpLoop) {
+      const interp::StmtNode &loop = plan->stmts[kernel.warpLoop->loop];
+      int64_t trips = (loop.end - loop.start) / loop.step;
       func->setAttr(kWarpLoopAttrName,
-                    kb.getI64IntegerAttr(kernel.warpLoop->warps));
+                    kb.getDenseI64ArrayAttr(
+                        {int64_t(kernel.warpLoop->warps),
+                         kernel.numBlocks / kernel.splitChunks * trips}));
+    }
     // A statement configured apart may pipeline its loads otherwise than
     // the program (`--tile-pipeline-loads` reads this per kernel).
     if (auto it = statements->statementOf.find(plan->stmts[kernel.stmt].op);
