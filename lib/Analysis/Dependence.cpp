@@ -206,15 +206,19 @@ private:
 };
 } // namespace
 
+/// Appends the bytes of `value` to a cache key.
+template <typename T>
+static void putBytes(llvm::SmallVectorImpl<char> &key, T value) {
+  const char *bytes = reinterpret_cast<const char *>(&value);
+  key.append(bytes, bytes + sizeof(value));
+}
+
 /// A key naming everything a problem's answer depends on, positionally:
 /// names are left out, and tensors are only "the same" or not.
 static void problemKey(llvm::SmallVectorImpl<char> &key,
                        const solver::Problem &p) {
   key.clear();
-  auto put = [&](int64_t value) {
-    const char *bytes = reinterpret_cast<const char *>(&value);
-    key.append(bytes, bytes + sizeof(value));
-  };
+  auto put = [&](int64_t value) { putBytes(key, value); };
   put(p.symbols.size());
   for (const solver::Symbol &s : p.symbols) {
     put(s.values.size());
@@ -329,10 +333,7 @@ static void pairKey(llvm::SmallVectorImpl<char> &key, const Access &x,
                     llvm::function_ref<Side(uint32_t)> sideY,
                     const std::optional<DependenceQuery::Order> &order) {
   key.clear();
-  auto put = [&](auto value) {
-    const char *p = reinterpret_cast<const char *>(&value);
-    key.append(p, p + sizeof(value));
-  };
+  auto put = [&](auto value) { putBytes(key, value); };
   auto putAccess = [&](const Access &a,
                        llvm::function_ref<Side(uint32_t)> side) {
     put(a.tensor);

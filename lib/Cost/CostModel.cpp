@@ -341,6 +341,21 @@ LogicalResult checkSizes(ProgramOp program, const TileSizeAssignment &sizes) {
   return success();
 }
 
+/// The share of an iteration's bytes a warp loop's warp keeps in flight,
+/// the memory latency under load, and the warps a compute unit holds
+/// (about 150 registers a thread: 3 blocks of 4 warps, ncu on the H200).
+/// Fitted on the H200's fused decode attention kernels
+/// (bench/results/h200-2026-11-29-warp-loop-estimate.md): Llama-3-8B at
+/// 1K / 4K / 32K keys, 128 / 512 / 1024 warps of 64-key iterations (34 KB
+/// each: 4 KiB in flight), ran about 9 / 10 / 42 us for 4.3 / 17.3 / 138
+/// MB; the roofline alone gave 2.9 / 4.5 / 29.0.
+constexpr double kWarpLoopInFlightShare = 1.0 / 8;
+constexpr double kMemoryLatencySeconds = 1.2e-6;
+/// L2 answers in about 500 ns against HBM's 1.2 us under load: the same
+/// bytes in flight carry 2.4x the bandwidth from L2.
+constexpr double kL2LatencyAdvantage = 2.4;
+constexpr uint64_t kWarpLoopWarpsPerUnit = 12;
+
 /// The body time (without launch) of kernel `k` when a fraction `fill` of
 /// the compute units is busy: compute scales with `fill`; each busy unit
 /// pulls at most its share of L2 bandwidth, so HBM bandwidth is reached only
@@ -352,11 +367,9 @@ double bodyTime(KernelCost &k, const TargetDesc &target, double fill,
                 double threadFill = 1, double inFlight = 0) {
   double l2Bandwidth = fill * threadFill * target.l2Bandwidth;
   double hbmBandwidth = std::min(target.hbmBandwidth, l2Bandwidth);
-  // Bytes in flight bound both (Little's law); L2 answers in about 500 ns
-  // against HBM's 1.2 us under load, so the same bytes in flight carry
-  // 2.4x the bandwidth from L2.
+  // Bytes in flight bound both (Little's law).
   if (inFlight > 0) {
-    l2Bandwidth = std::min(l2Bandwidth, 2.4 * inFlight);
+    l2Bandwidth = std::min(l2Bandwidth, kL2LatencyAdvantage * inFlight);
     hbmBandwidth = std::min(hbmBandwidth, inFlight);
   }
   k.hbmUs = double(k.hbmBytes() - k.l2HitBytes) / hbmBandwidth * 1e6;
@@ -410,18 +423,6 @@ void applyRoofline(KernelCost &k, const TargetDesc &target,
 }
 
 } // namespace
-
-/// The share of an iteration's bytes a warp loop's warp keeps in flight,
-/// the memory latency under load, and the warps a compute unit holds
-/// (about 150 registers a thread: 3 blocks of 4 warps, ncu on the H200).
-/// Fitted on the H200's fused decode attention kernels
-/// (bench/results/h200-2026-11-29-warp-loop-estimate.md): Llama-3-8B at
-/// 1K / 4K / 32K keys, 128 / 512 / 1024 warps of 64-key iterations (34 KB
-/// each: 4 KiB in flight), ran about 9 / 10 / 42 us for 4.3 / 17.3 / 138
-/// MB; the roofline alone gave 2.9 / 4.5 / 29.0.
-constexpr double kWarpLoopInFlightShare = 1.0 / 8;
-constexpr double kMemoryLatencySeconds = 1.2e-6;
-constexpr uint64_t kWarpLoopWarpsPerUnit = 12;
 
 double mlir::tileir::warpLoopBandwidth(const TargetDesc &target,
                                        uint64_t gridSize, unsigned warps,

@@ -111,8 +111,8 @@ FailureOr<ProgramCost> tileir::estimateAsLowered(ProgramOp program,
         return;
       // A kernel on the matrix units keeps many loads in flight per thread
       // (register tiles): its thread count does not limit it (0: not
-      // modelled).
-      // A warp loop is bound by the bytes its warps keep in flight.
+      // modelled). A warp loop is bound by the bytes its warps keep in
+      // flight instead (its warps and iterations, `tile.warp_loop`).
       auto warpLoop =
           kernel->getAttrOfType<DenseI64ArrayAttr>(kWarpLoopAttrName);
       bool isWarpLoop = warpLoop && warpLoop.size() == 2;

@@ -42,6 +42,15 @@ using namespace mlir::tileir::gpu_lowering;
 /// tile is 32 rather than 64 (see the size search).
 static constexpr int64_t kFewWarpLoopPairs = 512;
 
+/// The iterations of `kernel`'s warp loop over all its blocks: its grid
+/// points (row tiles) times the loop's trips, however the loop is split.
+static int64_t warpLoopIterations(const interp::Plan &plan,
+                                  const Kernel &kernel) {
+  const interp::StmtNode &loop = plan.stmts[kernel.warpLoop->loop];
+  return kernel.numBlocks / kernel.splitChunks *
+         ((loop.end - loop.start) / loop.step);
+}
+
 /// The tile sizes of `program`: its `tile.tile_sizes` attribute overridden by
 /// the configuration's `tile_sizes`, then, with a positive `cap`, the
 /// defaults `chooseDefaultTileSizes` picks (under `caps` for the sizes of
@@ -540,14 +549,13 @@ LogicalResult TileLowerToGPUPass::lower(ProgramOp program) {
   for (const Kernel &kernel : kernels) {
     if (!mma || !warpLoops || !kernel.warpLoop || !kernel.warpLoop->online)
       continue;
-    const interp::StmtNode &node = plan->stmts[kernel.warpLoop->loop];
-    auto loop = dyn_cast_or_null<LoopOp>(node.op);
+    auto loop =
+        dyn_cast_or_null<LoopOp>(plan->stmts[kernel.warpLoop->loop].op);
     std::optional<TileDim> step = loop ? loop.getStepDim() : std::nullopt;
     if (!step || step->isConcrete() || !adjustable(step->sym.getValue()) ||
         sizes->lookup(step->sym.getValue()) != 64)
       continue;
-    int64_t trips = (node.end - node.start) / node.step;
-    if (kernel.numBlocks / kernel.splitChunks * trips <= kFewWarpLoopPairs)
+    if (warpLoopIterations(*plan, kernel) <= kFewWarpLoopPairs)
       keyTile = step->sym.getValue().str();
   }
   if (keyTile) {
@@ -739,14 +747,11 @@ LogicalResult TileLowerToGPUPass::lower(ProgramOp program) {
         kb.getDenseI32ArrayAttr({int32_t(kernel.threads), 1, 1}));
     if (auto it = topLevelIndex.find(kernel.stmt); it != topLevelIndex.end())
       func->setAttr(kStatementAttrName, kb.getI64IntegerAttr(it->second));
-    if (kernel.warpLoop) {
-      const interp::StmtNode &loop = plan->stmts[kernel.warpLoop->loop];
-      int64_t trips = (loop.end - loop.start) / loop.step;
+    if (kernel.warpLoop)
       func->setAttr(kWarpLoopAttrName,
-                    kb.getDenseI64ArrayAttr(
-                        {int64_t(kernel.warpLoop->warps),
-                         kernel.numBlocks / kernel.splitChunks * trips}));
-    }
+                    kb.getDenseI64ArrayAttr({int64_t(kernel.warpLoop->warps),
+                                             warpLoopIterations(*plan,
+                                                                kernel)}));
     // A statement configured apart may pipeline its loads otherwise than
     // the program (`--tile-pipeline-loads` reads this per kernel).
     if (auto it = statements->statementOf.find(plan->stmts[kernel.stmt].op);
