@@ -59,6 +59,16 @@ static bool fusionLegal(RuleContext &ctx,
                      DependenceQuery::Order{v, v});
 }
 
+/// A statement with no loop in any member: what insertions 1 and 2 move.
+static bool isStraightLine(const ClassData &d) {
+  return !d.hasLoop && d.hasNonSeqNode;
+}
+
+/// A loop nest computing no matmul: what the producer insertion moves.
+static bool isProducerNest(const ClassData &d) {
+  return d.hasLoop && !d.hasMatmul && d.hasNonSeqNode;
+}
+
 /// InsertAfterLegal(v, b1, b2): `loop v b1; b2` == `loop v (b1; b2)`: b2
 /// is straight-line code (no member with a loop: nests move by the
 /// producer and recompute insertions, whose guards ask that the loop needs
@@ -70,7 +80,7 @@ static bool insertAfterLegal(RuleContext &ctx,
     return false;
   uint32_t v = varOf(ctx, args[0]);
   const ClassData &b1 = dataOf(ctx, args[1]), &b2 = dataOf(ctx, args[2]);
-  return v != ~0u && !b2.usesVar(v) && !b2.hasLoop && b2.hasNonSeqNode &&
+  return v != ~0u && !b2.usesVar(v) && isStraightLine(b2) &&
          isIdempotent(ctx.tg, b2) && readsMissWrites(ctx, b1, b2);
 }
 
@@ -83,7 +93,7 @@ static bool insertBeforeLegal(RuleContext &ctx,
     return false;
   uint32_t v = varOf(ctx, args[0]);
   const ClassData &b1 = dataOf(ctx, args[1]), &b2 = dataOf(ctx, args[2]);
-  return v != ~0u && !b1.usesVar(v) && !b1.hasLoop && b1.hasNonSeqNode &&
+  return v != ~0u && !b1.usesVar(v) && isStraightLine(b1) &&
          isIdempotent(ctx.tg, b1) && readsMissWrites(ctx, b1, b2) &&
          writesMissWrites(ctx, b1, b2);
 }
@@ -174,28 +184,22 @@ static bool producerBeforeLegal(RuleContext &ctx,
     return false;
   // The class's flags first: they refuse most matches, cheaply.
   const ClassData &b1 = dataOf(ctx, args[1]);
-  return b1.hasLoop && !b1.hasMatmul && b1.hasNonSeqNode &&
-         recomputeLegal(ctx, args) && isIdempotent(ctx.tg, b1);
+  return isProducerNest(b1) && recomputeLegal(ctx, args) &&
+         isIdempotent(ctx.tg, b1);
 }
 
 /// StraightLine(b): b is a statement with no loop, as insertions 1 and 2
 /// move (part of their guards).
 static bool straightLine(RuleContext &ctx,
                          llvm::ArrayRef<const PdlSlot *> args) {
-  if (!isClass(args, 1))
-    return false;
-  const ClassData &b = dataOf(ctx, args[0]);
-  return !b.hasLoop && b.hasNonSeqNode;
+  return isClass(args, 1) && isStraightLine(dataOf(ctx, args[0]));
 }
 
 /// ProducerNest(b): b is a loop nest computing no matmul, as the producer
 /// insertion moves (part of ProducerBeforeLegal).
 static bool producerNest(RuleContext &ctx,
                          llvm::ArrayRef<const PdlSlot *> args) {
-  if (!isClass(args, 1))
-    return false;
-  const ClassData &b = dataOf(ctx, args[0]);
-  return b.hasLoop && !b.hasMatmul && b.hasNonSeqNode;
+  return isClass(args, 1) && isProducerNest(dataOf(ctx, args[0]));
 }
 
 /// AccumulatorWriter(b): b is the input's whole writer of a zero-start
