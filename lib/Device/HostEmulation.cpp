@@ -134,6 +134,24 @@ private:
   std::deque<Clock::time_point> events;
 };
 
+/// f32 to bf16, rounded to nearest even (NaN stays a quiet NaN). LLVM's x86
+/// backend holds bf16 values that cross blocks (the pipelined loads' loop
+/// arguments) as f32 and rounds them back with a call to compiler-rt's
+/// `__truncsfbf2`, which the JIT's process does not link: the emulation
+/// gives it this one.
+__bf16 tileEmulationTruncSFBF2(float x) {
+  uint32_t bits;
+  std::memcpy(&bits, &x, sizeof(bits));
+  uint16_t result;
+  if ((bits & 0x7fffffffu) > 0x7f800000u)
+    result = uint16_t((bits >> 16) | 0x40u);
+  else
+    result = uint16_t((bits + 0x7fffu + ((bits >> 16) & 1u)) >> 16);
+  __bf16 value;
+  std::memcpy(&value, &result, sizeof(value));
+  return value;
+}
+
 } // namespace
 
 std::unique_ptr<Device> tileir::createHostEmulation(ModuleOp module,
@@ -180,6 +198,13 @@ std::unique_ptr<Device> tileir::createHostEmulation(ModuleOp module,
         << llvm::toString(engine.takeError());
     return nullptr;
   }
+  (*engine)->registerSymbols([](llvm::orc::MangleAndInterner interner) {
+    llvm::orc::SymbolMap symbols;
+    symbols[interner("__truncsfbf2")] = {
+        llvm::orc::ExecutorAddr::fromPtr(&tileEmulationTruncSFBF2),
+        llvm::JITSymbolFlags::Exported};
+    return symbols;
+  });
   return std::make_unique<HostDevice>(std::move(*engine),
                                       (kernelModule + "__").str());
 }
