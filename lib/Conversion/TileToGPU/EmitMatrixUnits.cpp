@@ -115,8 +115,11 @@ Lanes KernelEmitter::matrixUnitLanes(unsigned id, ValueRange flats,
   Value tileCol = mul(div(col, 4 * block.width), 4 * block.width);
   Value g = rem(row, 16);
   Value batch = batches == 1 ? index(0) : div(row, m);
-  // Up to 4 steps per iteration, their loads first.
-  int64_t steps = k / 16, unroll = 4;
+  // Up to 4 steps per iteration, their loads first. In a warp loop, all
+  // steps at once where B is at most 256 bytes a lane (32 keys of a
+  // 128-wide head): a warp runs few iterations, each waiting on its loads.
+  int64_t steps = k / 16;
+  int64_t unroll = kernel.warpLoop && k * n * 2 <= 256 * 32 ? steps : 4;
   while (steps % unroll != 0)
     unroll /= 2;
   // The k values of each group of `run / 4` steps are permuted so that each
