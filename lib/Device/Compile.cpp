@@ -206,3 +206,16 @@ double mlir::tileir::comparisonFloorOf(Operation *op) {
   });
   return found.wasInterrupted() ? comparisonFloor(ElementKind::F16) : 0.0;
 }
+
+double mlir::tileir::kernelToleranceFactor(Operation *op) {
+  auto isBF16 = [](Type t) {
+    if (auto ref = dyn_cast<TensorRefType>(t))
+      t = ref.getElementType();
+    return isa<BFloat16Type>(getElementTypeOrSelf(t));
+  };
+  for (Region &region : op->getRegions())
+    for (Block &block : region)
+      if (llvm::any_of(block.getArgumentTypes(), isBF16))
+        return kBF16ToleranceFactor;
+  return 1.0;
+}

@@ -68,7 +68,9 @@ EmulationResult CandidateEmulator::check(ProgramOp candidate,
   // Tensors past the last input start as zeros.
   std::vector<runtime::TensorInit> all = inits;
   all.resize(candidate.getBodyBlock().getNumArguments());
-  LoweredCheck lowered = checkLoweredKernels(candidate, options, all, expected);
+  DeviceCompileOptions scaled = options;
+  scaled.tolerance *= kernelToleranceFactor(candidate);
+  LoweredCheck lowered = checkLoweredKernels(candidate, scaled, all, expected);
   result.status = lowered.status == LoweredCheck::Status::Passed
                       ? EmulationResult::Status::Passed
                       : EmulationResult::Status::Failed;

@@ -420,8 +420,10 @@ int runOnDevice(Runnable &runnable, Runnable *reference,
   options.config = given.getBody();
   options.tuning = tuningCache;
   options.seed = seed;
-  // fp16 storage and f32 arithmetic against an fp64 reference.
-  double limit = tolerance.getNumOccurrences() ? tolerance : 1e-2;
+  // f16 (or bf16) storage and f32 arithmetic against an fp64 reference.
+  double limit = tolerance.getNumOccurrences()
+                     ? tolerance
+                     : 1e-2 * kernelToleranceFactor(program);
   options.tolerance = limit;
   options.emulate = emulate;
   GPUConfigAttr loweredConfig;

@@ -71,6 +71,16 @@ compileArtifact(ProgramOp program, const DeviceCompileOptions &options,
 /// Recorded in artifacts (`floor`).
 double comparisonFloorOf(Operation *op);
 
+/// Kernel tolerances against the fp64 reference (tile-run's 1e-2 on a
+/// device, --tile-extract's emulate-tolerance) are stated for f16 storage:
+/// where `op` stores any tensor in bf16 (8 significant bits against f16's
+/// 11, a rounding 8 times as large) they are this many times as large.
+constexpr double kBF16ToleranceFactor = 3.0;
+
+/// kBF16ToleranceFactor where `op` (a tile program or a function) has a bf16
+/// argument, else 1.
+double kernelToleranceFactor(Operation *op);
+
 /// The tuning-cache entry (docs/GPULowering.md) for a program compiled with
 /// `options` and lowered with `loweredConfig`.
 std::string tuningEntryJSON(ProgramOp program,

@@ -171,7 +171,8 @@ def TileExtract : Pass<"tile-extract", "::mlir::ModuleOp"> {
            "Largest normalized output error of the emulated kernels (f32 "
            "arithmetic, f16 storage where declared) against the fp64 "
            "expected outputs, computed with the program's explicit "
-           "conversions rounded as the kernels' are">,
+           "conversions rounded as the kernels' are; 3 times it for a "
+           "program with bf16 tensors">,
     Option<"emulateBudget", "emulate-budget", "double", /*default=*/"20.0",
            "Seconds one candidate's emulation may be expected to take "
            "(estimated as 8 times its interpreter check, as measured on the "
@@ -257,7 +258,8 @@ def TileOptimize : Pass<"tile-optimize", "::mlir::ModuleOp"> {
            "emulation (see --tile-extract)">,
     Option<"emulateTolerance", "emulate-tolerance", "double",
            /*default=*/"1e-2",
-           "Largest normalized output error of the emulated kernels">,
+           "Largest normalized output error of the emulated kernels (3 "
+           "times it for a program with bf16 tensors)">,
     Option<"emulateBudget", "emulate-budget", "double", /*default=*/"20.0",
            "Seconds one candidate's emulation may be expected to take (see "
            "--tile-extract)">,
