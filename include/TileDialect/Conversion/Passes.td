@@ -15,7 +15,10 @@ def ConvertLinalgToTile : Pass<"convert-linalg-to-tile", "::mlir::ModuleOp"> {
     (named ops such as matmul, batch_matmul and their transposed variants,
     transpose, broadcast, reduce, fill, the elementwise named ops, and
     `linalg.generic` whose indexing maps are projected permutations and whose
-    bodies use `arith` / `math` ops); `linalg.softmax`, decomposed first;
+    bodies use `arith` / `math` ops; an input may also index a dimension of
+    extent 1 by the constant 0, as torch-mlir broadcasts a size-1 dimension:
+    it is read through a `collapse_shape` without that dimension);
+    `linalg.softmax`, decomposed first;
     `tensor.empty`; `tensor.expand_shape` / `collapse_shape`; and
     `tensor.extract_slice` / `insert_slice` with static offsets and unit
     strides. Contractions become `tile.matmul`; reductions become

@@ -4,6 +4,7 @@
 #include "TileDialect/Conversion/Passes.h"
 
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/Diagnostics.h"
 #include "mlir/IR/Verifier.h"
@@ -51,6 +52,52 @@ static LogicalResult decomposeAggregates(func::FuncOp func) {
   return success();
 }
 
+/// Front ends broadcast a dimension of extent 1 by indexing it with the
+/// constant 0 (torch-mlir: `(d0, 0, d2, d3)` reads a [1, 1, M, P] mask for
+/// every head). Such an input of a linalg.generic is read through a
+/// collapse_shape that drops those dimensions, and its map drops the
+/// constants: a projected permutation, as the conversion takes.
+static void dropUnitBroadcastIndices(func::FuncOp func) {
+  func.walk([](linalg::GenericOp op) {
+    SmallVector<AffineMap> maps = op.getIndexingMapsArray();
+    bool changed = false;
+    for (OpOperand *input : op.getDpsInputOperands()) {
+      auto type = dyn_cast<RankedTensorType>(input->get().getType());
+      if (!type || !type.hasStaticShape())
+        continue;
+      AffineMap &map = maps[input->getOperandNumber()];
+      // Reassociation: each kept dimension with the dropped ones before it
+      // (trailing dropped ones join the last group).
+      SmallVector<ReassociationIndices> groups;
+      ReassociationIndices pending;
+      SmallVector<AffineExpr> kept;
+      for (auto [j, expr] : llvm::enumerate(map.getResults())) {
+        pending.push_back(j);
+        auto constant = dyn_cast<AffineConstantExpr>(expr);
+        if (constant && constant.getValue() == 0 && type.getDimSize(j) == 1)
+          continue;
+        kept.push_back(expr);
+        groups.push_back(std::move(pending));
+        pending.clear();
+      }
+      if (kept.size() == map.getNumResults())
+        continue;
+      if (!groups.empty())
+        llvm::append_range(groups.back(), pending);
+      OpBuilder b(op);
+      Value collapsed = tensor::CollapseShapeOp::create(
+          b, op.getLoc(), input->get(), groups);
+      input->set(collapsed);
+      map = AffineMap::get(map.getNumDims(), map.getNumSymbols(), kept,
+                           op.getContext());
+      changed = true;
+    }
+    if (changed)
+      op.setIndexingMapsAttr(
+          OpBuilder(op).getAffineMapArrayAttr(maps));
+  });
+}
+
 namespace {
 
 struct ConvertLinalgToTilePass
@@ -71,6 +118,7 @@ struct ConvertLinalgToTilePass
         failedAny = true;
         continue;
       }
+      dropUnitBroadcastIndices(func);
       FailureOr<ProgramOp> program = failure();
       if (fuse) {
         // Fusion can merge ops into a generic the conversion refuses (two

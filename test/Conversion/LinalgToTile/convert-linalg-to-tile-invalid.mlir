@@ -41,6 +41,35 @@ func.func @not_projected(%a: tensor<4x4xf32>) -> tensor<4xf32> {
 
 // -----
 
+// A constant index is taken only as the broadcast of a dimension of extent
+// 1 (unit-broadcast.mlir): column 0 of a 4 x 8 tensor is not one.
+func.func @constant_of_wide_dim(%a: tensor<4x8xf32>) -> tensor<4x8xf32> {
+  %e = tensor.empty() : tensor<4x8xf32>
+  // expected-error @+1 {{cannot be converted to tile: the indexing map affine_map<(d0, d1) -> (d0, 0)> of operand #0 is not a projected permutation}}
+  %r = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, 0)>, affine_map<(d0, d1) -> (d0, d1)>], iterator_types = ["parallel", "parallel"]}
+      ins(%a : tensor<4x8xf32>) outs(%e : tensor<4x8xf32>) {
+  ^bb0(%x: f32, %o: f32):
+    linalg.yield %x : f32
+  } -> tensor<4x8xf32>
+  return %r : tensor<4x8xf32>
+}
+
+// -----
+
+// Nor on an output (it would store one element of the unit dimension).
+func.func @constant_in_output(%a: tensor<4xf32>) -> tensor<4x1xf32> {
+  %e = tensor.empty() : tensor<4x1xf32>
+  // expected-error @+1 {{cannot be converted to tile: the indexing map affine_map<(d0) -> (d0, 0)> of operand #1 is not a projected permutation}}
+  %r = linalg.generic {indexing_maps = [affine_map<(d0) -> (d0)>, affine_map<(d0) -> (d0, 0)>], iterator_types = ["parallel"]}
+      ins(%a : tensor<4xf32>) outs(%e : tensor<4x1xf32>) {
+  ^bb0(%x: f32, %o: f32):
+    linalg.yield %x : f32
+  } -> tensor<4x1xf32>
+  return %r : tensor<4x1xf32>
+}
+
+// -----
+
 func.func @position_overflow(%a: tensor<4xf32>) -> tensor<4xf32> {
   %e = tensor.empty() : tensor<4xf32>
   // expected-error @+1 {{cannot be converted to tile: 'arith.muli' may reach 24000000, beyond the integers f32 holds exactly (2^24)}}
