@@ -18,7 +18,8 @@ def ConvertLinalgToTile : Pass<"convert-linalg-to-tile", "::mlir::ModuleOp"> {
     bodies use `arith` / `math` ops; an input may also index a dimension of
     extent 1 by the constant 0, as torch-mlir broadcasts a size-1 dimension:
     it is read through a `collapse_shape` without that dimension);
-    `linalg.softmax`, decomposed first;
+    `linalg.softmax` and `tensor.concat`, decomposed first (a concat into
+    the insert_slices of its operands);
     `tensor.empty`; `tensor.expand_shape` / `collapse_shape`; and
     `tensor.extract_slice` / `insert_slice` with static offsets and unit
     strides. Contractions become `tile.matmul`; reductions become

@@ -35,12 +35,25 @@ mlir::tileir::convertFuncToTileProgram(func::FuncOp func,
   return program;
 }
 
-/// Decomposes aggregate ops (linalg.softmax) into the structured ops they
-/// stand for.
+/// Decomposes aggregate ops (linalg.softmax, tensor.concat) into the ops
+/// they stand for.
 static LogicalResult decomposeAggregates(func::FuncOp func) {
   SmallVector<linalg::AggregatedOpInterface> aggregates;
   func.walk([&](linalg::AggregatedOpInterface op) { aggregates.push_back(op); });
   for (linalg::AggregatedOpInterface op : aggregates) {
+    OpBuilder builder(op);
+    FailureOr<SmallVector<Value>> results = op.decomposeOperation(builder);
+    if (failed(results))
+      return op->emitOpError("cannot be converted to tile: it could not be "
+                             "decomposed");
+    op->replaceAllUsesWith(*results);
+    op->erase();
+  }
+  // tensor.concat (torch.cat: rotary embedding's rotate_half) becomes the
+  // insert_slices of its operands into an empty tensor.
+  SmallVector<tensor::ConcatOp> concats;
+  func.walk([&](tensor::ConcatOp op) { concats.push_back(op); });
+  for (tensor::ConcatOp op : concats) {
     OpBuilder builder(op);
     FailureOr<SmallVector<Value>> results = op.decomposeOperation(builder);
     if (failed(results))
