@@ -25,7 +25,10 @@ def ConvertLinalgToTile : Pass<"convert-linalg-to-tile", "::mlir::ModuleOp"> {
     strides. Contractions become `tile.matmul`; reductions become
     accumulating stores; intermediates become intermediate tensors,
     arguments inputs, results outputs, and an `insert_slice` into an argument
-    that the function returns becomes a store into an `inout` tensor. When
+    that the function returns becomes a store into an `inout` tensor (so
+    does each insert of a chain into one argument, several tokens written
+    into a KV cache, when nothing reads a value of the chain after the next
+    insert; otherwise the rest of the chain writes a copy). When
     the inserted tensor is a fresh result of a linalg op (one that does not
     read its init) that nothing else reads, and nothing uses the argument
     between that op and the insert, the op writes straight into the slice

@@ -287,10 +287,24 @@ LogicalResult Planner::planInsert(tensor::InsertSliceOp op) {
                            "slices are not supported");
   Value destValue = op.getDest();
   unsigned slot;
-  if (auto arg = dyn_cast<BlockArgument>(destValue)) {
-    // An in-place update of an argument: nothing may read the old value
-    // after it.
-    for (Operation *user : arg.getUsers()) {
+  // An argument updated in place, or the result of such an update (a chain
+  // of inserts into one argument: each token of a multi-token KV-cache
+  // write) is updated in place again.
+  // An updated value read after this update keeps its own copy instead.
+  auto readAfter = [&] {
+    return llvm::any_of(destValue.getUsers(), [&](Operation *user) {
+      return user != op && op->isBeforeInBlock(user);
+    });
+  };
+  auto updated = destValue.getDefiningOp<tensor::InsertSliceOp>();
+  bool inPlace = isa<BlockArgument>(destValue) ||
+                 (updated && plan.slotOf.count(destValue) &&
+                  plan.slots[plan.slotOf.lookup(destValue)].role ==
+                      TensorRole::InOut &&
+                  !readAfter());
+  if (inPlace) {
+    // Nothing may read the old value after the update.
+    for (Operation *user : destValue.getUsers()) {
       if (user != op && op->isBeforeInBlock(user)) {
         InFlightDiagnostic diag = op->emitOpError(
             "cannot be converted to tile: it updates an argument in place, "
