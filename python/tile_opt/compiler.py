@@ -143,6 +143,13 @@ class CompiledKernel:
     # The argument checks both paths share.
     def _check(self, torch, tensors, out):
         check_count(self.program, self.inputs, len(tensors))
+        if out is not None:
+            outs = (out,) if isinstance(out, torch.Tensor) else tuple(out)
+            plain = [o for o in self.outputs if o.role == "output"]
+            check_count(self.program, plain, len(outs), "outputs in out=")
+            for spec, t in zip(plain, outs):
+                check_tensor(torch, "out= tensor '%s' of %s" % (
+                    spec.name, self.program), t, spec.shape, spec.dtype_name)
         devices = set()
         for spec, t in zip(self.inputs, tensors):
             check_tensor(torch, "argument '%s' of %s" % (spec.name,
@@ -231,11 +238,14 @@ class ModuleKernel:
     inputs; its parameters (as they were at compile time) are passed to
     the kernel, moved to the inputs' device once."""
 
-    def __init__(self, kernel, params, source_text):
+    def __init__(self, kernel, params, source_text, returns_tuple=False):
         self.kernel = kernel
         self.source_text = source_text
         self._params = params
         self._on = {}
+        # A module returning a tuple (Hugging Face's `return (h,)`) gets a
+        # tuple back, a 1-tuple included.
+        self._returns_tuple = returns_tuple
 
     def __repr__(self):
         return "ModuleKernel(%r, %d parameters)" % (self.kernel,
@@ -251,7 +261,10 @@ class ModuleKernel:
         key = str(device)
         if key not in self._on:
             self._on[key] = [p.to(device).contiguous() for p in self._params]
-        return self.kernel(*inputs, *self._on[key], out=out)
+        result = self.kernel(*inputs, *self._on[key], out=out)
+        if self._returns_tuple and not isinstance(result, tuple):
+            result = (result,)
+        return result
 
     def check(self, device="emulate"):
         return self.kernel.check(device)
@@ -270,9 +283,10 @@ def compile(source, example_inputs=None, entry=None,  # noqa: A001
         from . import fx
         if example_inputs is None:
             raise TypeError("compiling an nn.Module needs example_inputs")
-        text, params = fx.export(source, tuple(example_inputs))
+        text, params, returns_tuple = fx.export_module(
+            source, tuple(example_inputs))
         return ModuleKernel(compile(text, target=target, optimize=optimize),
-                            params, text)
+                            params, text, returns_tuple)
     tools = tools_dir()
     if "\n" not in source and os.path.exists(source):
         with open(source) as f:

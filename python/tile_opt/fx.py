@@ -11,8 +11,8 @@ projected permutations (broadcast unit dimensions are collapsed away first),
 or a reshape (`tensor.expand_shape` / `collapse_shape`).
 
 Supported: linear (nn.Linear, F.linear), matmul / @ / bmm, add, sub, mul,
-div, neg, exp, sqrt, rsqrt, sigmoid, silu, tanh, gelu (erf), pow by 2 or
-0.5, sum / mean / amax over dimensions (keepdim or not), softmax, dtype
+div, neg, exp, sqrt, rsqrt, sigmoid, silu, tanh, gelu (erf or tanh), pow by
+2 or 0.5, sum / mean / amax over dimensions (keepdim or not), softmax, dtype
 casts (to, float, half), transpose, permute, t, reshape / view, static
 slicing (`x[..., a:b]`, integers, narrow) and cat, arithmetic on static
 sizes (`x.shape[0]`), and nn.Module containers of these.
@@ -34,7 +34,7 @@ import torch
 import torch.fx
 from torch.fx.passes.shape_prop import ShapeProp
 
-__all__ = ["UnsupportedOp", "export"]
+__all__ = ["UnsupportedOp", "export", "export_module"]
 
 
 class UnsupportedOp(Exception):
@@ -181,8 +181,7 @@ class _Emitter:
                     name = args[k]
                     if _ELEM[o.dtype] != elem:
                         cast = "%%x%d" % k
-                        lines.append(_cast_line(cast, name, o.dtype,
-                                                out_dtype))
+                        lines += _cast_lines(cast, name, o.dtype, out_dtype)
                         name = cast
                     names.append(name)
                     k += 1
@@ -218,7 +217,7 @@ class _Emitter:
             x = args[0]
             lines = []
             if v.elem != acc:
-                lines.append(_cast_line("%xa", x, v.dtype, acc_dtype))
+                lines += _cast_lines("%xa", x, v.dtype, acc_dtype)
                 x = "%xa"
             op = "arith.maximumf" if kind == "amax" else "arith.addf"
             lines.append("%%r = %s %s, %s : %s" % (op, x, out, acc))
@@ -251,7 +250,8 @@ class _Emitter:
             # Loops: batch..., m, n, k.
             lhs = list(range(nb)) + [nb, nb + 2]
             rhs = [nb + 1, nb + 2] if transpose_b else [nb + 2, nb + 1]
-        elif len(b.shape) == len(a.shape) == 3 and not transpose_b:
+        elif len(b.shape) == len(a.shape) == 3 and not transpose_b and \
+                a.shape[0] == b.shape[0]:
             batch = [a.shape[0]]
             m, k = a.shape[1:]
             n = b.shape[2]
@@ -268,10 +268,10 @@ class _Emitter:
         def body(args, out):
             x, y, lines = args[0], args[1], []
             if a.elem != acc:
-                lines.append(_cast_line("%xa", x, a.dtype, acc_dtype))
+                lines += _cast_lines("%xa", x, a.dtype, acc_dtype)
                 x = "%xa"
             if b.elem != acc:
-                lines.append(_cast_line("%xb", y, b.dtype, acc_dtype))
+                lines += _cast_lines("%xb", y, b.dtype, acc_dtype)
                 y = "%xb"
             lines += ["%%p = arith.mulf %s, %s : %s" % (x, y, acc),
                       "%%s = arith.addf %s, %%p : %s" % (out, acc)]
@@ -390,11 +390,18 @@ def _refinement(coarse, fine):
     return groups if i == len(fine) else None
 
 
-def _cast_line(result, value, src, dst):
+def _cast_lines(result, value, src, dst):
+    """The body lines converting `value` from `src` to `dst` into `result`:
+    one extf or truncf, or, between f16 and bf16 (neither wider), through
+    f32."""
     s, d = _ELEM[src], _ELEM[dst]
     width = {"f16": 16, "bf16": 16, "f32": 32, "f64": 64}
+    if width[d] == width[s]:
+        wide = result + "_f32"
+        return ["%s = arith.extf %s : %s to f32" % (wide, value, s),
+                "%s = arith.truncf %s : f32 to %s" % (result, wide, d)]
     op = "arith.extf" if width[d] > width[s] else "arith.truncf"
-    return "%s = %s %s : %s to %s" % (result, op, value, s, d)
+    return ["%s = %s %s : %s to %s" % (result, op, value, s, d)]
 
 
 def _unary(fn, elem):
@@ -423,6 +430,20 @@ def _unary(fn, elem):
                  "%%p = arith.addf %%one, %%f : %s" % elem,
                  "%%q = arith.mulf %%x, %%p : %s" % elem,
                  "%%y = arith.mulf %%h, %%q : %s" % elem],
+        # 0.5 x (1 + tanh(sqrt(2 / pi) (x + 0.044715 x^3))).
+        "gelu_tanh": [one,
+                      "%%h = arith.constant 0.5 : %s" % elem,
+                      "%%c = arith.constant 0.044715 : %s" % elem,
+                      "%%r = arith.constant 0.79788456080286536 : %s" % elem,
+                      "%%x2 = arith.mulf %%x, %%x : %s" % elem,
+                      "%%x3 = arith.mulf %%x2, %%x : %s" % elem,
+                      "%%cx3 = arith.mulf %%c, %%x3 : %s" % elem,
+                      "%%i = arith.addf %%x, %%cx3 : %s" % elem,
+                      "%%s = arith.mulf %%r, %%i : %s" % elem,
+                      "%%t = math.tanh %%s : %s" % elem,
+                      "%%p = arith.addf %%one, %%t : %s" % elem,
+                      "%%q = arith.mulf %%x, %%p : %s" % elem,
+                      "%%y = arith.mulf %%h, %%q : %s" % elem],
     }[fn]
 
 
@@ -482,7 +503,9 @@ def _region(shape, index):
 def _narrow_index(rank, dim, start, length):
     """The index `t.narrow(dim, start, length)` selects."""
     index = [slice(None)] * rank
-    index[dim % rank] = slice(start, start + length)
+    # A negative start counts from the end: narrow(0, -2, 2) is [-2:].
+    stop = start + length
+    index[dim % rank] = slice(start, None if start < 0 <= stop else stop)
     return tuple(index)
 
 
@@ -493,6 +516,14 @@ def _sanitize(name):
 def export(module, example_inputs, name="forward"):
     """Returns (MLIR text of `@name`, [parameter tensors in argument order
     after the inputs])."""
+    text, params, _ = export_module(module, example_inputs, name)
+    return text, params
+
+
+def export_module(module, example_inputs, name="forward"):
+    """export's (text, parameters), and whether the module returns a
+    tuple (or list) of tensors rather than one tensor: a 1-tuple stays a
+    1-tuple for the caller."""
     gm = torch.fx.symbolic_trace(module)
     # Shapes and dtypes from a run on the meta device: no arithmetic (f16
     # matmuls have no CPU kernels in older PyTorch, and real sizes are
@@ -538,13 +569,21 @@ def export(module, example_inputs, name="forward"):
         return _Value(ssa, shape, dtype)
 
     def parameter(qualified):
-        tensor = dict(gm.named_parameters()).get(qualified)
-        if tensor is None:
-            tensor = dict(gm.named_buffers()).get(qualified)
+        # By its attribute path: tied weights (one tensor under two names,
+        # which named_parameters lists once) under either name.
+        tensor = None
+        for get in (gm.get_parameter, gm.get_buffer):
+            try:
+                tensor = get(qualified)
+                break
+            except AttributeError:
+                pass
         if tensor is None:
             raise UnsupportedOp("attribute '%s' is not a tensor" % qualified)
         if qualified not in [p[0] for p in params]:
-            params.append((qualified, tensor.detach()))
+            # As they are now: later in-place updates of the module's
+            # weights do not reach the kernel (on the CPU either).
+            params.append((qualified, tensor.detach().clone()))
             values[("param", qualified)] = argument(
                 qualified, tuple(tensor.shape), tensor.dtype, tensor)
         return values[("param", qualified)]
@@ -559,7 +598,7 @@ def export(module, example_inputs, name="forward"):
             return slice(val(x.start), val(x.stop), val(x.step))
         return x
 
-    results, placeholders = [], 0
+    results, placeholders, returns_tuple = [], 0, False
     for node in gm.graph.nodes:
         where = "node '%s' (%s)" % (node.name, node.format_node())
         try:
@@ -575,7 +614,8 @@ def export(module, example_inputs, name="forward"):
                 continue
             if node.op == "output":
                 out = node.args[0]
-                results = list(out) if isinstance(out, (tuple, list)) else [out]
+                returns_tuple = isinstance(out, (tuple, list))
+                results = list(out) if returns_tuple else [out]
                 continue
             # In-place writes into a slice of an input or a buffer (a KV
             # cache): `t[index] = v` (operator.setitem, where tracing
@@ -649,7 +689,7 @@ def export(module, example_inputs, name="forward"):
     body = em.lines + ["  return %s : %s" % (
         ", ".join(o.ssa for o in outs), ", ".join(o.type for o in outs))]
     text = "\n".join([head] + body + ["}"]) + "\n"
-    return text, [t for _, t in params]
+    return text, [t for _, t in params], returns_tuple
 
 
 def _init_like(tensor):
@@ -699,6 +739,8 @@ def _lower(em, node, val, parameter, gm, meta):
             return r
         for cls, fn in _MODULE_UNARY.items():
             if isinstance(sub, cls):
+                if fn == "gelu":
+                    fn = _gelu_kind(getattr(sub, "approximate", "none"))
                 return em.elementwise([a[0]], dtype, lambda n, fn=fn: (
                     _unary_on(n[0], fn, dtype), "%y"))
         if isinstance(sub, torch.nn.Softmax):
@@ -709,13 +751,16 @@ def _lower(em, node, val, parameter, gm, meta):
         op = _BINARY[target]
         if "alpha" in kw:
             raise UnsupportedOp("%s with alpha" % name)
+        if kw.get("rounding_mode") is not None:
+            raise UnsupportedOp("%s with rounding_mode=%r" % (
+                name, kw["rounding_mode"]))
         return em.elementwise(a[:2], dtype, lambda n: (
             ["%%y = arith.%s %s, %s : %s" % (op, n[0], n[1], _ELEM[dtype])],
             "%y"))
     if target in _UNARY or (node.op == "call_method" and target in _UNARY):
         fn = _UNARY[target]
-        if fn == "gelu" and kw.get("approximate", "none") != "none":
-            raise UnsupportedOp("gelu(approximate='%s')" % kw["approximate"])
+        if fn == "gelu":
+            fn = _gelu_kind(kw.get("approximate", "none"))
         return em.elementwise([a[0]], dtype,
                               lambda n: (_unary_on(n[0], fn, dtype), "%y"))
     if target in (torch.pow, operator.pow, "pow"):
@@ -809,6 +854,15 @@ def _assign(em, dest, index, value):
     if len(kept) != len(sizes):
         value = em.expand(value, sizes, _unit_groups(len(sizes), kept))
     return em.insert(value, dest, offsets)
+
+
+def _gelu_kind(approximate):
+    """The body of gelu(approximate=...): erf, or its tanh approximation."""
+    if approximate == "none":
+        return "gelu"
+    if approximate == "tanh":
+        return "gelu_tanh"
+    raise UnsupportedOp("gelu(approximate=%r)" % (approximate,))
 
 
 def _unary_on(x, fn, dtype):
