@@ -10,12 +10,15 @@ outputs as results. Every op is a `linalg.generic` whose indexing maps are
 projected permutations (broadcast unit dimensions are collapsed away first),
 or a reshape (`tensor.expand_shape` / `collapse_shape`).
 
-Supported: linear (nn.Linear, F.linear), matmul / @ / bmm, add, sub, mul,
-div, neg, exp, sqrt, rsqrt, sigmoid, silu, tanh, gelu (erf or tanh), pow by
-2 or 0.5, sum / mean / amax over dimensions (keepdim or not), softmax, dtype
-casts (to, float, half), transpose, permute, t, reshape / view, static
-slicing (`x[..., a:b]`, integers, narrow) and cat, arithmetic on static
-sizes (`x.shape[0]`), and nn.Module containers of these.
+Supported: linear (nn.Linear, F.linear), matmul / @ / bmm (equal batch
+dimensions, any number), add, sub, mul, div, neg, exp, sqrt, rsqrt,
+sigmoid, silu, tanh, gelu (erf or tanh), pow by 2 or 0.5, sum / mean / amax
+over dimensions (keepdim or not), softmax, LayerNorm (module and
+functional), dtype casts (to, float, half, type_as), transpose, permute, t,
+reshape / view, unsqueeze, squeeze, flatten, expand, static slicing
+(`x[..., a:b]`, integers, narrow), chunk, split and cat, Identity and
+Dropout in eval mode, arithmetic on static sizes (`x.shape[0]`), and
+nn.Module containers of these.
 
 In-place writes into a slice of an input or a buffer (a KV cache's update):
 `t[index] = v` where tracing records it, `t[a:b].copy_(v)` and
@@ -241,7 +244,8 @@ class _Emitter:
 
     def contraction(self, a, b, transpose_b, out_dtype):
         """a [..., M, K] @ b ([K, N], or [N, K] with transpose_b; or batched
-        [B, K, N] against a [B, M, K]), accumulated in f32."""
+        [..., K, N] against a [..., M, K] of the same batch dimensions),
+        accumulated in f32."""
         if len(b.shape) == 2:
             batch = list(a.shape[:-2])
             m, k = a.shape[-2:]
@@ -250,13 +254,14 @@ class _Emitter:
             # Loops: batch..., m, n, k.
             lhs = list(range(nb)) + [nb, nb + 2]
             rhs = [nb + 1, nb + 2] if transpose_b else [nb + 2, nb + 1]
-        elif len(b.shape) == len(a.shape) == 3 and not transpose_b and \
-                a.shape[0] == b.shape[0]:
-            batch = [a.shape[0]]
-            m, k = a.shape[1:]
-            n = b.shape[2]
-            nb = 1
-            lhs, rhs = [0, 1, 3], [0, 3, 2]
+        elif len(b.shape) == len(a.shape) >= 3 and not transpose_b and \
+                list(a.shape[:-2]) == list(b.shape[:-2]):
+            batch = list(a.shape[:-2])
+            m, k = a.shape[-2:]
+            n = b.shape[-1]
+            nb = len(batch)
+            lhs = list(range(nb)) + [nb, nb + 2]
+            rhs = list(range(nb)) + [nb + 2, nb + 1]
         else:
             raise UnsupportedOp("matmul of shapes %s and %s" % (
                 list(a.shape), list(b.shape)))
@@ -524,14 +529,27 @@ def export_module(module, example_inputs, name="forward"):
     """export's (text, parameters), and whether the module returns a
     tuple (or list) of tensors rather than one tensor: a 1-tuple stays a
     1-tuple for the caller."""
-    gm = torch.fx.symbolic_trace(module)
+    try:
+        gm = torch.fx.symbolic_trace(module)
+    except Exception as e:  # torch.fx's own errors, of many types
+        raise UnsupportedOp(
+            "torch.fx cannot trace the module (%s: %s)%s" % (
+                type(e).__name__, e,
+                "; torch.fx before 2.0 cannot unpack a traced tuple on "
+                "Python 3.11 (a, b = x.chunk(2)): index it (c[0], c[1])"
+                if isinstance(e, IndexError) else "")) from None
     # Shapes and dtypes from a run on the meta device: no arithmetic (f16
     # matmuls have no CPU kernels in older PyTorch, and real sizes are
     # large), parameters and inputs as they are otherwise.
     meta_gm = torch.fx.symbolic_trace(copy.deepcopy(module).to("meta"))
-    ShapeProp(meta_gm).propagate(*[
-        x.to("meta") if isinstance(x, torch.Tensor) else x
-        for x in example_inputs])
+    try:
+        ShapeProp(meta_gm).propagate(*[
+            x.to("meta") if isinstance(x, torch.Tensor) else x
+            for x in example_inputs])
+    except Exception as e:  # the module's own error on the example inputs
+        raise UnsupportedOp("the module does not run on the example inputs "
+                            "(as meta tensors): %s: %s" % (
+                                type(e).__name__, e)) from None
     for node, meta_node in zip(gm.graph.nodes, meta_gm.graph.nodes):
         node.meta.update(meta_node.meta)
     em = _Emitter()
@@ -721,6 +739,9 @@ def _lower(em, node, val, parameter, gm, meta):
         k: val(v) for k, v in node.kwargs.items()}
     name = target if isinstance(target, str) else getattr(
         target, "__name__", str(target))
+    if target in (torch.chunk, "chunk", torch.split, "split"):
+        # A tuple of slices (its getitem nodes pick them).
+        return _split(em, name, a, kw)
     try:
         shape, dtype = meta(node)
     except UnsupportedOp as e:
@@ -745,6 +766,17 @@ def _lower(em, node, val, parameter, gm, meta):
                     _unary_on(n[0], fn, dtype), "%y"))
         if isinstance(sub, torch.nn.Softmax):
             return _softmax(em, a[0], sub.dim, dtype)
+        if isinstance(sub, torch.nn.LayerNorm):
+            w = parameter(target + ".weight") if sub.weight is not None \
+                else None
+            b = parameter(target + ".bias") if sub.bias is not None else None
+            return _layer_norm(em, a[0], len(sub.normalized_shape), w, b,
+                               sub.eps, dtype)
+        if isinstance(sub, (torch.nn.Identity, torch.nn.Dropout)):
+            if isinstance(sub, torch.nn.Dropout) and sub.training:
+                raise UnsupportedOp("Dropout in training mode (call "
+                                    "module.eval())")
+            return a[0]
         raise UnsupportedOp("module %s is not supported" % type(sub).__name__)
 
     if target in _BINARY or (node.op == "call_method" and target in _BINARY):
@@ -828,6 +860,31 @@ def _lower(em, node, val, parameter, gm, meta):
         return em.extract(a[0], offsets, sizes)
     if target in ("contiguous", "clone"):
         return a[0]
+    if target is torch.nn.functional.layer_norm:
+        normalized = a[1] if len(a) > 1 else kw["normalized_shape"]
+        w = a[2] if len(a) > 2 else kw.get("weight")
+        b = a[3] if len(a) > 3 else kw.get("bias")
+        eps = a[4] if len(a) > 4 else kw.get("eps", 1e-5)
+        count = 1 if isinstance(normalized, int) else len(normalized)
+        return _layer_norm(em, a[0], count, w, b, eps, dtype)
+    if target is torch.nn.functional.dropout:
+        if (a[2] if len(a) > 2 else kw.get("training", True)):
+            raise UnsupportedOp("dropout with training=True")
+        return a[0]
+    if target in (torch.unsqueeze, "unsqueeze", torch.squeeze, "squeeze",
+                  torch.flatten, "flatten"):
+        # Unit dimensions added or removed, dimensions merged: the traced
+        # result's shape says which.
+        return em.reshape(a[0], list(shape))
+    if target in ("expand", "expand_as", torch.broadcast_to):
+        # Broadcast to the traced shape: x + 0 over it.
+        zeros = _Value(em.filled(list(shape), a[0].dtype, "0.0"),
+                       list(shape), a[0].dtype)
+        return em.elementwise([a[0], zeros], a[0].dtype, lambda n: (
+            ["%%y = arith.addf %s, %s : %s" % (n[0], n[1],
+                                               _ELEM[a[0].dtype])], "%y"))
+    if target == "type_as":
+        return em.cast(a[0], a[1].dtype)
     raise UnsupportedOp("%s '%s' is not supported" % (node.op, name))
 
 
@@ -863,6 +920,58 @@ def _gelu_kind(approximate):
     if approximate == "tanh":
         return "gelu_tanh"
     raise UnsupportedOp("gelu(approximate=%r)" % (approximate,))
+
+
+def _split(em, name, a, kw):
+    """chunk(x, n, dim) / split(x, size or sizes, dim): a tuple of slices
+    of x along dim."""
+    x = a[0]
+    dim = (a[2] if len(a) > 2 else kw.get("dim", 0)) % len(x.shape)
+    extent = x.shape[dim]
+    arg = a[1] if len(a) > 1 else kw.get(
+        "chunks" if name == "chunk" else "split_size_or_sections")
+    if name == "chunk":
+        step = -(-extent // arg)
+        sizes = [min(step, extent - s) for s in range(0, extent, step)]
+    elif isinstance(arg, int):
+        sizes = [min(arg, extent - s) for s in range(0, extent, arg)]
+    else:
+        sizes = list(arg)
+    parts, start = [], 0
+    for size in sizes:
+        offsets = [0] * len(x.shape)
+        offsets[dim] = start
+        shape = list(x.shape)
+        shape[dim] = size
+        parts.append(em.extract(x, offsets, shape) if size != extent else x)
+        start += size
+    return tuple(parts)
+
+
+def _layer_norm(em, x, count, weight, bias, eps, dtype):
+    """(x - mean) / sqrt(var + eps) * weight + bias over the last `count`
+    dimensions, the statistics in f32 for narrower inputs."""
+    work = torch.float32 if x.dtype != torch.float64 else x.dtype
+    elem = _ELEM[work]
+    dims = list(range(len(x.shape) - count, len(x.shape)))
+    xf = em.cast(x, work)
+    mean = em.reduce(xf, dims, True, "mean")
+    centered = em.elementwise([xf, mean], work, lambda n: (
+        ["%%y = arith.subf %s, %s : %s" % (n[0], n[1], elem)], "%y"))
+    square = em.elementwise([centered], work, lambda n: (
+        _unary_on(n[0], "square", work), "%y"))
+    var = em.reduce(square, dims, True, "mean")
+    y = em.elementwise([centered, var, float(eps)], work, lambda n: (
+        ["%%v = arith.addf %s, %s : %s" % (n[1], n[2], elem),
+         "%%r = math.rsqrt %%v : %s" % elem,
+         "%%y = arith.mulf %s, %%r : %s" % (n[0], elem)], "%y"))
+    if weight is not None:
+        y = em.elementwise([y, weight], work, lambda n: (
+            ["%%y = arith.mulf %s, %s : %s" % (n[0], n[1], elem)], "%y"))
+    if bias is not None:
+        y = em.elementwise([y, bias], work, lambda n: (
+            ["%%y = arith.addf %s, %s : %s" % (n[0], n[1], elem)], "%y"))
+    return em.cast(y, dtype)
 
 
 def _unary_on(x, fn, dtype):

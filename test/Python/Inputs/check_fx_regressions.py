@@ -143,3 +143,75 @@ with torch.no_grad():
     tied.a.weight.mul_(2.0)
 print("weights at compile time: rel_err<1e-5 %s" % (
     rel(kernel(x), before) < 1e-5))
+
+
+# Ops once refused, now exported (each against eager).
+class LayerNormModule(torch.nn.Module):
+    def __init__(self, affine):
+        super().__init__()
+        self.ln = torch.nn.LayerNorm(16, elementwise_affine=affine)
+
+    def forward(self, x):
+        return self.ln(x)
+
+
+class LayerNormFunctional(torch.nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.w = torch.nn.Parameter(torch.randn(16))
+        self.b = torch.nn.Parameter(torch.randn(16))
+
+    def forward(self, x):
+        return torch.nn.functional.layer_norm(x, (16,), self.w, self.b, 1e-5)
+
+
+class Attention4D(torch.nn.Module):
+    def forward(self, q, k, v):
+        a = torch.softmax(torch.matmul(q, k.transpose(-1, -2)) * 0.25, dim=-1)
+        return torch.matmul(a, v)
+
+
+class RopeChunk(torch.nn.Module):
+    def forward(self, x, cos, sin):
+        cos, sin = cos.unsqueeze(0), sin.unsqueeze(0)
+        halves = x.chunk(2, dim=-1)
+        rot = torch.cat((-halves[1], halves[0]), dim=-1)
+        return (x * cos + rot * sin).flatten(0, 1)
+
+
+class RepeatKV(torch.nn.Module):
+    def forward(self, k):
+        return k.unsqueeze(1).expand(2, 3, 5, 8).reshape(6, 5, 8) * 1.0
+
+
+class Passthrough(torch.nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.drop = torch.nn.Dropout(0.1)
+        self.same = torch.nn.Identity()
+
+    def forward(self, x, y):
+        return self.same(self.drop(x)) + y.type_as(x)
+
+
+for name, module, inputs in [
+        ("nn.LayerNorm", LayerNormModule(True), (torch.randn(4, 16),)),
+        ("nn.LayerNorm without affine", LayerNormModule(False),
+         (torch.randn(4, 16),)),
+        ("F.layer_norm", LayerNormFunctional(), (torch.randn(2, 3, 16),)),
+        ("4-D matmul", Attention4D(), (torch.randn(1, 2, 3, 8),
+                                       torch.randn(1, 2, 5, 8),
+                                       torch.randn(1, 2, 5, 8))),
+        ("chunk, unsqueeze, flatten", RopeChunk(),
+         (torch.randn(2, 3, 8), torch.randn(3, 8), torch.randn(3, 8))),
+        ("unsqueeze, expand", RepeatKV(), (torch.randn(2, 5, 8),)),
+        ("Dropout (eval), Identity, type_as", Passthrough().eval(),
+         (torch.randn(4, 8), torch.randn(4, 8).half()))]:
+    out = compiled(module, inputs)(*inputs)
+    print("%s: rel_err<1e-5 %s" % (name, rel(out, module(*inputs)) < 1e-5))
+
+try:
+    fx.export(Passthrough().train(), (x, x))
+    print("Dropout (training): NOT RAISED")
+except fx.UnsupportedOp as e:
+    print("Dropout (training): %s" % str(e).rsplit(": ", 1)[1])
