@@ -40,7 +40,7 @@ void TileDialect::initialize() {
 //===----------------------------------------------------------------------===//
 
 static bool isStorageElementType(Type type) {
-  return isa<FloatType>(type);
+  return isa<FloatType>(type) || type.isInteger(1);
 }
 
 Type TensorRefType::parse(AsmParser &parser) {
@@ -83,7 +83,7 @@ LogicalResult TensorRefType::verify(function_ref<InFlightDiagnostic()> emitError
     if (dim <= 0)
       return emitError() << "tensor extents must be positive, got " << dim;
   if (!isStorageElementType(elementType))
-    return emitError() << "tensor element type must be a float type, got "
+    return emitError() << "tensor element type must be a float type or i1, got "
                        << elementType;
   // f32 holds every position exactly up to 2^24.
   if (role == TensorRole::Positions &&

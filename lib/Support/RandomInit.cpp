@@ -30,6 +30,15 @@ static double unitInterval(uint64_t &state) {
          0x1.0p-53;
 }
 
+/// A draw as an element of `kind`: rounded, and for i1 (a boolean mask)
+/// true where the draw is positive, so that normal(0, 1) sets half the
+/// elements (rounding would set every nonzero draw).
+static double drawToElement(ElementKind kind, double v) {
+  if (kind == ElementKind::I1)
+    return v > 0.0 ? 1.0 : 0.0;
+  return roundToElement(kind, v);
+}
+
 /// Fills the element pairs [firstPair, lastPair) of `tensor` from the
 /// stream that starts at `start`. splitmix64's state advances by a constant
 /// per draw, so pair p draws from the states start + (2p + 1) and
@@ -52,9 +61,9 @@ static void fillPairs(HostTensor &tensor, uint64_t start, size_t firstPair,
       v1 = spec.a + (spec.b - spec.a) * u1;
       v2 = spec.a + (spec.b - spec.a) * u2;
     }
-    tensor.data[i] = roundToElement(tensor.elementKind, v1);
+    tensor.data[i] = drawToElement(tensor.elementKind, v1);
     if (i + 1 < n)
-      tensor.data[i + 1] = roundToElement(tensor.elementKind, v2);
+      tensor.data[i + 1] = drawToElement(tensor.elementKind, v2);
   }
 }
 

@@ -52,6 +52,20 @@ TEST(RandomInitTest, RoundsToTheElementType) {
     EXPECT_EQ(v, roundToElement(ElementKind::F16, v));
 }
 
+TEST(RandomInitTest, BooleanMasksAreTrueWhereTheDrawIsPositive) {
+  // Rounding would make every nonzero draw true: a mask of all ones.
+  HostTensor mask("allowed", {1 << 12}, ElementKind::I1);
+  HostTensor draws("allowed", {1 << 12}, ElementKind::F64);
+  fillRandom(mask, 5, 2, InitSpec());
+  fillRandom(draws, 5, 2, InitSpec());
+  size_t ones = 0;
+  for (size_t i = 0; i < mask.data.size(); ++i) {
+    EXPECT_EQ(mask.data[i], draws.data[i] > 0.0 ? 1.0 : 0.0);
+    ones += mask.data[i] == 1.0;
+  }
+  EXPECT_NEAR(double(ones) / mask.data.size(), 0.5, 0.05);
+}
+
 TEST(RandomInitTest, DefaultsFollowTheWorkloads) {
   EXPECT_EQ(defaultInitFor("WQ").b, 0.02);
   EXPECT_EQ(defaultInitFor("W1a").b, 0.02);

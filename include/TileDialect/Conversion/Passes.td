@@ -11,7 +11,8 @@ def ConvertLinalgToTile : Pass<"convert-linalg-to-tile", "::mlir::ModuleOp"> {
     Replaces every `func.func` with a body by one naive `tile.program` of the
     same name: one loop nest per op, with a symbolic tile size on each loop.
 
-    Accepted input: static-shape float tensors; `linalg` structured ops
+    Accepted input: static-shape float tensors, and i1 tensors (boolean
+    masks, read by `arith.select`); `linalg` structured ops
     (named ops such as matmul, batch_matmul and their transposed variants,
     transpose, broadcast, reduce, fill, the elementwise named ops, and
     `linalg.generic` whose indexing maps are projected permutations and whose

@@ -64,7 +64,9 @@ def Tile_TensorRefType : Tile_Type<"TensorRef", "tensor"> {
     `intermediate` (a temporary that may live on chip or off chip) or
     `positions` (read only, one dimension, f32: element `n` holds `n`; what
     `linalg.index` becomes, so that a position is a load whose index names
-    the loop variable, like any other read).
+    the loop variable, like any other read). The element type is a float
+    type, or i1 (a boolean mask: one byte an element in memory, loaded as
+    an i1 tile).
 
     Example: `!tile.tensor<16x4096xf16, input>`.
   }];

@@ -19,7 +19,8 @@ namespace {
 bool isSupportedTensor(Type type) {
   auto tensor = dyn_cast<RankedTensorType>(type);
   return tensor && tensor.hasStaticShape() &&
-         isa<FloatType>(tensor.getElementType()) &&
+         (isa<FloatType>(tensor.getElementType()) ||
+          tensor.getElementType().isInteger(1)) &&
          llvm::all_of(tensor.getShape(), [](int64_t d) { return d > 0; });
 }
 
@@ -172,7 +173,7 @@ LogicalResult Planner::planLinalg(linalg::LinalgOp op) {
       return op->emitOpError("cannot be converted to tile: operand #")
              << operand.getOperandNumber() << " of type "
              << operand.get().getType()
-             << " is not a static-shape float tensor";
+             << " is not a static-shape float or i1 tensor";
     if (isa<RankedTensorType>(operand.get().getType()) &&
         !op.getMatchingIndexingMap(&operand).isProjectedPermutation())
       return op->emitOpError("cannot be converted to tile: the indexing map ")
@@ -387,7 +388,7 @@ LogicalResult Planner::planOp(Operation &op) {
   for (Type type : op.getResultTypes())
     if (isa<RankedTensorType>(type) && !isSupportedTensor(type))
       return op.emitOpError("cannot be converted to tile: result type ")
-             << type << " is not a static-shape float tensor";
+             << type << " is not a static-shape float or i1 tensor";
   if (isa<tensor::EmptyOp>(op))
     return success();
   if (auto cst = dyn_cast<arith::ConstantOp>(op)) {
@@ -544,7 +545,7 @@ FailureOr<Plan> Planner::run() {
     if (!isSupportedTensor(arg.getType()))
       return func.emitOpError("cannot be converted to tile: argument #")
              << i << " of type " << arg.getType()
-             << " is not a static-shape float tensor";
+             << " is not a static-shape float or i1 tensor";
     auto nameAttr = func.getArgAttrOfType<StringAttr>(i, "tile.name");
     plan.slotOf[arg] =
         addSlot(nameAttr ? nameAttr.str() : "arg" + std::to_string(i),

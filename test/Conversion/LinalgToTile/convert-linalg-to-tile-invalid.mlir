@@ -6,14 +6,14 @@
 
 // Every refusal of --convert-linalg-to-tile, one case each.
 
-// expected-error @+1 {{cannot be converted to tile: argument #0 of type 'tensor<?x4xf32>' is not a static-shape float tensor}}
+// expected-error @+1 {{cannot be converted to tile: argument #0 of type 'tensor<?x4xf32>' is not a static-shape float or i1 tensor}}
 func.func @dynamic(%a: tensor<?x4xf32>) -> tensor<?x4xf32> {
   return %a : tensor<?x4xf32>
 }
 
 // -----
 
-// expected-error @+1 {{cannot be converted to tile: argument #0 of type 'tensor<4xi32>' is not a static-shape float tensor}}
+// expected-error @+1 {{cannot be converted to tile: argument #0 of type 'tensor<4xi32>' is not a static-shape float or i1 tensor}}
 func.func @integers(%a: tensor<4xi32>) -> tensor<4xi32> {
   return %a : tensor<4xi32>
 }

@@ -21,7 +21,7 @@ func.func private @f(!tile.tensor<4xf16, positions>)
 
 // -----
 
-// expected-error @+1 {{tensor element type must be a float type, got 'i32'}}
+// expected-error @+1 {{tensor element type must be a float type or i1, got 'i32'}}
 func.func private @f(!tile.tensor<4xi32, input>)
 
 // -----
