@@ -15,7 +15,8 @@ dimensions, any number), add, sub, mul, div, neg, exp, sqrt, rsqrt,
 sigmoid, silu, tanh, gelu (erf or tanh), pow by 2 or 0.5, sum / mean / amax
 over dimensions (keepdim or not), softmax, LayerNorm (module and
 functional), dtype casts (to, float, half, type_as), transpose, permute, t,
-reshape / view, unsqueeze, squeeze, flatten, expand, static slicing
+reshape / view, unsqueeze, squeeze, flatten, expand, where and
+masked_fill on a bool tensor, static slicing
 (`x[..., a:b]`, integers, narrow), chunk, split and cat, Identity and
 Dropout in eval mode, arithmetic on static sizes (`x.shape[0]`), and
 nn.Module containers of these.
@@ -45,7 +46,7 @@ class UnsupportedOp(Exception):
 
 
 _ELEM = {torch.float16: "f16", torch.bfloat16: "bf16", torch.float32: "f32",
-         torch.float64: "f64"}
+         torch.float64: "f64", torch.bool: "i1"}
 
 
 class _Value:
@@ -72,8 +73,16 @@ def _map(rank, dims):
         names, ", ".join("d%d" % d for d in dims))
 
 
-def _float_literal(x):
-    return "%.17e" % float(x)
+def _float_literal(x, elem):
+    """The text of `x` as an `elem` attribute: infinities (masks' -inf) as
+    the type's bit pattern, which is how MLIR spells them."""
+    x = float(x)
+    if x in (float("inf"), float("-inf")):
+        bits = {"f16": (0x7C00, 0xFC00), "bf16": (0x7F80, 0xFF80),
+                "f32": (0x7F800000, 0xFF800000),
+                "f64": (0x7FF0000000000000, 0xFFF0000000000000)}[elem]
+        return "0x%X" % bits[x < 0]
+    return "%.17e" % x
 
 
 class _Emitter:
@@ -182,7 +191,8 @@ class _Emitter:
             for o in operands:
                 if isinstance(o, _Value):
                     name = args[k]
-                    if _ELEM[o.dtype] != elem:
+                    # A boolean operand (a where's condition) stays i1.
+                    if _ELEM[o.dtype] != elem and o.dtype != torch.bool:
                         cast = "%%x%d" % k
                         lines += _cast_lines(cast, name, o.dtype, out_dtype)
                         name = cast
@@ -191,7 +201,7 @@ class _Emitter:
                 else:
                     c = "%%k%d" % len(names)
                     lines.append("%s = arith.constant %s : %s" % (
-                        c, _float_literal(o), elem))
+                        c, _float_literal(o, elem), elem))
                     names.append(c)
             more, result = body(names)
             return lines + more, result
@@ -860,6 +870,18 @@ def _lower(em, node, val, parameter, gm, meta):
         return em.extract(a[0], offsets, sizes)
     if target in ("contiguous", "clone"):
         return a[0]
+    if target in (torch.where, "where") and len(a) == 3 or \
+            target in (torch.masked_fill, "masked_fill"):
+        # where(cond, x, y), x.masked_fill(mask, value): arith.select on
+        # the boolean tensor.
+        cond, x, y = (a if target in (torch.where, "where")
+                      else (a[1], a[2], a[0]))
+        if not isinstance(cond, _Value) or cond.dtype != torch.bool:
+            raise UnsupportedOp("%s with a condition that is not a bool "
+                                "tensor" % name)
+        return em.elementwise([cond, x, y], dtype, lambda n: (
+            ["%%y = arith.select %s, %s, %s : %s" % (n[0], n[1], n[2],
+                                                    _ELEM[dtype])], "%y"))
     if target is torch.nn.functional.layer_norm:
         normalized = a[1] if len(a) > 1 else kw["normalized_shape"]
         w = a[2] if len(a) > 2 else kw.get("weight")

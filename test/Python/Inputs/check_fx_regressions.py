@@ -215,3 +215,32 @@ try:
     print("Dropout (training): NOT RAISED")
 except fx.UnsupportedOp as e:
     print("Dropout (training): %s" % str(e).rsplit(": ", 1)[1])
+
+
+# Bool masks (an input): where and masked_fill, -inf included.
+class MaskedScores(torch.nn.Module):
+    def __init__(self, how):
+        super().__init__()
+        self.how = how
+
+    def forward(self, q, k, mask):
+        s = q @ k.transpose(0, 1) * 0.25
+        if self.how == "where":
+            s = torch.where(mask, s, s * 0.0 - 1e4)
+        else:
+            s = s.masked_fill(mask, float("-inf"))
+        return torch.softmax(s, dim=-1)
+
+
+q, k = torch.randn(4, 8), torch.randn(6, 8)
+mask = torch.rand(4, 6) > 0.3
+mask[:, 0], mask[:, 1] = True, False
+for how in ("where", "masked_fill"):
+    for dtype, limit in ((torch.float32, 1e-5), (torch.float16, 1e-2)):
+        m = MaskedScores(how)
+        qq, kk = q.to(dtype), k.to(dtype)
+        out = compiled(m, (qq, kk, mask))(qq, kk, mask)
+        ref = m(qq.float(), kk.float(), mask)
+        print("%s %s: rel_err<%g %s, finite %s" % (
+            how, str(dtype).split(".")[1], limit,
+            rel(out.float(), ref) < limit, bool(torch.isfinite(out).all())))
