@@ -153,7 +153,18 @@ bool gpu_lowering::planSplitK(const Plan &plan,
     if (auto stores = getSplitStores(plan, body, aliases, options.tensorKinds,
                                      extremes);
         stores && trips >= 2) {
-      int64_t chunks = std::min<int64_t>({options.splitK, trips, wanted});
+      // As in element loops below: where every accumulation adds a
+      // reduction over at least `kWideSum` elements per iteration, chunks
+      // up to `wanted`, past `split_k` (a vocabulary softmax, 16 rows of
+      // 32000 in 125 tiles: 50.3 us in 16 chunks, 21.1 in 125 on the H200,
+      // bench/results/h200-2026-11-29-frontends.md).
+      bool wide = llvm::all_of(*stores, [&](const auto &store) {
+        const ExprNode &g = plan.exprs[store.second];
+        return g.kind == Kind::Reduce && g.sizes[1] >= kWideSum;
+      });
+      int64_t most = wide ? std::max<int64_t>(options.splitK, wanted)
+                          : int64_t(options.splitK);
+      int64_t chunks = std::min<int64_t>({most, trips, wanted});
       kernel.chunkTrips = (trips + chunks - 1) / chunks;
       kernel.splitStores = std::move(*stores);
     }
