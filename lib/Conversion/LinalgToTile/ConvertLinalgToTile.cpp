@@ -35,25 +35,12 @@ mlir::tileir::convertFuncToTileProgram(func::FuncOp func,
   return program;
 }
 
-/// Decomposes aggregate ops (linalg.softmax, tensor.concat) into the ops
-/// they stand for.
-static LogicalResult decomposeAggregates(func::FuncOp func) {
-  SmallVector<linalg::AggregatedOpInterface> aggregates;
-  func.walk([&](linalg::AggregatedOpInterface op) { aggregates.push_back(op); });
-  for (linalg::AggregatedOpInterface op : aggregates) {
-    OpBuilder builder(op);
-    FailureOr<SmallVector<Value>> results = op.decomposeOperation(builder);
-    if (failed(results))
-      return op->emitOpError("cannot be converted to tile: it could not be "
-                             "decomposed");
-    op->replaceAllUsesWith(*results);
-    op->erase();
-  }
-  // tensor.concat (torch.cat: rotary embedding's rotate_half) becomes the
-  // insert_slices of its operands into an empty tensor.
-  SmallVector<tensor::ConcatOp> concats;
-  func.walk([&](tensor::ConcatOp op) { concats.push_back(op); });
-  for (tensor::ConcatOp op : concats) {
+/// Replaces every `OpT` of `func` by the ops its decomposeOperation builds.
+template <typename OpT>
+static LogicalResult decomposeAll(func::FuncOp func) {
+  SmallVector<OpT> ops;
+  func.walk([&](OpT op) { ops.push_back(op); });
+  for (OpT op : ops) {
     OpBuilder builder(op);
     FailureOr<SmallVector<Value>> results = op.decomposeOperation(builder);
     if (failed(results))
@@ -63,6 +50,15 @@ static LogicalResult decomposeAggregates(func::FuncOp func) {
     op->erase();
   }
   return success();
+}
+
+/// Decomposes aggregate ops (linalg.softmax) into the structured ops they
+/// stand for, and tensor.concat (torch.cat: rotary embedding's rotate_half)
+/// into the insert_slices of its operands into an empty tensor.
+static LogicalResult decomposeAggregates(func::FuncOp func) {
+  if (failed(decomposeAll<linalg::AggregatedOpInterface>(func)))
+    return failure();
+  return decomposeAll<tensor::ConcatOp>(func);
 }
 
 /// Front ends broadcast a dimension of extent 1 by indexing it with the
