@@ -83,8 +83,9 @@ LogicalResult TensorRefType::verify(function_ref<InFlightDiagnostic()> emitError
     if (dim <= 0)
       return emitError() << "tensor extents must be positive, got " << dim;
   if (!isStorageElementType(elementType))
-    return emitError() << "tensor element type must be a float type or i1, got "
-                       << elementType;
+    return emitError()
+           << "tensor element type must be a float type or i1, got "
+           << elementType;
   // f32 holds every position exactly up to 2^24.
   if (role == TensorRole::Positions &&
       (shape.size() != 1 || !elementType.isF32() || shape[0] > (1 << 24)))

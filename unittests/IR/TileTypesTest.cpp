@@ -109,7 +109,8 @@ TEST_F(TileTypesTest, InvalidTypesAreDiagnosed) {
       llvm::function_ref<InFlightDiagnostic()>(emit), &context, ArrayRef<int64_t>{4},
       Type(IntegerType::get(&context, 8)), TensorRole::Input);
   EXPECT_FALSE(badTensor);
-  EXPECT_EQ(message, "tensor element type must be a float type or i1, got 'i8'");
+  EXPECT_EQ(message,
+            "tensor element type must be a float type or i1, got 'i8'");
 }
 
 } // namespace
