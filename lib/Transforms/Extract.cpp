@@ -63,6 +63,10 @@ LogicalResult tileir::extractProgram(ProgramOp program,
                                      llvm::json::Array &reports,
                                      ExtractCounts &counts,
                                      const ExtractContext &context) {
+  if (opts.topK < 1)
+    return program.emitError("top-k must be at least 1 (the number of "
+                             "candidates to return), got ")
+           << opts.topK;
   // Each phase runs through the pass (timed under it) when it asks.
   auto runPhase = [&](StringRef phase,
                       llvm::function_ref<LogicalResult()> fn) {

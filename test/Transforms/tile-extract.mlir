@@ -3,6 +3,11 @@
 // RUN: tile-opt %s --tile-extract 2>&1 | FileCheck %s
 // RUN: tile-opt %s --tile-extract="rules=%S/Inputs/extract-unsound-rule.pdl.mlir only=exp-is-identity top-k=2" 2>&1 | FileCheck %s --check-prefix=UNSOUND
 // RUN: tile-opt %s --tile-extract="rules=%S/Inputs/extract-unsound-rule.pdl.mlir only=exp-is-identity check=false top-k=1" 2>&1 | FileCheck %s --check-prefix=UNCHECKED
+// top-k=0 is refused (it crashed freeing the kept input twice), also
+// through --tile-optimize.
+// RUN: not tile-opt %s --tile-extract="top-k=0" -o /dev/null 2>&1 | FileCheck %s --check-prefix=TOPK0
+// RUN: not tile-opt %S/../Examples/vanilla.mlir --tile-optimize="top-k=0" -o /dev/null 2>&1 | FileCheck %s --check-prefix=TOPK0
+// TOPK0: error: top-k must be at least 1 (the number of candidates to return), got 0
 
 // Naive vanilla attention (scaled down): the best candidate is one kernel
 // over the heads in which the QKV projections share one loop over k, and
