@@ -198,7 +198,9 @@ def TileSelectGPUConfig : Pass<"tile-select-gpu-config", "::mlir::ModuleOp"> {
            "Target chip (sm_80, sm_90; gfx942); empty: the backend's "
            "default (sm_90, gfx942)">,
     Option<"features", "features", "std::string", "\"\"",
-           "Target features (NVVM default: +ptx81)">,
+           "Target features (NVVM default: +ptx81, or the chip's first "
+           "PTX ISA where later: +ptx86 for sm_100, +ptx87 for sm_120; a "
+           "+ptxNN older than the chip needs is refused)">,
     Option<"config", "config", "std::string", "\"\"",
            "Fields of #tile.gpu_config that override every other source">,
     Option<"tuning", "tuning", "std::string", "\"\"",

@@ -15,14 +15,52 @@
 using namespace mlir;
 using namespace mlir::tileir;
 
-/// The NVVM target features when the user gives none: PTX ISA 8.1, the
-/// first with vector reductions (`red.global.add.v4.f32`).
-static constexpr const char kDefaultNVVMFeatures[] = "+ptx81";
+/// The PTX ISA of the NVVM target features when the user gives none: 8.1,
+/// the first with vector reductions (`red.global.add.v4.f32`), or the
+/// chip's first where that is later.
+static constexpr unsigned kDefaultPTXVersion = 81;
 
 /// XY of "sm_XY" (0 for anything else).
 static unsigned smVersion(StringRef chip) {
   unsigned version = 0;
   if (!chip.consume_front("sm_") || chip.getAsInteger(10, version))
+    return 0;
+  return version;
+}
+
+/// The first PTX ISA (as 10 major + minor) that supports sm_`sm`, as
+/// LLVM's NVPTX backend requires it (it stops with a fatal error below).
+static unsigned minimumPTXVersion(unsigned sm) {
+  if (sm >= 121 || (sm >= 103 && sm < 120))
+    return 88;
+  if (sm >= 120)
+    return 87;
+  if (sm >= 100)
+    return 86;
+  if (sm >= 89)
+    return 78;
+  if (sm >= 87)
+    return 74;
+  if (sm >= 86)
+    return 71;
+  if (sm >= 80)
+    return 70;
+  if (sm >= 75)
+    return 63;
+  if (sm >= 70)
+    return 60;
+  return 50;
+}
+
+/// The PTX ISA that `features` ask for ("+ptx81,+..." -> 81), or 0.
+static unsigned ptxVersion(StringRef features) {
+  size_t at = features.find("+ptx");
+  if (at == StringRef::npos)
+    return 0;
+  unsigned version = 0;
+  if (features.drop_front(at + 4)
+          .take_while(llvm::isDigit)
+          .getAsInteger(10, version))
     return 0;
   return version;
 }
@@ -63,15 +101,7 @@ public:
   bool hasVectorAtomics() const override {
     if (!hasGridDependencyControl())
       return false;
-    // The PTX version of the features, e.g. "+ptx81,+sm_90" -> 81.
-    StringRef ptx = features;
-    size_t at = ptx.find("+ptx");
-    if (at == StringRef::npos)
-      return false;
-    StringRef digits = ptx.drop_front(at + 4);
-    unsigned version = 0;
-    return !digits.take_while(llvm::isDigit).getAsInteger(10, version) &&
-           version >= 81;
+    return ptxVersion(features) >= 81;
   }
   bool hasGridDependencyControl() const override {
     return smVersion(chip) >= 90;
@@ -134,11 +164,22 @@ GPUTarget::get(GPUBackend backend, StringRef chip, StringRef features) {
   target->backend = backend;
   target->chip = chip.empty() ? getDefaultChip(backend) : chip.str();
   target->features = features.str();
-  if (backend == GPUBackend::NVVM && features.empty())
-    target->features = kDefaultNVVMFeatures;
   if (backend == GPUBackend::NVVM && !smVersion(target->chip))
     return llvm::createStringError("unknown NVVM chip '" + target->chip +
                                    "' (expected sm_XY)");
+  if (backend == GPUBackend::NVVM) {
+    unsigned least = minimumPTXVersion(smVersion(target->chip));
+    if (features.empty())
+      target->features =
+          "+ptx" + std::to_string(std::max(kDefaultPTXVersion, least));
+    else if (unsigned asked = ptxVersion(features); asked && asked < least)
+      return llvm::createStringError(
+          "PTX ISA " + std::to_string(asked / 10) + "." +
+          std::to_string(asked % 10) + " (features '" + features.str() +
+          "') does not support " + target->chip + ": it needs " +
+          std::to_string(least / 10) + "." + std::to_string(least % 10) +
+          " or later");
+  }
   // The cost model's numbers for the chip, else for the closest older one
   // of the vendor that has them.
   llvm::Expected<TargetDesc> desc = getTarget(target->chip);
