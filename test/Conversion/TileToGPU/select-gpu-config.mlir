@@ -6,6 +6,7 @@
 // RUN: not tile-opt %s --split-input-file --tile-select-gpu-config="chip=sm90" 2>&1 | FileCheck %s --check-prefix=BADCHIP
 // RUN: not tile-opt %s --split-input-file --tile-select-gpu-config="backend=spirv" 2>&1 | FileCheck %s --check-prefix=BADBACKEND
 // RUN: not tile-opt %s --split-input-file --tile-select-gpu-config="config={split_k = 0}" 2>&1 | FileCheck %s --check-prefix=BADCONFIG
+// RUN: not tile-opt %s --split-input-file --tile-select-gpu-config="config={pipeline_loads = 17}" 2>&1 | FileCheck %s --check-prefix=DEEPLOADS
 
 // The strategy's choices, per target (the IREE config_*.mlir style: this
 // kernel shape on this target gets this configuration). Numbers come from
@@ -140,6 +141,7 @@ tile.program @own(%A: !tile.tensor<64x16xf32, input>,
 // BADCHIP: error: unknown NVVM chip 'sm90' (expected sm_XY)
 // BADBACKEND: error: unknown GPU backend 'spirv' (expected nvvm or rocdl)
 // BADCONFIG: error: invalid gpu config 'split_k = 0': gpu_config field 'split_k' must be at least 1, got 0
+// DEEPLOADS: error: invalid gpu config 'pipeline_loads = 17': gpu_config field 'pipeline_loads' must be at least 0 and at most 16, got 17
 
 // -----
 
