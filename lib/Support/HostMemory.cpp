@@ -25,11 +25,16 @@ uint64_t mlir::tileir::hostTensorBytes(const std::vector<int64_t> &shape) {
   return bytes;
 }
 
-uint64_t mlir::tileir::defaultHostMemoryLimit() {
+/// The machine's physical memory (16 GiB where the system does not say).
+static uint64_t physicalMemory() {
   long pages = sysconf(_SC_PHYS_PAGES), pageSize = sysconf(_SC_PAGESIZE);
   if (pages <= 0 || pageSize <= 0)
-    return uint64_t(8) << 30;
-  return mulBytes(uint64_t(pages), uint64_t(pageSize)) / 2;
+    return uint64_t(16) << 30;
+  return mulBytes(uint64_t(pages), uint64_t(pageSize));
+}
+
+uint64_t mlir::tileir::defaultHostMemoryLimit() {
+  return physicalMemory() / 2;
 }
 
 std::string mlir::tileir::formatBytes(uint64_t bytes) {
@@ -49,6 +54,10 @@ std::optional<std::string> mlir::tileir::exceedsHostMemory(uint64_t bytes,
                                                            uint64_t limit) {
   if (limit == 0)
     limit = defaultHostMemoryLimit();
+  // A limit above the machine's memory would end in the allocator's abort.
+  if (bytes > physicalMemory())
+    return "needs " + formatBytes(bytes) + " of host memory, more than " +
+           "this machine's " + formatBytes(physicalMemory());
   if (bytes <= limit)
     return std::nullopt;
   return "needs " + formatBytes(bytes) + " of host memory, more than the " +

@@ -34,9 +34,9 @@ uint64_t defaultHostMemoryLimit();
 /// "12.5 GiB".
 std::string formatBytes(uint64_t bytes);
 
-/// Why `bytes` cannot be held under `limit` (0: the default limit), or
-/// nothing if it can: "needs 74.5 GiB of host memory, more than the limit
-/// of 11.7 GiB".
+/// Why `bytes` cannot be held under `limit` (0: the default limit) and in
+/// the machine's physical memory, whatever the limit, or nothing if it can:
+/// "needs 74.5 GiB of host memory, more than the limit of 11.7 GiB".
 std::optional<std::string> exceedsHostMemory(uint64_t bytes,
                                              uint64_t limit = 0);
 
