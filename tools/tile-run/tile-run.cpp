@@ -517,6 +517,8 @@ int main(int argc, char **argv) {
 
   if (maxTileSize < 1)
     return fail("--max-tile-size must be at least 1");
+  if (!(tolerance >= 0))
+    return fail("--tolerance must be a number at least 0");
   std::optional<Precision> programPrecision = parsePrecision(precision);
   if (!programPrecision ||
       (!referencePrecision.empty() && !parsePrecision(referencePrecision)))
