@@ -88,6 +88,35 @@ struct TileOptimizePass
       op.moveBefore(module.getBody(), module.getBody()->end());
   }
 
+  /// Why `candidate` cannot stand for `program` (nothing if it can): it
+  /// must have each of the program's input, inout and output tensors, by
+  /// name, with the same type (its intermediates are its own).
+  static std::optional<std::string> differentInterface(ProgramOp program,
+                                                       ProgramOp candidate) {
+    llvm::StringMap<Type> theirs;
+    for (BlockArgument arg : candidate.getBodyBlock().getArguments())
+      theirs[candidate.getTensorName(arg.getArgNumber())] = arg.getType();
+    for (BlockArgument arg : program.getBodyBlock().getArguments()) {
+      auto type = cast<TensorRefType>(arg.getType());
+      if (type.getRole() == TensorRole::Intermediate)
+        continue;
+      StringRef name = program.getTensorName(arg.getArgNumber());
+      auto it = theirs.find(name);
+      std::string text;
+      llvm::raw_string_ostream os(text);
+      if (it == theirs.end()) {
+        os << "no tensor '" << name << "'";
+        return text;
+      }
+      if (it->second != type) {
+        os << "tensor '" << name << "' is " << it->second << ", not "
+           << type;
+        return text;
+      }
+    }
+    return std::nullopt;
+  }
+
   /// Moves each program of `module` that the tuning cache has an entry for
   /// into `tuned`, as the entry's winner (its candidate, or the program)
   /// with the entry's configuration attached.
@@ -118,6 +147,17 @@ struct TileOptimizePass
           return failure();
         }
         winner = candidates.front();
+        if (std::optional<std::string> why = differentInterface(program,
+                                                                winner)) {
+          program.emitError(found->message +
+                            ": the entry's candidate_program does not take "
+                            "the program's inputs and outputs (" +
+                            *why + "); re-tune, or remove the entry");
+          return failure();
+        }
+        if (Attribute results = program->getAttr("tile.results");
+            results && !winner->hasAttr("tile.results"))
+          winner->setAttr("tile.results", results);
         winner->moveBefore(program);
         program.erase();
       }

@@ -5,6 +5,10 @@
 // and the program is optimized as usual. (The entry whose winner is an
 // optimizer's candidate: test/Tools/tile-tune/measure.test.)
 // RUN: echo '{"entries": []}' > %t.empty.json
+// A cache entry whose candidate_program takes other tensors (8 x 8 for a
+// 64 x 32 program) is refused: it was installed unchecked.
+// RUN: not tile-opt %S/Inputs/exp-64x32.mlir --tile-optimize="tuning=%S/Inputs/exp-wrong-candidate.tuning.json" -o /dev/null 2>&1 | FileCheck %s --check-prefix=WRONG
+// WRONG: error: tuning: {{.*}}: entry for @exp ({{.*}}): candidate @exp_c7: the entry's candidate_program does not take the program's inputs and outputs (tensor 'A' is !tile.tensor<8x8xf32, input>, not !tile.tensor<64x32xf32, input>); re-tune, or remove the entry
 // RUN: tile-opt %s --tile-optimize="tuning=%t.empty.json top-k=1" -o %t.plain.mlir 2>&1 | FileCheck %s --check-prefix=NONE
 // NONE: remark: tuning: no entry for @gemv (0x{{[0-9a-f]+}}) in {{.*}}empty.json
 // NONE: remark: extracted
