@@ -288,31 +288,29 @@ LogicalResult Planner::planInsert(tensor::InsertSliceOp op) {
                            "slices are not supported");
   Value destValue = op.getDest();
   unsigned slot;
-  // An argument updated in place, or the result of such an update (a chain
-  // of inserts into one argument: each token of a multi-token KV-cache
-  // write) is updated in place again.
-  // An updated value read after this update keeps its own copy instead.
-  auto readAfter = [&] {
-    return llvm::any_of(destValue.getUsers(), [&](Operation *user) {
-      return user != op && op->isBeforeInBlock(user);
-    });
-  };
+  // A reader of the old value after this update, if any.
+  Operation *readAfter = nullptr;
+  for (Operation *user : destValue.getUsers())
+    if (!readAfter && user != op && op->isBeforeInBlock(user))
+      readAfter = user;
+  // An argument is updated in place, and so is the result of such an
+  // update (a chain of inserts into one argument: each token of a
+  // multi-token KV-cache write) where nothing reads it after this update
+  // (else this update writes a copy).
   auto updated = destValue.getDefiningOp<tensor::InsertSliceOp>();
   bool inPlace = isa<BlockArgument>(destValue) ||
                  (updated && plan.slotOf.count(destValue) &&
                   plan.slots[plan.slotOf.lookup(destValue)].role ==
                       TensorRole::InOut &&
-                  !readAfter());
+                  !readAfter);
   if (inPlace) {
-    // Nothing may read the old value after the update.
-    for (Operation *user : destValue.getUsers()) {
-      if (user != op && op->isBeforeInBlock(user)) {
-        InFlightDiagnostic diag = op->emitOpError(
-            "cannot be converted to tile: it updates an argument in place, "
-            "but the argument is read again after the update");
-        diag.attachNote(user->getLoc()) << "read here";
-        return diag;
-      }
+    // Nothing may read the argument's old value after the update.
+    if (readAfter) {
+      InFlightDiagnostic diag = op->emitOpError(
+          "cannot be converted to tile: it updates an argument in place, "
+          "but the argument is read again after the update");
+      diag.attachNote(readAfter->getLoc()) << "read here";
+      return diag;
     }
     slot = slotFor(destValue);
     plan.slots[slot].role = TensorRole::InOut;

@@ -29,26 +29,15 @@ static unsigned smVersion(StringRef chip) {
 }
 
 /// The first PTX ISA (as 10 major + minor) that supports sm_`sm`, as
-/// LLVM's NVPTX backend requires it (it stops with a fatal error below).
+/// LLVM's NVPTX backend requires it (it stops with a fatal error below):
+/// the entry of the newest chip at most `sm`.
 static unsigned minimumPTXVersion(unsigned sm) {
-  if (sm >= 121 || (sm >= 103 && sm < 120))
-    return 88;
-  if (sm >= 120)
-    return 87;
-  if (sm >= 100)
-    return 86;
-  if (sm >= 89)
-    return 78;
-  if (sm >= 87)
-    return 74;
-  if (sm >= 86)
-    return 71;
-  if (sm >= 80)
-    return 70;
-  if (sm >= 75)
-    return 63;
-  if (sm >= 70)
-    return 60;
+  static constexpr std::pair<unsigned, unsigned> kFirstPTX[] = {
+      {121, 88}, {120, 87}, {103, 88}, {100, 86}, {89, 78},
+      {87, 74},  {86, 71},  {80, 70},  {75, 63},  {70, 60}};
+  for (auto [chip, ptx] : kFirstPTX)
+    if (sm >= chip)
+      return ptx;
   return 50;
 }
 
